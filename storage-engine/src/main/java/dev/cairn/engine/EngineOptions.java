@@ -1,0 +1,259 @@
+package dev.cairn.engine;
+
+import dev.cairn.engine.fs.FileSystem;
+import dev.cairn.engine.fs.LocalFileSystem;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Every knob of the engine, each with one default written here and nowhere else. Build with
+ * {@link #builder(Path)}; invalid values fail at {@link Builder#build()} with a message naming
+ * the option.
+ */
+public final class EngineOptions {
+
+    /** The default value of {@link #memtableBytes()}: 64 MiB. */
+    public static final long DEFAULT_MEMTABLE_BYTES = 64L << 20;
+    /** The default value of {@link #valueThreshold()}: 4 KiB. */
+    public static final int DEFAULT_VALUE_THRESHOLD = 4096;
+    /** The default value of {@link #blockBytes()}: 4 KiB. */
+    public static final int DEFAULT_BLOCK_BYTES = 4096;
+    /** The default value of {@link #blockCacheBytes()}: 256 MiB. */
+    public static final long DEFAULT_BLOCK_CACHE_BYTES = 256L << 20;
+    /** The default value of {@link #syncPolicy()}. */
+    public static final SyncPolicy DEFAULT_SYNC_POLICY = SyncPolicy.EVERY_WRITE;
+    /** The default value of {@link #syncInterval()}: 100 ms. */
+    public static final Duration DEFAULT_SYNC_INTERVAL = Duration.ofMillis(100);
+    /** The default value of {@link #level0CompactionTrigger()}: 4 files. */
+    public static final int DEFAULT_LEVEL0_COMPACTION_TRIGGER = 4;
+    /** The default value of {@link #maxImmutableMemtables()}: 2. */
+    public static final int DEFAULT_MAX_IMMUTABLE_MEMTABLES = 2;
+    /** The default value of {@link #targetFileBytes()}: 32 MiB. */
+    public static final long DEFAULT_TARGET_FILE_BYTES = 32L << 20;
+    /** The default value of {@link #level1Bytes()}: 128 MiB. */
+    public static final long DEFAULT_LEVEL1_BYTES = 128L << 20;
+    /** The default value of {@link #levelSizeMultiplier()}: 10. */
+    public static final int DEFAULT_LEVEL_SIZE_MULTIPLIER = 10;
+    /** The default value of {@link #compactionBytesPerSecond()}: 64 MiB/s. */
+    public static final long DEFAULT_COMPACTION_BYTES_PER_SECOND = 64L << 20;
+    /** The default value of {@link #writeStallTimeout()}: 30 s. */
+    public static final Duration DEFAULT_WRITE_STALL_TIMEOUT = Duration.ofSeconds(30);
+    /** The default value of {@link #valueFileBytes()}: 256 MiB. */
+    public static final long DEFAULT_VALUE_FILE_BYTES = 256L << 20;
+    /** The default value of {@link #valueGcGarbageRatio()}: 0.5. */
+    public static final double DEFAULT_VALUE_GC_GARBAGE_RATIO = 0.5;
+    /** The default value of {@link #commitLogSegmentBytes()}: 64 MiB. */
+    public static final long DEFAULT_COMMIT_LOG_SEGMENT_BYTES = 64L << 20;
+
+    private final Path directory;
+    private final FileSystem fileSystem;
+    private final boolean createIfMissing;
+    private final long memtableBytes;
+    private final int valueThreshold;
+    private final int blockBytes;
+    private final long blockCacheBytes;
+    private final SyncPolicy syncPolicy;
+    private final Duration syncInterval;
+    private final int level0CompactionTrigger;
+    private final int maxImmutableMemtables;
+    private final long targetFileBytes;
+    private final long level1Bytes;
+    private final int levelSizeMultiplier;
+    private final long compactionBytesPerSecond;
+    private final Duration writeStallTimeout;
+    private final long valueFileBytes;
+    private final double valueGcGarbageRatio;
+    private final long commitLogSegmentBytes;
+
+    private EngineOptions(Builder b) {
+        directory = b.directory;
+        fileSystem = b.fileSystem;
+        createIfMissing = b.createIfMissing;
+        memtableBytes = b.memtableBytes;
+        valueThreshold = b.valueThreshold;
+        blockBytes = b.blockBytes;
+        blockCacheBytes = b.blockCacheBytes;
+        syncPolicy = b.syncPolicy;
+        syncInterval = b.syncInterval;
+        level0CompactionTrigger = b.level0CompactionTrigger;
+        maxImmutableMemtables = b.maxImmutableMemtables;
+        targetFileBytes = b.targetFileBytes;
+        level1Bytes = b.level1Bytes;
+        levelSizeMultiplier = b.levelSizeMultiplier;
+        compactionBytesPerSecond = b.compactionBytesPerSecond;
+        writeStallTimeout = b.writeStallTimeout;
+        valueFileBytes = b.valueFileBytes;
+        valueGcGarbageRatio = b.valueGcGarbageRatio;
+        commitLogSegmentBytes = b.commitLogSegmentBytes;
+    }
+
+    public static Builder builder(Path directory) {
+        return new Builder(directory);
+    }
+
+    /** A builder holding these options, to change a few. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** The engine's directory: commit log, manifest, SSTables and value files. */
+    public Path directory() { return directory; }
+
+    /** All I/O goes through it. The default is the local disk. */
+    public FileSystem fileSystem() { return fileSystem; }
+
+    /** Create the engine when the directory holds none. The default is true. */
+    public boolean createIfMissing() { return createIfMissing; }
+
+    /**
+     * Bytes a memtable holds before it is frozen and flushed. Larger: fewer, larger L0 files and
+     * less compaction; more memory and a longer replay after a crash.
+     */
+    public long memtableBytes() { return memtableBytes; }
+
+    /**
+     * Values of at least this many bytes go to value files and the LSM keeps a 24-byte pointer.
+     * Lower: less compaction work; one more read per get of a small value.
+     */
+    public int valueThreshold() { return valueThreshold; }
+
+    /** Uncompressed size of an SSTable data block. */
+    public int blockBytes() { return blockBytes; }
+
+    /** Memory for SSTable data blocks; index and filter blocks are held apart, per open table. */
+    public long blockCacheBytes() { return blockCacheBytes; }
+
+    public SyncPolicy syncPolicy() { return syncPolicy; }
+
+    /** With {@link SyncPolicy#PERIODIC}: the longest time an acknowledged write stays unsynced. */
+    public Duration syncInterval() { return syncInterval; }
+
+    /** Number of level-0 files that triggers a compaction into level 1. */
+    public int level0CompactionTrigger() { return level0CompactionTrigger; }
+
+    /** Frozen memtables waiting for flush before writes stall. */
+    public int maxImmutableMemtables() { return maxImmutableMemtables; }
+
+    /** Size at which compaction starts a new output SSTable. */
+    public long targetFileBytes() { return targetFileBytes; }
+
+    /** Target size of level 1; each deeper level is {@link #levelSizeMultiplier()} times larger. */
+    public long level1Bytes() { return level1Bytes; }
+
+    public int levelSizeMultiplier() { return levelSizeMultiplier; }
+
+    /** Compaction's write rate limit, so it never starves serving I/O. 0 means unlimited. */
+    public long compactionBytesPerSecond() { return compactionBytesPerSecond; }
+
+    /** The longest a write waits for flushes to catch up before it fails with {@link WriteStallException}. */
+    public Duration writeStallTimeout() { return writeStallTimeout; }
+
+    /** Size at which the active value file is closed and a new one begun. */
+    public long valueFileBytes() { return valueFileBytes; }
+
+    /** Background value GC rewrites a value file once this fraction of it is garbage. */
+    public double valueGcGarbageRatio() { return valueGcGarbageRatio; }
+
+    /** Size at which the commit log moves to a new segment. */
+    public long commitLogSegmentBytes() { return commitLogSegmentBytes; }
+
+    public static final class Builder {
+        private Path directory;
+        private FileSystem fileSystem = new LocalFileSystem();
+        private boolean createIfMissing = true;
+        private long memtableBytes = DEFAULT_MEMTABLE_BYTES;
+        private int valueThreshold = DEFAULT_VALUE_THRESHOLD;
+        private int blockBytes = DEFAULT_BLOCK_BYTES;
+        private long blockCacheBytes = DEFAULT_BLOCK_CACHE_BYTES;
+        private SyncPolicy syncPolicy = DEFAULT_SYNC_POLICY;
+        private Duration syncInterval = DEFAULT_SYNC_INTERVAL;
+        private int level0CompactionTrigger = DEFAULT_LEVEL0_COMPACTION_TRIGGER;
+        private int maxImmutableMemtables = DEFAULT_MAX_IMMUTABLE_MEMTABLES;
+        private long targetFileBytes = DEFAULT_TARGET_FILE_BYTES;
+        private long level1Bytes = DEFAULT_LEVEL1_BYTES;
+        private int levelSizeMultiplier = DEFAULT_LEVEL_SIZE_MULTIPLIER;
+        private long compactionBytesPerSecond = DEFAULT_COMPACTION_BYTES_PER_SECOND;
+        private Duration writeStallTimeout = DEFAULT_WRITE_STALL_TIMEOUT;
+        private long valueFileBytes = DEFAULT_VALUE_FILE_BYTES;
+        private double valueGcGarbageRatio = DEFAULT_VALUE_GC_GARBAGE_RATIO;
+        private long commitLogSegmentBytes = DEFAULT_COMMIT_LOG_SEGMENT_BYTES;
+
+        private Builder(Path directory) {
+            this.directory = directory;
+        }
+
+        private Builder(EngineOptions o) {
+            directory = o.directory;
+            fileSystem = o.fileSystem;
+            createIfMissing = o.createIfMissing;
+            memtableBytes = o.memtableBytes;
+            valueThreshold = o.valueThreshold;
+            blockBytes = o.blockBytes;
+            blockCacheBytes = o.blockCacheBytes;
+            syncPolicy = o.syncPolicy;
+            syncInterval = o.syncInterval;
+            level0CompactionTrigger = o.level0CompactionTrigger;
+            maxImmutableMemtables = o.maxImmutableMemtables;
+            targetFileBytes = o.targetFileBytes;
+            level1Bytes = o.level1Bytes;
+            levelSizeMultiplier = o.levelSizeMultiplier;
+            compactionBytesPerSecond = o.compactionBytesPerSecond;
+            writeStallTimeout = o.writeStallTimeout;
+            valueFileBytes = o.valueFileBytes;
+            valueGcGarbageRatio = o.valueGcGarbageRatio;
+            commitLogSegmentBytes = o.commitLogSegmentBytes;
+        }
+
+        public Builder directory(Path v) { directory = v; return this; }
+        public Builder fileSystem(FileSystem v) { fileSystem = v; return this; }
+        public Builder createIfMissing(boolean v) { createIfMissing = v; return this; }
+        public Builder memtableBytes(long v) { memtableBytes = v; return this; }
+        public Builder valueThreshold(int v) { valueThreshold = v; return this; }
+        public Builder blockBytes(int v) { blockBytes = v; return this; }
+        public Builder blockCacheBytes(long v) { blockCacheBytes = v; return this; }
+        public Builder syncPolicy(SyncPolicy v) { syncPolicy = v; return this; }
+        public Builder syncInterval(Duration v) { syncInterval = v; return this; }
+        public Builder level0CompactionTrigger(int v) { level0CompactionTrigger = v; return this; }
+        public Builder maxImmutableMemtables(int v) { maxImmutableMemtables = v; return this; }
+        public Builder targetFileBytes(long v) { targetFileBytes = v; return this; }
+        public Builder level1Bytes(long v) { level1Bytes = v; return this; }
+        public Builder levelSizeMultiplier(int v) { levelSizeMultiplier = v; return this; }
+        public Builder compactionBytesPerSecond(long v) { compactionBytesPerSecond = v; return this; }
+        public Builder writeStallTimeout(Duration v) { writeStallTimeout = v; return this; }
+        public Builder valueFileBytes(long v) { valueFileBytes = v; return this; }
+        public Builder valueGcGarbageRatio(double v) { valueGcGarbageRatio = v; return this; }
+        public Builder commitLogSegmentBytes(long v) { commitLogSegmentBytes = v; return this; }
+
+        public EngineOptions build() {
+            Objects.requireNonNull(directory, "directory");
+            Objects.requireNonNull(fileSystem, "fileSystem");
+            Objects.requireNonNull(syncPolicy, "syncPolicy");
+            require(memtableBytes >= 4096, "memtableBytes must be at least 4096, got " + memtableBytes);
+            require(valueThreshold >= 1, "valueThreshold must be at least 1, got " + valueThreshold);
+            require(blockBytes >= 256 && blockBytes <= (1 << 20), "blockBytes must be in [256, 1 MiB], got " + blockBytes);
+            require(blockCacheBytes >= 0, "blockCacheBytes must not be negative, got " + blockCacheBytes);
+            require(syncInterval != null && !syncInterval.isNegative() && !syncInterval.isZero(),
+                    "syncInterval must be positive, got " + syncInterval);
+            require(level0CompactionTrigger >= 1, "level0CompactionTrigger must be at least 1, got " + level0CompactionTrigger);
+            require(maxImmutableMemtables >= 1, "maxImmutableMemtables must be at least 1, got " + maxImmutableMemtables);
+            require(targetFileBytes >= 4096, "targetFileBytes must be at least 4096, got " + targetFileBytes);
+            require(level1Bytes >= targetFileBytes, "level1Bytes must be at least targetFileBytes, got " + level1Bytes);
+            require(levelSizeMultiplier >= 2, "levelSizeMultiplier must be at least 2, got " + levelSizeMultiplier);
+            require(compactionBytesPerSecond >= 0, "compactionBytesPerSecond must not be negative, got " + compactionBytesPerSecond);
+            require(writeStallTimeout != null && !writeStallTimeout.isNegative(),
+                    "writeStallTimeout must not be negative, got " + writeStallTimeout);
+            require(valueFileBytes >= 4096, "valueFileBytes must be at least 4096, got " + valueFileBytes);
+            require(valueGcGarbageRatio > 0 && valueGcGarbageRatio <= 1,
+                    "valueGcGarbageRatio must be in (0, 1], got " + valueGcGarbageRatio);
+            require(commitLogSegmentBytes >= 4096, "commitLogSegmentBytes must be at least 4096, got " + commitLogSegmentBytes);
+            return new EngineOptions(this);
+        }
+
+        private static void require(boolean condition, String message) {
+            if (!condition) {
+                throw new IllegalArgumentException("invalid engine option: " + message);
+            }
+        }
+    }
+}

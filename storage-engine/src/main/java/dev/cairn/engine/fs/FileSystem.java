@@ -1,0 +1,57 @@
+package dev.cairn.engine.fs;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Every byte the engine reads or writes goes through this interface, so that tests can swap in
+ * an in-memory file system that simulates crashes, one that injects faults, and benchmarks one
+ * that simulates a slow device.
+ *
+ * <p>Contract, shared by every implementation:
+ * <ul>
+ *   <li>Data appended to a {@link WritableFile} is durable only after {@link WritableFile#sync()}
+ *       returns. A file's existence under its name is durable only after {@link #syncDirectory}
+ *       of its parent directory returns (create, rename, delete, link alike).
+ *   <li>{@link #rename} replaces the target atomically.
+ *   <li>Implementations are thread-safe; a {@link ReadableFile} may be read by many threads at
+ *       once (positional reads), a {@link WritableFile} is appended to by one thread at a time.
+ * </ul>
+ */
+public interface FileSystem {
+
+    /** Creates (or truncates) a file for appending. The hint says how long its bytes will live. */
+    WritableFile create(Path path, WriteLifetime lifetime) throws IOException;
+
+    /** Opens an existing file for positional reads. */
+    ReadableFile openRead(Path path) throws IOException;
+
+    /** Atomically renames {@code source} to {@code target}, replacing any existing target. */
+    void rename(Path source, Path target) throws IOException;
+
+    /** Deletes a file; deleting a file that does not exist is not an error. */
+    void delete(Path path) throws IOException;
+
+    /** Creates {@code link} as a hard link to {@code existing} (used by checkpoints). */
+    void link(Path existing, Path link) throws IOException;
+
+    boolean exists(Path path) throws IOException;
+
+    long size(Path path) throws IOException;
+
+    /** The names (not paths) of the entries of a directory, in no particular order. */
+    List<String> list(Path directory) throws IOException;
+
+    /** Creates a directory and its missing parents. */
+    void createDirectories(Path directory) throws IOException;
+
+    /** Makes the directory's entries (creations, renames, deletions) durable. */
+    void syncDirectory(Path directory) throws IOException;
+
+    /**
+     * Takes an exclusive lock on a file (created if absent) so that a second process cannot open
+     * the same engine directory. Closing the returned handle releases it.
+     */
+    AutoCloseable lock(Path path) throws IOException;
+}

@@ -1,0 +1,158 @@
+package dev.cairn.engine.fs;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** The real disk, through {@link FileChannel} positional I/O. */
+public final class LocalFileSystem implements FileSystem {
+
+    @Override
+    public WritableFile create(Path path, WriteLifetime lifetime) throws IOException {
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        return new LocalWritableFile(channel);
+    }
+
+    @Override
+    public ReadableFile openRead(Path path) throws IOException {
+        return new LocalReadableFile(FileChannel.open(path, StandardOpenOption.READ));
+    }
+
+    @Override
+    public void rename(Path source, Path target) throws IOException {
+        try {
+            Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new IOException("atomic rename not supported from " + source + " to " + target, e);
+        }
+    }
+
+    @Override
+    public void delete(Path path) throws IOException {
+        Files.deleteIfExists(path);
+    }
+
+    @Override
+    public void link(Path existing, Path link) throws IOException {
+        Files.createLink(link, existing);
+    }
+
+    @Override
+    public boolean exists(Path path) {
+        return Files.exists(path);
+    }
+
+    @Override
+    public long size(Path path) throws IOException {
+        return Files.size(path);
+    }
+
+    @Override
+    public List<String> list(Path directory) throws IOException {
+        List<String> names = new ArrayList<>();
+        try (Stream<Path> entries = Files.list(directory)) {
+            entries.forEach(p -> names.add(p.getFileName().toString()));
+        } catch (NoSuchFileException e) {
+            return List.of();
+        }
+        return names;
+    }
+
+    @Override
+    public void createDirectories(Path directory) throws IOException {
+        Files.createDirectories(directory);
+    }
+
+    @Override
+    public void syncDirectory(Path directory) throws IOException {
+        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
+
+    @Override
+    public AutoCloseable lock(Path path) throws IOException {
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null;
+        }
+        if (lock == null) {
+            channel.close();
+            throw new IOException("another process holds the lock " + path);
+        }
+        FileLock held = lock;
+        return () -> {
+            held.release();
+            channel.close();
+        };
+    }
+
+    private static final class LocalWritableFile implements WritableFile {
+        private final FileChannel channel;
+        private long size;
+
+        LocalWritableFile(FileChannel channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public void append(ByteBuffer data) throws IOException {
+            while (data.hasRemaining()) {
+                size += channel.write(data, size);
+            }
+        }
+
+        @Override
+        public long size() {
+            return size;
+        }
+
+        @Override
+        public void sync() throws IOException {
+            channel.force(false);
+        }
+
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+
+    private static final class LocalReadableFile implements ReadableFile {
+        private final FileChannel channel;
+
+        LocalReadableFile(FileChannel channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public int read(long position, ByteBuffer dst) throws IOException {
+            return channel.read(dst, position);
+        }
+
+        @Override
+        public long size() throws IOException {
+            return channel.size();
+        }
+
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+}

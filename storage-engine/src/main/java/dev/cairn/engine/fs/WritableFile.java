@@ -1,0 +1,26 @@
+package dev.cairn.engine.fs;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/** An append-only file. Not thread-safe: one writer at a time. */
+public interface WritableFile extends Closeable {
+
+    /** Appends all remaining bytes of {@code data}. Not durable until {@link #sync()}. */
+    void append(ByteBuffer data) throws IOException;
+
+    default void append(byte[] data, int offset, int length) throws IOException {
+        append(ByteBuffer.wrap(data, offset, length));
+    }
+
+    /** Bytes appended so far (the offset the next append lands at). */
+    long size();
+
+    /** Makes everything appended so far durable (fdatasync). */
+    void sync() throws IOException;
+
+    /** Closes without syncing. */
+    @Override
+    void close() throws IOException;
+}

@@ -1,0 +1,46 @@
+package dev.cairn.engine.util;
+
+import java.nio.ByteBuffer;
+
+/** Unsigned LEB128 integers, as used throughout the on-disk formats (docs/format/). */
+public final class Varint {
+    private Varint() {
+    }
+
+    public static void putLong(ByteBuffer out, long value) {
+        while ((value & ~0x7FL) != 0) {
+            out.put((byte) ((value & 0x7F) | 0x80));
+            value >>>= 7;
+        }
+        out.put((byte) value);
+    }
+
+    public static long getLong(ByteBuffer in) {
+        long result = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            byte b = in.get();
+            result |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return result;
+            }
+        }
+        throw new IllegalArgumentException("varint longer than 10 bytes");
+    }
+
+    public static int getInt(ByteBuffer in) {
+        long v = getLong(in);
+        if (v < 0 || v > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("varint out of int range: " + v);
+        }
+        return (int) v;
+    }
+
+    public static int size(long value) {
+        int n = 1;
+        while ((value & ~0x7FL) != 0) {
+            value >>>= 7;
+            n++;
+        }
+        return n;
+    }
+}
