@@ -1,0 +1,261 @@
+package dev.cairn.service;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Every Cairn setting, under {@code cairn.*}. Each default is written once, here; Spring's
+ * relaxed binding maps environment variables ({@code CAIRN_DATA_DIR}) and YAML onto it.
+ * Invalid values fail at startup with a message naming the setting.
+ */
+@Validated
+@ConfigurationProperties("cairn")
+public class CairnProperties {
+
+    /** The default of {@code cairn.data-dir}: {@code ./data} below the working directory. */
+    public static final String DEFAULT_DATA_DIR = "data";
+
+    /** The directory that holds everything: engine files, credentials, upload spool files. */
+    private Path dataDir = Path.of(DEFAULT_DATA_DIR);
+
+    /**
+     * Domains under which buckets are addressed virtual-hosted style ({@code bucket.<domain>}).
+     * Requests for any other host are path-style.
+     */
+    private List<String> virtualHostDomains = List.of("localhost", "s3.localhost");
+
+    /** The region GetBucketLocation reports and clients sign for. */
+    private String region = "us-east-1";
+
+    private final Auth auth = new Auth();
+    private final Limits limits = new Limits();
+    private final Engine engine = new Engine();
+
+    public Path getDataDir() {
+        return dataDir;
+    }
+
+    public void setDataDir(Path dataDir) {
+        this.dataDir = dataDir;
+    }
+
+    public List<String> getVirtualHostDomains() {
+        return virtualHostDomains;
+    }
+
+    public void setVirtualHostDomains(List<String> virtualHostDomains) {
+        this.virtualHostDomains = List.copyOf(virtualHostDomains);
+    }
+
+    public String getRegion() {
+        return region;
+    }
+
+    public void setRegion(String region) {
+        this.region = region;
+    }
+
+    public Auth getAuth() {
+        return auth;
+    }
+
+    public Limits getLimits() {
+        return limits;
+    }
+
+    public Engine getEngine() {
+        return engine;
+    }
+
+    /** Credentials. With none configured, a pair is generated on first start into the data directory. */
+    public static class Auth {
+        /** The access key of the one configured pair; needs {@link #secretKey}. */
+        private String accessKey;
+        /** The secret of {@link #accessKey}. Never logged. */
+        private String secretKey;
+        /**
+         * A properties file of {@code accessKey=secretKey} lines, for several pairs; read at
+         * startup. Used together with the single pair when both are set.
+         */
+        private Path credentialsFile;
+        /** Requests whose signing time differs from the server clock by more than this are refused. */
+        private java.time.Duration maxClockSkew = java.time.Duration.ofMinutes(15);
+
+        public String getAccessKey() {
+            return accessKey;
+        }
+
+        public void setAccessKey(String accessKey) {
+            this.accessKey = accessKey;
+        }
+
+        public String getSecretKey() {
+            return secretKey;
+        }
+
+        public void setSecretKey(String secretKey) {
+            this.secretKey = secretKey;
+        }
+
+        public Path getCredentialsFile() {
+            return credentialsFile;
+        }
+
+        public void setCredentialsFile(Path credentialsFile) {
+            this.credentialsFile = credentialsFile;
+        }
+
+        public java.time.Duration getMaxClockSkew() {
+            return maxClockSkew;
+        }
+
+        public void setMaxClockSkew(java.time.Duration maxClockSkew) {
+            this.maxClockSkew = maxClockSkew;
+        }
+
+        @Override
+        public String toString() {
+            return "Auth[accessKey=" + accessKey + ", secretKey=" + (secretKey == null ? null : "(hidden)")
+                    + ", credentialsFile=" + credentialsFile + "]";
+        }
+    }
+
+    /** Request limits; each answers with its S3 error when exceeded. */
+    public static class Limits {
+        /** Largest object or part body (EntityTooLarge). S3's single PUT limit is 5 GiB. */
+        private DataSize maxObjectSize = DataSize.ofGigabytes(5);
+        /** Keys one DeleteObjects request may name (MalformedXML above it, as S3). */
+        private int maxDeleteKeys = 1000;
+        /** Highest part number of a multipart upload. */
+        private int maxParts = 10000;
+        /** Smallest part other than the last (EntityTooSmall). S3 uses 5 MiB. */
+        private DataSize minPartSize = DataSize.ofMegabytes(5);
+        /** Largest request line and headers together; larger requests get 431. */
+        private DataSize maxHeaderSize = DataSize.ofKilobytes(16);
+        /** Largest XML request body (DeleteObjects, CompleteMultipartUpload, ACLs). */
+        private DataSize maxXmlBodySize = DataSize.ofMegabytes(2);
+        /** Upload bodies up to this size are held in memory; larger ones spool to a file. */
+        private DataSize spoolMemoryThreshold = DataSize.ofKilobytes(256);
+
+        public DataSize getMaxObjectSize() {
+            return maxObjectSize;
+        }
+
+        public void setMaxObjectSize(DataSize v) {
+            maxObjectSize = v;
+        }
+
+        public int getMaxDeleteKeys() {
+            return maxDeleteKeys;
+        }
+
+        public void setMaxDeleteKeys(int v) {
+            maxDeleteKeys = v;
+        }
+
+        public int getMaxParts() {
+            return maxParts;
+        }
+
+        public void setMaxParts(int v) {
+            maxParts = v;
+        }
+
+        public DataSize getMinPartSize() {
+            return minPartSize;
+        }
+
+        public void setMinPartSize(DataSize v) {
+            minPartSize = v;
+        }
+
+        public DataSize getMaxHeaderSize() {
+            return maxHeaderSize;
+        }
+
+        public void setMaxHeaderSize(DataSize v) {
+            maxHeaderSize = v;
+        }
+
+        public DataSize getMaxXmlBodySize() {
+            return maxXmlBodySize;
+        }
+
+        public void setMaxXmlBodySize(DataSize v) {
+            maxXmlBodySize = v;
+        }
+
+        public DataSize getSpoolMemoryThreshold() {
+            return spoolMemoryThreshold;
+        }
+
+        public void setSpoolMemoryThreshold(DataSize v) {
+            spoolMemoryThreshold = v;
+        }
+
+        void validate() {
+            require(maxObjectSize.toBytes() > 0, "cairn.limits.max-object-size must be positive");
+            require(maxDeleteKeys >= 1, "cairn.limits.max-delete-keys must be at least 1");
+            require(maxParts >= 1 && maxParts <= 10000, "cairn.limits.max-parts must be in [1, 10000]");
+            require(minPartSize.toBytes() >= 0, "cairn.limits.min-part-size must not be negative");
+            require(maxHeaderSize.toBytes() >= 1024, "cairn.limits.max-header-size must be at least 1KB");
+            require(maxXmlBodySize.toBytes() >= 1024, "cairn.limits.max-xml-body-size must be at least 1KB");
+            require(spoolMemoryThreshold.toBytes() >= 0 && spoolMemoryThreshold.toBytes() <= (64L << 20),
+                    "cairn.limits.spool-memory-threshold must be in [0, 64MB]");
+        }
+    }
+
+    /** Engine settings Cairn exposes; the rest keep the engine's own defaults. */
+    public static class Engine {
+        /** Memory for the engine's block cache. */
+        private DataSize blockCacheSize = DataSize.ofBytes(dev.cairn.engine.EngineOptions.DEFAULT_BLOCK_CACHE_BYTES);
+        /** Memtable size before a flush. */
+        private DataSize memtableSize = DataSize.ofBytes(dev.cairn.engine.EngineOptions.DEFAULT_MEMTABLE_BYTES);
+        /** When writes become durable: EVERY_WRITE (acknowledged = synced) or PERIODIC. */
+        private dev.cairn.engine.SyncPolicy syncPolicy = dev.cairn.engine.EngineOptions.DEFAULT_SYNC_POLICY;
+
+        public DataSize getBlockCacheSize() {
+            return blockCacheSize;
+        }
+
+        public void setBlockCacheSize(DataSize v) {
+            blockCacheSize = v;
+        }
+
+        public DataSize getMemtableSize() {
+            return memtableSize;
+        }
+
+        public void setMemtableSize(DataSize v) {
+            memtableSize = v;
+        }
+
+        public dev.cairn.engine.SyncPolicy getSyncPolicy() {
+            return syncPolicy;
+        }
+
+        public void setSyncPolicy(dev.cairn.engine.SyncPolicy v) {
+            syncPolicy = v;
+        }
+    }
+
+    /** Checks every setting; called once at startup. */
+    public void validate() {
+        require(dataDir != null, "cairn.data-dir must be set");
+        require(region != null && !region.isBlank(), "cairn.region must not be blank");
+        require((auth.accessKey == null) == (auth.secretKey == null),
+                "cairn.auth.access-key and cairn.auth.secret-key must be set together");
+        require(auth.maxClockSkew != null && !auth.maxClockSkew.isNegative(),
+                "cairn.auth.max-clock-skew must not be negative");
+        limits.validate();
+    }
+
+    private static void require(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException("invalid setting: " + message);
+        }
+    }
+}

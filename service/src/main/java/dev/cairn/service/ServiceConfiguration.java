@@ -1,0 +1,164 @@
+package dev.cairn.service;
+
+import dev.cairn.engine.Engine;
+import dev.cairn.engine.EngineOptions;
+import dev.cairn.engine.EngineStats;
+import dev.cairn.service.auth.CredentialsProvider;
+import dev.cairn.service.auth.SigV4Verifier;
+import dev.cairn.service.s3.Authenticator;
+import dev.cairn.service.s3.S3Context;
+import dev.cairn.service.s3.S3Metrics;
+import dev.cairn.service.s3.S3Servlet;
+import dev.cairn.service.s3.SigV4Authenticator;
+import dev.cairn.service.store.EmbeddedObjectStore;
+import dev.cairn.service.store.ObjectStore;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.function.ToDoubleFunction;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.embedded.jetty.JettyServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Wires the service: engine, store, credentials, authentication, the S3 servlet at {@code /*},
+ * Jetty's connector settings and the store's and engine's meters.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(CairnProperties.class)
+public class ServiceConfiguration {
+    static final String ENGINE_DIR = "engine";
+    static final String SPOOL_DIR = "spool";
+    static final String OWNER_NAME = "cairn";
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public Engine engine(CairnProperties props) throws IOException {
+        props.validate();
+        CairnProperties.Engine e = props.getEngine();
+        return Engine.open(EngineOptions.builder(props.getDataDir().resolve(ENGINE_DIR))
+                .blockCacheBytes(e.getBlockCacheSize().toBytes())
+                .memtableBytes(e.getMemtableSize().toBytes())
+                .syncPolicy(e.getSyncPolicy())
+                .build());
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public ObjectStore objectStore(Engine engine) throws IOException {
+        return new EmbeddedObjectStore(engine);
+    }
+
+    @Bean
+    public Credentials credentials(CairnProperties props) throws IOException {
+        props.validate();
+        return Credentials.load(props);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public Authenticator authenticator(Credentials credentials, CairnProperties props) {
+        return new SigV4Authenticator(new SigV4Verifier(CredentialsProvider.of(credentials.secretsByAccessKey()),
+                Clock.systemUTC(), props.getAuth().getMaxClockSkew()));
+    }
+
+    @Bean
+    public S3Metrics s3Metrics(MeterRegistry registry) {
+        return new S3Metrics(registry);
+    }
+
+    @Bean
+    public S3Context s3Context(ObjectStore store, Authenticator authenticator, CairnProperties props) throws IOException {
+        props.validate();
+        Path spool = props.getDataDir().resolve(SPOOL_DIR);
+        Files.createDirectories(spool);
+        try (DirectoryStream<Path> leftovers = Files.newDirectoryStream(spool, "upload-*.spool")) {
+            for (Path p : leftovers) {
+                Files.deleteIfExists(p);
+            }
+        }
+        return new S3Context(store, authenticator, props, spool, ownerId(), OWNER_NAME);
+    }
+
+    /** A stable owner id: S3 clients show it, none interprets it. */
+    static String ownerId() {
+        return dev.cairn.service.store.Hex.encode(
+                java.util.Arrays.copyOf(OWNER_NAME.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 32));
+    }
+
+    @Bean
+    public ServletRegistrationBean<S3Servlet> s3Servlet(S3Context ctx, S3Metrics metrics) {
+        ServletRegistrationBean<S3Servlet> reg = new ServletRegistrationBean<>(new S3Servlet(ctx, metrics), "/*");
+        reg.setName("s3");
+        reg.setLoadOnStartup(1);
+        return reg;
+    }
+
+    @Bean
+    public WebServerFactoryCustomizer<JettyServletWebServerFactory> jettyTuning(CairnProperties props) {
+        int headerBytes = (int) props.getLimits().getMaxHeaderSize().toBytes();
+        return factory -> factory.addServerCustomizers(server -> {
+            for (Connector c : server.getConnectors()) {
+                if (c instanceof ServerConnector sc) {
+                    sc.setAcceptedTcpNoDelay(true);
+                }
+                HttpConnectionFactory http = c.getConnectionFactory(HttpConnectionFactory.class);
+                if (http != null) {
+                    HttpConfiguration hc = http.getHttpConfiguration();
+                    hc.setRequestHeaderSize(headerBytes);
+                    hc.setSendServerVersion(false);
+                    hc.setSendXPoweredBy(false);
+                    // Keys are any UTF-8: "..", "//" and encoded slashes are names, never paths.
+                    hc.setUriCompliance(UriCompliance.UNSAFE);
+                }
+            }
+            for (ServletContextHandler h : server.getDescendants(ServletContextHandler.class)) {
+                h.getServletHandler().setDecodeAmbiguousURIs(true);
+            }
+        });
+    }
+
+    @Bean
+    public MeterBinder storeAndEngineMeters(ObjectStore store, Engine engine) {
+        return registry -> {
+            Gauge.builder("cairn.store.dedup.ratio", store, s -> s.stats().dedupRatio())
+                    .description("content bytes written over content bytes stored since start").register(registry);
+            FunctionCounter.builder("cairn.store.bytes.logical", store, s -> s.stats().logicalBytesWritten())
+                    .baseUnit("bytes").register(registry);
+            FunctionCounter.builder("cairn.store.bytes.physical", store, s -> s.stats().physicalBytesWritten())
+                    .baseUnit("bytes").register(registry);
+            engineGauge(registry, engine, "cairn.engine.memtable.bytes", EngineStats::memtableBytes);
+            engineGauge(registry, engine, "cairn.engine.value.bytes", EngineStats::valueBytes);
+            engineGauge(registry, engine, "cairn.engine.value.garbage.bytes", EngineStats::valueGarbageBytes);
+            engineGauge(registry, engine, "cairn.engine.index.filter.bytes", EngineStats::indexAndFilterBytes);
+            engineGauge(registry, engine, "cairn.engine.block.cache.hits", EngineStats::blockCacheHits);
+            engineGauge(registry, engine, "cairn.engine.block.cache.misses", EngineStats::blockCacheMisses);
+            engineGauge(registry, engine, "cairn.engine.flushes", EngineStats::flushes);
+            engineGauge(registry, engine, "cairn.engine.compactions", EngineStats::compactions);
+            engineGauge(registry, engine, "cairn.engine.compaction.bytes.written", EngineStats::compactionBytesWritten);
+            engineGauge(registry, engine, "cairn.engine.write.stalls", EngineStats::writeStalls);
+            engineGauge(registry, engine, "cairn.engine.user.bytes.written", EngineStats::userBytesWritten);
+        };
+    }
+
+    private static void engineGauge(MeterRegistry registry, Engine engine, String name,
+                                    ToDoubleFunction<EngineStats> value) {
+        Gauge.builder(name, engine, e -> value.applyAsDouble(e.stats())).register(registry);
+    }
+}

@@ -1,0 +1,193 @@
+package dev.cairn.service.s3;
+
+import dev.cairn.service.store.BucketAcl;
+import dev.cairn.service.store.BucketInfo;
+import dev.cairn.service.store.StoreException;
+import java.io.IOException;
+import org.w3c.dom.Element;
+
+/**
+ * Bucket operations: ListBuckets, CreateBucket, HeadBucket, DeleteBucket, GetBucketLocation,
+ * GetBucketVersioning, GetBucketAcl, PutBucketAcl, and GetObjectAcl (objects inherit the
+ * bucket's policy). Thread-safe.
+ */
+final class BucketHandler {
+    private static final String ALL_USERS = "http://acs.amazonaws.com/groups/global/AllUsers";
+
+    private final S3Context ctx;
+
+    BucketHandler(S3Context ctx) {
+        this.ctx = ctx;
+    }
+
+    void listBuckets(S3Request r) throws IOException {
+        Xml x = Xml.document("ListAllMyBucketsResult");
+        owner(x, "Owner");
+        x.start("Buckets");
+        for (BucketInfo b : ctx.store().listBuckets()) {
+            x.start("Bucket").element("Name", b.name()).element("CreationDate", HttpDates.iso(b.createdMillis())).end();
+        }
+        x.end();
+        r.sendXml(200, x);
+    }
+
+    void createBucket(S3Request r) throws IOException, S3Exception {
+        if (!BucketNames.isValid(r.bucket())) {
+            throw new S3Exception(S3Error.INVALID_BUCKET_NAME);
+        }
+        BucketAcl acl = cannedAcl(r, BucketAcl.PRIVATE);
+        if (r.http.getContentLengthLong() > 0 || r.auth.decodedContentLength() > 0) {
+            byte[] body = Bodies.readXml(ctx, r);
+            if (body.length > 0) {
+                Element root = Xml.parse(body);
+                String location = Xml.childText(root, "LocationConstraint");
+                if (!Xml.localNameOf(root).equals("CreateBucketConfiguration")) {
+                    throw new S3Exception(S3Error.MALFORMED_XML);
+                }
+                if (location != null && !location.isEmpty() && !location.equals(ctx.properties().getRegion())) {
+                    throw new S3Exception(S3Error.ILLEGAL_LOCATION_CONSTRAINT);
+                }
+            }
+        }
+        try {
+            ctx.store().createBucket(r.bucket(), acl);
+        } catch (StoreException e) {
+            if (e.reason() == StoreException.Reason.BUCKET_EXISTS) {
+                throw new S3Exception(S3Error.BUCKET_ALREADY_OWNED_BY_YOU);
+            }
+            throw e;
+        }
+        r.setHeader("Location", "/" + r.bucket());
+        r.sendEmpty(200);
+    }
+
+    void headBucket(S3Request r) throws IOException, S3Exception {
+        requireBucket(r);
+        r.setHeader("x-amz-bucket-region", ctx.properties().getRegion());
+        r.sendEmpty(200);
+    }
+
+    void deleteBucket(S3Request r) throws IOException {
+        ctx.store().deleteBucket(r.bucket());
+        r.sendEmpty(204);
+    }
+
+    void getLocation(S3Request r) throws IOException, S3Exception {
+        requireBucket(r);
+        String region = ctx.properties().getRegion();
+        Xml x = Xml.document("LocationConstraint");
+        if (!region.equals("us-east-1")) {
+            x.raw(escapeText(region));
+        }
+        r.sendXml(200, x);
+    }
+
+    void getVersioning(S3Request r) throws IOException, S3Exception {
+        requireBucket(r);
+        r.sendXml(200, Xml.document("VersioningConfiguration"));
+    }
+
+    void getBucketAcl(S3Request r) throws IOException, S3Exception {
+        BucketInfo b = requireBucket(r);
+        sendAcl(r, b.acl());
+    }
+
+    void getObjectAcl(S3Request r) throws IOException, S3Exception {
+        BucketInfo b = requireBucket(r);
+        ObjectReadHandler.checkVersionId(r);
+        if (ctx.store().headObject(r.bucket(), r.key()) == null) {
+            throw new S3Exception(S3Error.NO_SUCH_KEY);
+        }
+        sendAcl(r, b.acl());
+    }
+
+    void putBucketAcl(S3Request r) throws IOException, S3Exception {
+        requireBucket(r);
+        BucketAcl acl = cannedAcl(r, null);
+        if (acl == null) {
+            byte[] body = Bodies.readXml(ctx, r);
+            if (body.length == 0) {
+                throw new S3Exception(S3Error.MALFORMED_XML);
+            }
+            acl = aclOfPolicy(Xml.parse(body));
+        }
+        ctx.store().setBucketAcl(r.bucket(), acl);
+        r.sendEmpty(200);
+    }
+
+    private BucketAcl aclOfPolicy(Element root) throws S3Exception {
+        if (!Xml.localNameOf(root).equals("AccessControlPolicy")) {
+            throw new S3Exception(S3Error.MALFORMED_XML);
+        }
+        boolean publicRead = false;
+        for (Element list : Xml.children(root, "AccessControlList")) {
+            for (Element grant : Xml.children(list, "Grant")) {
+                String permission = Xml.childText(grant, "Permission");
+                var grantees = Xml.children(grant, "Grantee");
+                if (grantees.isEmpty() || permission == null) {
+                    throw new S3Exception(S3Error.MALFORMED_XML);
+                }
+                Element grantee = grantees.get(0);
+                String uri = Xml.childText(grantee, "URI");
+                String id = Xml.childText(grantee, "ID");
+                if (ALL_USERS.equals(uri) && permission.equals("READ")) {
+                    publicRead = true;
+                } else if (!(ctx.ownerId().equals(id) && permission.equals("FULL_CONTROL"))) {
+                    throw new S3Exception(S3Error.NOT_IMPLEMENTED,
+                            "only the canned ACLs private and public-read are supported");
+                }
+            }
+        }
+        return publicRead ? BucketAcl.PUBLIC_READ : BucketAcl.PRIVATE;
+    }
+
+    private void sendAcl(S3Request r, BucketAcl acl) throws IOException {
+        Xml x = Xml.document("AccessControlPolicy");
+        owner(x, "Owner");
+        x.start("AccessControlList");
+        x.start("Grant").raw("<Grantee xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:type=\"CanonicalUser\">")
+                .element("ID", ctx.ownerId()).element("DisplayName", ctx.ownerName()).raw("</Grantee>")
+                .element("Permission", "FULL_CONTROL").end();
+        if (acl == BucketAcl.PUBLIC_READ) {
+            x.start("Grant").raw("<Grantee xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:type=\"Group\">")
+                    .element("URI", ALL_USERS).raw("</Grantee>").element("Permission", "READ").end();
+        }
+        x.end();
+        r.sendXml(200, x);
+    }
+
+    /** The canned ACL of {@code x-amz-acl}, {@code absent} when there is none; NotImplemented for others. */
+    private static BucketAcl cannedAcl(S3Request r, BucketAcl absent) throws S3Exception {
+        String name = r.header("x-amz-acl");
+        if (name == null) {
+            for (String grant : new String[] {"x-amz-grant-read", "x-amz-grant-write", "x-amz-grant-read-acp",
+                    "x-amz-grant-write-acp", "x-amz-grant-full-control"}) {
+                if (r.header(grant) != null) {
+                    throw new S3Exception(S3Error.NOT_IMPLEMENTED, "ACL grant headers are not supported");
+                }
+            }
+            return absent;
+        }
+        BucketAcl acl = BucketAcl.ofCannedName(name.trim());
+        if (acl == null) {
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "only the canned ACLs private and public-read are supported");
+        }
+        return acl;
+    }
+
+    void owner(Xml x, String element) {
+        x.start(element).element("ID", ctx.ownerId()).element("DisplayName", ctx.ownerName()).end();
+    }
+
+    private BucketInfo requireBucket(S3Request r) throws IOException {
+        BucketInfo b = ctx.store().bucket(r.bucket());
+        if (b == null) {
+            throw new StoreException(StoreException.Reason.NO_SUCH_BUCKET, r.bucket());
+        }
+        return b;
+    }
+
+    private static String escapeText(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+}

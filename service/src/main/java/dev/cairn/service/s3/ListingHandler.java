@@ -1,0 +1,223 @@
+package dev.cairn.service.s3;
+
+import dev.cairn.service.store.ListPage;
+import dev.cairn.service.store.ListQuery;
+import dev.cairn.service.store.ObjectInfo;
+import dev.cairn.service.store.StoreException;
+import dev.cairn.service.store.UploadInfo;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * ListObjectsV2, ListObjects, ListObjectVersions (every object as version "null") and
+ * ListMultipartUploads. One store page per response. Thread-safe.
+ */
+final class ListingHandler {
+    static final int MAX_KEYS = 1000;
+
+    private final S3Context ctx;
+    private final BucketHandler buckets;
+
+    ListingHandler(S3Context ctx, BucketHandler buckets) {
+        this.ctx = ctx;
+        this.buckets = buckets;
+    }
+
+    void listV2(S3Request r) throws IOException, S3Exception {
+        boolean url = encodingType(r);
+        String prefix = nonNull(r.param("prefix"));
+        String delimiter = r.param("delimiter");
+        int maxKeys = r.intParam("max-keys", MAX_KEYS, 0, MAX_KEYS);
+        String token = r.param("continuation-token");
+        String startAfter = r.param("start-after");
+        String after = token != null ? decodeToken(token) : emptyToNull(startAfter);
+        boolean fetchOwner = "true".equals(r.param("fetch-owner"));
+        ListPage page = page(r, prefix, delimiter, after, maxKeys);
+
+        Xml x = Xml.document("ListBucketResult");
+        x.element("Name", r.bucket()).element("Prefix", enc(prefix, url));
+        if (delimiter != null) {
+            x.element("Delimiter", enc(delimiter, url));
+        }
+        x.element("MaxKeys", maxKeys).element("KeyCount", page.objects().size() + page.commonPrefixes().size());
+        x.element("IsTruncated", page.truncated());
+        if (token != null) {
+            x.element("ContinuationToken", token);
+        }
+        if (page.truncated()) {
+            x.element("NextContinuationToken", encodeToken(page.lastReturned()));
+        }
+        if (startAfter != null) {
+            x.element("StartAfter", enc(startAfter, url));
+        }
+        if (url) {
+            x.element("EncodingType", "url");
+        }
+        contents(x, page.objects(), url, fetchOwner);
+        prefixes(x, page.commonPrefixes(), url);
+        r.sendXml(200, x);
+    }
+
+    void listV1(S3Request r) throws IOException, S3Exception {
+        boolean url = encodingType(r);
+        String prefix = nonNull(r.param("prefix"));
+        String delimiter = r.param("delimiter");
+        String marker = r.param("marker");
+        int maxKeys = r.intParam("max-keys", MAX_KEYS, 0, MAX_KEYS);
+        ListPage page = page(r, prefix, delimiter, emptyToNull(marker), maxKeys);
+
+        Xml x = Xml.document("ListBucketResult");
+        x.element("Name", r.bucket()).element("Prefix", enc(prefix, url)).element("Marker", enc(nonNull(marker), url));
+        if (page.truncated()) {
+            x.element("NextMarker", enc(page.lastReturned(), url));
+        }
+        x.element("MaxKeys", maxKeys);
+        if (delimiter != null) {
+            x.element("Delimiter", enc(delimiter, url));
+        }
+        x.element("IsTruncated", page.truncated());
+        if (url) {
+            x.element("EncodingType", "url");
+        }
+        contents(x, page.objects(), url, true);
+        prefixes(x, page.commonPrefixes(), url);
+        r.sendXml(200, x);
+    }
+
+    void listVersions(S3Request r) throws IOException, S3Exception {
+        boolean url = encodingType(r);
+        String prefix = nonNull(r.param("prefix"));
+        String delimiter = r.param("delimiter");
+        String keyMarker = r.param("key-marker");
+        String versionMarker = r.param("version-id-marker");
+        int maxKeys = r.intParam("max-keys", MAX_KEYS, 0, MAX_KEYS);
+        if (versionMarker != null && !versionMarker.isEmpty() && !versionMarker.equals("null")) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "Invalid version id specified");
+        }
+        ListPage page = page(r, prefix, delimiter, emptyToNull(keyMarker), maxKeys);
+
+        Xml x = Xml.document("ListVersionsResult");
+        x.element("Name", r.bucket()).element("Prefix", enc(prefix, url))
+                .element("KeyMarker", enc(nonNull(keyMarker), url)).element("VersionIdMarker", nonNull(versionMarker));
+        if (page.truncated()) {
+            x.element("NextKeyMarker", enc(page.lastReturned(), url)).element("NextVersionIdMarker", "null");
+        }
+        x.element("MaxKeys", maxKeys);
+        if (delimiter != null) {
+            x.element("Delimiter", enc(delimiter, url));
+        }
+        x.element("IsTruncated", page.truncated());
+        if (url) {
+            x.element("EncodingType", "url");
+        }
+        for (ObjectInfo o : page.objects()) {
+            x.start("Version").element("Key", enc(o.key(), url)).element("VersionId", "null")
+                    .element("IsLatest", true).element("LastModified", HttpDates.iso(o.lastModified()))
+                    .element("ETag", "\"" + o.etag() + "\"").element("Size", o.size())
+                    .element("StorageClass", "STANDARD");
+            buckets.owner(x, "Owner");
+            x.end();
+        }
+        prefixes(x, page.commonPrefixes(), url);
+        r.sendXml(200, x);
+    }
+
+    void listUploads(S3Request r) throws IOException, S3Exception {
+        boolean url = encodingType(r);
+        if (r.param("delimiter") != null && !r.param("delimiter").isEmpty()) {
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "ListMultipartUploads with a delimiter is not supported");
+        }
+        String prefix = nonNull(r.param("prefix"));
+        String keyMarker = emptyToNull(r.param("key-marker"));
+        String idMarker = keyMarker == null ? null : emptyToNull(r.param("upload-id-marker"));
+        int max = r.intParam("max-uploads", MAX_KEYS, 0, MAX_KEYS);
+        List<UploadInfo> found = ctx.store().listUploads(r.bucket(), prefix, keyMarker, idMarker, max + 1);
+        boolean truncated = found.size() > max;
+        List<UploadInfo> shown = truncated ? found.subList(0, max) : found;
+
+        Xml x = Xml.document("ListMultipartUploadsResult");
+        x.element("Bucket", r.bucket()).element("KeyMarker", enc(nonNull(keyMarker), url))
+                .element("UploadIdMarker", nonNull(idMarker));
+        if (truncated) {
+            UploadInfo last = shown.get(shown.size() - 1);
+            x.element("NextKeyMarker", enc(last.key(), url)).element("NextUploadIdMarker", last.uploadId());
+        }
+        x.element("Prefix", enc(prefix, url)).element("MaxUploads", max).element("IsTruncated", truncated);
+        if (url) {
+            x.element("EncodingType", "url");
+        }
+        for (UploadInfo u : shown) {
+            x.start("Upload").element("Key", enc(u.key(), url)).element("UploadId", u.uploadId());
+            buckets.owner(x, "Initiator");
+            buckets.owner(x, "Owner");
+            x.element("StorageClass", "STANDARD").element("Initiated", HttpDates.iso(u.initiatedMillis())).end();
+        }
+        r.sendXml(200, x);
+    }
+
+    private ListPage page(S3Request r, String prefix, String delimiter, String after, int maxKeys) throws IOException {
+        if (maxKeys == 0) {
+            if (ctx.store().bucket(r.bucket()) == null) {
+                throw new StoreException(StoreException.Reason.NO_SUCH_BUCKET, r.bucket());
+            }
+            return new ListPage(List.of(), List.of(), false, null);
+        }
+        return ctx.store().listObjects(r.bucket(), new ListQuery(prefix, delimiter, after, maxKeys));
+    }
+
+    private void contents(Xml x, List<ObjectInfo> objects, boolean url, boolean withOwner) {
+        for (ObjectInfo o : objects) {
+            x.start("Contents").element("Key", enc(o.key(), url))
+                    .element("LastModified", HttpDates.iso(o.lastModified()))
+                    .element("ETag", "\"" + o.etag() + "\"").element("Size", o.size())
+                    .element("StorageClass", "STANDARD");
+            if (withOwner) {
+                buckets.owner(x, "Owner");
+            }
+            x.end();
+        }
+    }
+
+    private static void prefixes(Xml x, List<String> prefixes, boolean url) {
+        for (String p : prefixes) {
+            x.start("CommonPrefixes").element("Prefix", enc(p, url)).end();
+        }
+    }
+
+    private static boolean encodingType(S3Request r) throws S3Exception {
+        String t = r.param("encoding-type");
+        if (t == null || t.isEmpty()) {
+            return false;
+        }
+        if (!t.equals("url")) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "Invalid Encoding Method specified in Request");
+        }
+        return true;
+    }
+
+    private static String enc(String s, boolean url) {
+        return url ? UrlCodec.encodeKey(s) : s;
+    }
+
+    static String encodeToken(String lastReturned) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(lastReturned.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static String decodeToken(String token) throws S3Exception {
+        try {
+            return new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "The continuation token provided is incorrect");
+        }
+    }
+
+    private static String nonNull(String s) {
+        return s == null ? "" : s;
+    }
+
+    private static String emptyToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
+    }
+}

@@ -1,0 +1,177 @@
+package dev.cairn.service.s3;
+
+import dev.cairn.service.store.CompletedPart;
+import dev.cairn.service.store.ContentRead;
+import dev.cairn.service.store.ObjectInfo;
+import dev.cairn.service.store.PartInfo;
+import dev.cairn.service.store.UploadInfo;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.w3c.dom.Element;
+
+/**
+ * Multipart upload: Create, UploadPart, UploadPartCopy, Complete, Abort, ListParts. Parts are
+ * content-addressed like objects; completion assembles them into one content. Thread-safe.
+ */
+final class MultipartHandler {
+    private final S3Context ctx;
+    private final BucketHandler buckets;
+
+    MultipartHandler(S3Context ctx, BucketHandler buckets) {
+        this.ctx = ctx;
+        this.buckets = buckets;
+    }
+
+    void create(S3Request r) throws IOException, S3Exception {
+        ObjectWriteHandler.checkKey(r.key());
+        ObjectWriteHandler.checkObjectAcl(r);
+        UploadInfo u = ctx.store().createUpload(r.bucket(), r.key(), ObjectWriteHandler.attributesOf(r));
+        r.sendXml(200, Xml.document("InitiateMultipartUploadResult")
+                .element("Bucket", r.bucket()).element("Key", r.key()).element("UploadId", u.uploadId()));
+    }
+
+    void uploadPart(S3Request r) throws IOException, S3Exception {
+        int partNumber = partNumber(r);
+        String uploadId = r.param("uploadId");
+        ctx.store().upload(r.bucket(), r.key(), uploadId);
+        Checksums checksums = Checksums.of(r);
+        try (SpooledBody body = Bodies.read(ctx, r, ctx.maxObjectSize(), checksums.sinks())) {
+            Map<String, String> verified = checksums.verify(body, r.auth.trailers());
+            ObjectWriteHandler.checkContentSha256(r, body);
+            PartInfo p = ctx.store().putPart(r.bucket(), r.key(), uploadId, partNumber, body);
+            r.setHeader("ETag", "\"" + p.etag() + "\"");
+            Checksums.echo(r, verified);
+            r.sendEmpty(200);
+        }
+    }
+
+    void uploadPartCopy(S3Request r) throws IOException, S3Exception {
+        int partNumber = partNumber(r);
+        String uploadId = r.param("uploadId");
+        ctx.store().upload(r.bucket(), r.key(), uploadId);
+        String[] source = ObjectWriteHandler.copySource(r);
+        ObjectInfo src = ctx.store().headObject(source[0], source[1]);
+        if (src == null) {
+            throw new S3Exception(S3Error.NO_SUCH_KEY, "The specified copy source does not exist.");
+        }
+        Conditions.checkCopySource(r, src);
+        long first = 0;
+        long length = src.size();
+        String range = r.header("x-amz-copy-source-range");
+        if (range != null) {
+            ByteRange br = parseCopyRange(range, src.size());
+            first = br.first();
+            length = br.length();
+        }
+        ContentRead read = ctx.store().getContent(src.sha256());
+        if (read == null) {
+            throw new S3Exception(S3Error.NO_SUCH_KEY, "The specified copy source does not exist.");
+        }
+        try (read; InputStream in = read.open(first, length);
+             SpooledBody body = SpooledBody.read(in, length, ctx.maxObjectSize(), ctx.spoolThreshold(),
+                     ctx.spoolDir(), List.of())) {
+            PartInfo p = ctx.store().putPart(r.bucket(), r.key(), uploadId, partNumber, body);
+            r.sendXml(200, Xml.document("CopyPartResult")
+                    .element("LastModified", HttpDates.iso(p.lastModified()))
+                    .element("ETag", "\"" + p.etag() + "\""));
+        }
+    }
+
+    void complete(S3Request r) throws IOException, S3Exception {
+        String uploadId = r.param("uploadId");
+        ctx.store().upload(r.bucket(), r.key(), uploadId);
+        Element root = Xml.parse(Bodies.readXml(ctx, r));
+        if (!Xml.localNameOf(root).equals("CompleteMultipartUpload")) {
+            throw new S3Exception(S3Error.MALFORMED_XML);
+        }
+        List<CompletedPart> parts = new ArrayList<>();
+        for (Element p : Xml.children(root, "Part")) {
+            String number = Xml.childText(p, "PartNumber");
+            String etag = Xml.childText(p, "ETag");
+            if (number == null || etag == null) {
+                throw new S3Exception(S3Error.MALFORMED_XML);
+            }
+            try {
+                parts.add(new CompletedPart(Integer.parseInt(number.trim()), etag));
+            } catch (NumberFormatException e) {
+                throw new S3Exception(S3Error.MALFORMED_XML);
+            }
+        }
+        if (parts.isEmpty()) {
+            throw new S3Exception(S3Error.MALFORMED_XML);
+        }
+        ObjectInfo info = ctx.store().completeUpload(r.bucket(), r.key(), uploadId, parts,
+                ctx.properties().getLimits().getMinPartSize().toBytes());
+        r.sendXml(200, Xml.document("CompleteMultipartUploadResult")
+                .element("Location", "/" + r.bucket() + "/" + r.key())
+                .element("Bucket", r.bucket()).element("Key", r.key())
+                .element("ETag", "\"" + info.etag() + "\""));
+    }
+
+    void abort(S3Request r) throws IOException {
+        ctx.store().abortUpload(r.bucket(), r.key(), r.param("uploadId"));
+        r.sendEmpty(204);
+    }
+
+    void listParts(S3Request r) throws IOException, S3Exception {
+        String uploadId = r.param("uploadId");
+        int marker = r.intParam("part-number-marker", 0, 0, Integer.MAX_VALUE);
+        int max = r.intParam("max-parts", 1000, 0, 1000);
+        ctx.store().upload(r.bucket(), r.key(), uploadId);
+        List<PartInfo> found = ctx.store().listParts(r.bucket(), r.key(), uploadId, marker, max + 1);
+        boolean truncated = found.size() > max;
+        List<PartInfo> shown = truncated ? found.subList(0, max) : found;
+        Xml x = Xml.document("ListPartsResult");
+        x.element("Bucket", r.bucket()).element("Key", r.key()).element("UploadId", uploadId);
+        buckets.owner(x, "Initiator");
+        buckets.owner(x, "Owner");
+        x.element("StorageClass", "STANDARD").element("PartNumberMarker", marker);
+        if (!shown.isEmpty()) {
+            x.element("NextPartNumberMarker", shown.get(shown.size() - 1).partNumber());
+        }
+        x.element("MaxParts", max).element("IsTruncated", truncated);
+        for (PartInfo p : shown) {
+            x.start("Part").element("PartNumber", p.partNumber())
+                    .element("LastModified", HttpDates.iso(p.lastModified()))
+                    .element("ETag", "\"" + p.etag() + "\"").element("Size", p.size()).end();
+        }
+        r.sendXml(200, x);
+    }
+
+    private int partNumber(S3Request r) throws S3Exception {
+        int max = ctx.properties().getLimits().getMaxParts();
+        String v = r.param("partNumber");
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= 1 && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new S3Exception(S3Error.INVALID_ARGUMENT, "Part number must be an integer between 1 and " + max
+                + ", inclusive");
+    }
+
+    private static ByteRange parseCopyRange(String header, long size) throws S3Exception {
+        String h = header.trim();
+        if (h.startsWith("bytes=")) {
+            String[] ab = h.substring(6).split("-", 2);
+            try {
+                long a = Long.parseLong(ab[0].trim());
+                long b = Long.parseLong(ab[1].trim());
+                if (a >= 0 && b >= a && b < size) {
+                    return new ByteRange(a, b - a + 1);
+                }
+            } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+                // answered below
+            }
+        }
+        throw new S3Exception(S3Error.INVALID_ARGUMENT, "The x-amz-copy-source-range value must be of the form "
+                + "bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy");
+    }
+
+}

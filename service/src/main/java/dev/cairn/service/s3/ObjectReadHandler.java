@@ -1,0 +1,177 @@
+package dev.cairn.service.s3;
+
+import dev.cairn.service.store.ContentRead;
+import dev.cairn.service.store.ObjectAttributes;
+import dev.cairn.service.store.ObjectInfo;
+import dev.cairn.service.store.ObjectRead;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Map;
+
+/**
+ * GetObject and HeadObject, and content by hash ({@code GET /_cas/{sha256}}): conditionals,
+ * single ranges, {@code response-*} overrides, streaming bodies. Thread-safe.
+ */
+final class ObjectReadHandler {
+    static final String IMMUTABLE = "public, max-age=31536000, immutable";
+    private static final int COPY_BUFFER = 64 * 1024;
+
+    private final S3Context ctx;
+
+    ObjectReadHandler(S3Context ctx) {
+        this.ctx = ctx;
+    }
+
+    void getObject(S3Request r, boolean withBody) throws IOException, S3Exception {
+        checkVersionId(r);
+        if (r.hasParam("partNumber")) {
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "partNumber reads are not supported");
+        }
+        try (ObjectRead read = ctx.store().getObject(r.bucket(), r.key())) {
+            if (read == null) {
+                throw new S3Exception(S3Error.NO_SUCH_KEY);
+            }
+            ObjectInfo info = read.info();
+            String etag = "\"" + info.etag() + "\"";
+            try {
+                Conditions.checkRead(r, info.etag(), info.lastModified());
+            } catch (S3Exception e) {
+                if (e.status() == 304) {
+                    r.setHeader("ETag", etag);
+                    r.setHeader("Last-Modified", HttpDates.http(info.lastModified()));
+                }
+                throw e;
+            }
+            ByteRange range;
+            try {
+                range = ByteRange.parse(r.header("Range"), info.size());
+            } catch (S3Exception e) {
+                r.setHeader("Content-Range", "bytes */" + info.size());
+                throw e;
+            }
+            r.setHeader("ETag", etag);
+            r.setHeader("Last-Modified", HttpDates.http(info.lastModified()));
+            r.setHeader("Accept-Ranges", "bytes");
+            writeAttributes(r, info.attributes());
+            if (info.partCount() > 0) {
+                r.setHeader("x-amz-mp-parts-count", Integer.toString(info.partCount()));
+            }
+            if (range == null && "ENABLED".equalsIgnoreCase(r.header("x-amz-checksum-mode"))) {
+                for (Map.Entry<String, String> c : info.checksums().entrySet()) {
+                    r.setHeader("x-amz-checksum-" + c.getKey().toLowerCase(java.util.Locale.ROOT), c.getValue());
+                }
+            }
+            applyOverrides(r);
+            sendBody(r, read, info.size(), range, withBody);
+        }
+    }
+
+    void getContent(S3Request r, boolean withBody) throws IOException, S3Exception {
+        String sha = r.key() == null ? "" : r.key().toLowerCase(java.util.Locale.ROOT);
+        if (!dev.cairn.service.store.Hex.isSha256(sha)) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "the path must be /_cas/ and a hex SHA-256");
+        }
+        if (r.auth.isAnonymous() && !ctx.store().isContentPublic(sha)) {
+            throw new S3Exception(S3Error.ACCESS_DENIED);
+        }
+        try (ContentRead read = ctx.store().getContent(sha)) {
+            if (read == null) {
+                throw new S3Exception(S3Error.NO_SUCH_KEY);
+            }
+            String etag = "\"" + sha + "\"";
+            String inm = r.header("If-None-Match");
+            if (inm != null && Conditions.matches(inm, sha)) {
+                r.setHeader("ETag", etag);
+                r.setHeader("Cache-Control", IMMUTABLE);
+                throw new S3Exception(S3Error.NOT_MODIFIED);
+            }
+            ByteRange range;
+            try {
+                range = ByteRange.parse(r.header("Range"), read.size());
+            } catch (S3Exception e) {
+                r.setHeader("Content-Range", "bytes */" + read.size());
+                throw e;
+            }
+            r.setHeader("ETag", etag);
+            r.setHeader("Cache-Control", IMMUTABLE);
+            r.setHeader("Accept-Ranges", "bytes");
+            r.setHeader("x-amz-checksum-sha256", java.util.Base64.getEncoder()
+                    .encodeToString(dev.cairn.service.store.Hex.decode(sha)));
+            r.response.setContentType("application/octet-stream");
+            sendBody(r, read, read.size(), range, withBody);
+        }
+    }
+
+    private void sendBody(S3Request r, ContentRead read, long size, ByteRange range, boolean withBody)
+            throws IOException {
+        long offset = 0;
+        long length = size;
+        if (range != null) {
+            offset = range.first();
+            length = range.length();
+            r.response.setStatus(206);
+            r.setHeader("Content-Range", range.contentRange(size));
+        } else {
+            r.response.setStatus(200);
+        }
+        r.response.setContentLengthLong(length);
+        if (!withBody || length == 0) {
+            return;
+        }
+        try (InputStream in = read.open(offset, length)) {
+            OutputStream out = r.response.getOutputStream();
+            byte[] buf = new byte[(int) Math.min(COPY_BUFFER, length)];
+            long left = length;
+            while (left > 0) {
+                int n = in.read(buf, 0, (int) Math.min(buf.length, left));
+                if (n < 0) {
+                    throw new IOException("content ended " + left + " bytes early");
+                }
+                out.write(buf, 0, n);
+                r.bytesOut += n;
+                left -= n;
+            }
+        }
+    }
+
+    static void writeAttributes(S3Request r, ObjectAttributes a) {
+        r.response.setContentType(a.contentType() != null ? a.contentType() : "binary/octet-stream");
+        r.setHeader("Cache-Control", a.cacheControl());
+        r.setHeader("Content-Disposition", a.contentDisposition());
+        r.setHeader("Content-Encoding", a.contentEncoding());
+        r.setHeader("Content-Language", a.contentLanguage());
+        r.setHeader("Expires", a.expires());
+        for (Map.Entry<String, String> m : a.userMetadata().entrySet()) {
+            r.setHeader("x-amz-meta-" + m.getKey(), m.getValue());
+        }
+    }
+
+    private static void applyOverrides(S3Request r) {
+        override(r, "response-content-type", "Content-Type");
+        override(r, "response-content-language", "Content-Language");
+        override(r, "response-expires", "Expires");
+        override(r, "response-cache-control", "Cache-Control");
+        override(r, "response-content-disposition", "Content-Disposition");
+        override(r, "response-content-encoding", "Content-Encoding");
+    }
+
+    private static void override(S3Request r, String param, String header) {
+        String v = r.param(param);
+        if (v != null) {
+            if (header.equals("Content-Type")) {
+                r.response.setContentType(v);
+            } else {
+                r.response.setHeader(header, v);
+            }
+        }
+    }
+
+    /** Buckets are unversioned: the only version is "null". */
+    static void checkVersionId(S3Request r) throws S3Exception {
+        String v = r.param("versionId");
+        if (v != null && !v.equals("null")) {
+            throw new S3Exception(S3Error.NO_SUCH_VERSION);
+        }
+    }
+}

@@ -1,0 +1,261 @@
+package dev.cairn.service.s3;
+
+import dev.cairn.service.store.ContentRead;
+import dev.cairn.service.store.ContentSource;
+import dev.cairn.service.store.ObjectAttributes;
+import dev.cairn.service.store.ObjectInfo;
+import dev.cairn.service.store.StoreException;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.w3c.dom.Element;
+
+/** PutObject, CopyObject, DeleteObject and DeleteObjects. Thread-safe. */
+final class ObjectWriteHandler {
+    /** S3's limit on user metadata (names and values), in bytes. */
+    static final int MAX_USER_METADATA_BYTES = 2048;
+
+    private final S3Context ctx;
+
+    ObjectWriteHandler(S3Context ctx) {
+        this.ctx = ctx;
+    }
+
+    void putObject(S3Request r) throws IOException, S3Exception {
+        checkKey(r.key());
+        checkObjectAcl(r);
+        boolean onlyIfAbsent = writeCondition(r);
+        ObjectAttributes attrs = attributesOf(r);
+        Checksums checksums = Checksums.of(r);
+        requireBucket(r.bucket());
+        try (SpooledBody body = Bodies.read(ctx, r, ctx.maxObjectSize(), checksums.sinks())) {
+            Map<String, String> verified = checksums.verify(body, r.auth.trailers());
+            checkContentSha256(r, body);
+            ObjectInfo info = ctx.store().putObject(r.bucket(), r.key(), attrs, body, body.md5(), 0, verified,
+                    onlyIfAbsent);
+            r.setHeader("ETag", "\"" + info.etag() + "\"");
+            Checksums.echo(r, verified);
+            r.sendEmpty(200);
+        }
+    }
+
+    void copyObject(S3Request r) throws IOException, S3Exception {
+        checkKey(r.key());
+        checkObjectAcl(r);
+        boolean onlyIfAbsent = writeCondition(r);
+        String[] source = copySource(r);
+        ObjectInfo src = ctx.store().headObject(source[0], source[1]);
+        if (src == null) {
+            throw new S3Exception(S3Error.NO_SUCH_KEY, "The specified copy source does not exist.");
+        }
+        Conditions.checkCopySource(r, src);
+        String directive = r.header("x-amz-metadata-directive");
+        boolean replace;
+        if (directive == null || directive.equalsIgnoreCase("COPY")) {
+            replace = false;
+        } else if (directive.equalsIgnoreCase("REPLACE")) {
+            replace = true;
+        } else {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "Unknown metadata directive.");
+        }
+        if (!replace && source[0].equals(r.bucket()) && source[1].equals(r.key())) {
+            throw new S3Exception(S3Error.INVALID_REQUEST, "This copy request is illegal because it is trying to copy "
+                    + "an object to itself without changing the object's metadata, storage class, website redirect "
+                    + "location or encryption attributes.");
+        }
+        ObjectAttributes attrs = replace ? attributesOf(r) : src.attributes();
+        ObjectInfo info;
+        try {
+            info = ctx.store().putObject(r.bucket(), r.key(), attrs, storedContent(src), src.etag(), src.partCount(),
+                    src.checksums(), onlyIfAbsent);
+        } catch (StoreException e) {
+            if (e.reason() == StoreException.Reason.CONTENT_GONE) {
+                throw new S3Exception(S3Error.NO_SUCH_KEY, "The specified copy source does not exist.");
+            }
+            throw e;
+        }
+        r.sendXml(200, Xml.document("CopyObjectResult")
+                .element("LastModified", HttpDates.iso(info.lastModified()))
+                .element("ETag", "\"" + info.etag() + "\""));
+    }
+
+    void deleteObject(S3Request r) throws IOException, S3Exception {
+        ObjectReadHandler.checkVersionId(r);
+        ctx.store().deleteObject(r.bucket(), r.key());
+        r.sendEmpty(204);
+    }
+
+    void deleteObjects(S3Request r) throws IOException, S3Exception {
+        requireBucket(r.bucket());
+        Element root = Xml.parse(Bodies.readXml(ctx, r));
+        if (!Xml.localNameOf(root).equals("Delete")) {
+            throw new S3Exception(S3Error.MALFORMED_XML);
+        }
+        boolean quiet = "true".equalsIgnoreCase(String.valueOf(Xml.childText(root, "Quiet")).trim());
+        var objects = Xml.children(root, "Object");
+        if (objects.isEmpty() || objects.size() > ctx.properties().getLimits().getMaxDeleteKeys()) {
+            throw new S3Exception(S3Error.MALFORMED_XML);
+        }
+        Xml out = Xml.document("DeleteResult");
+        for (Element o : objects) {
+            String key = Xml.childText(o, "Key");
+            String version = Xml.childText(o, "VersionId");
+            if (key == null) {
+                throw new S3Exception(S3Error.MALFORMED_XML);
+            }
+            if (version != null && !version.equals("null")) {
+                out.start("Error").element("Key", key).element("VersionId", version).element("Code", "NoSuchVersion")
+                        .element("Message", S3Error.NO_SUCH_VERSION.message()).end();
+                continue;
+            }
+            if (key.isEmpty() || key.getBytes(StandardCharsets.UTF_8).length > S3Request.MAX_KEY_BYTES) {
+                out.start("Error").element("Key", key).element("Code", "InvalidArgument")
+                        .element("Message", "invalid key").end();
+                continue;
+            }
+            ctx.store().deleteObject(r.bucket(), key);
+            if (!quiet) {
+                out.start("Deleted").element("Key", key).end();
+            }
+        }
+        r.sendXml(200, out);
+    }
+
+    /** Content already stored, by the digest an object row names. */
+    private ContentSource storedContent(ObjectInfo src) {
+        return new ContentSource() {
+            @Override
+            public String sha256() {
+                return src.sha256();
+            }
+
+            @Override
+            public long size() {
+                return src.size();
+            }
+
+            @Override
+            public String md5() {
+                return src.partCount() == 0 ? src.etag() : null;
+            }
+
+            @Override
+            public InputStream open() throws IOException {
+                ContentRead read = ctx.store().getContent(src.sha256());
+                if (read == null) {
+                    throw new StoreException(StoreException.Reason.CONTENT_GONE, src.sha256());
+                }
+                return new FilterInputStream(read.open(0, read.size())) {
+                    @Override
+                    public void close() throws IOException {
+                        try {
+                            super.close();
+                        } finally {
+                            read.close();
+                        }
+                    }
+                };
+            }
+        };
+    }
+
+    /** The source bucket and key of {@code x-amz-copy-source}. */
+    static String[] copySource(S3Request r) throws S3Exception {
+        String raw = r.header("x-amz-copy-source");
+        if (raw == null || raw.isBlank()) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "Copy Source must mention the source bucket and key");
+        }
+        String s = raw.trim();
+        int q = s.indexOf('?');
+        if (q >= 0) {
+            String version = s.substring(q + 1);
+            if (!version.equals("versionId=null")) {
+                throw new S3Exception(S3Error.NO_SUCH_VERSION);
+            }
+            s = s.substring(0, q);
+        }
+        s = UrlCodec.decode(s, false);
+        if (s.startsWith("/")) {
+            s = s.substring(1);
+        }
+        int slash = s.indexOf('/');
+        if (slash <= 0 || slash == s.length() - 1) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "Copy Source must mention the source bucket and key");
+        }
+        return new String[] {s.substring(0, slash), s.substring(slash + 1)};
+    }
+
+    static ObjectAttributes attributesOf(S3Request r) throws S3Exception {
+        Map<String, String> meta = new TreeMap<>();
+        int metaBytes = 0;
+        for (String name : Collections.list(r.http.getHeaderNames())) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (lower.startsWith("x-amz-meta-")) {
+                String value = String.join(",", Collections.list(r.http.getHeaders(name)));
+                String key = lower.substring("x-amz-meta-".length());
+                meta.put(key, value);
+                metaBytes += key.length() + value.getBytes(StandardCharsets.UTF_8).length;
+            }
+        }
+        if (metaBytes > MAX_USER_METADATA_BYTES) {
+            throw new S3Exception(S3Error.METADATA_TOO_LARGE);
+        }
+        return new ObjectAttributes(r.header("Content-Type"), r.header("Cache-Control"),
+                r.header("Content-Disposition"), r.header("Content-Encoding"), r.header("Content-Language"),
+                r.header("Expires"), meta);
+    }
+
+    static void checkKey(String key) throws S3Exception {
+        if (key.getBytes(StandardCharsets.UTF_8).length > S3Request.MAX_KEY_BYTES) {
+            throw new S3Exception(S3Error.KEY_TOO_LONG);
+        }
+    }
+
+    /** Objects carry no ACL of their own: only the canned ACLs that change nothing are accepted. */
+    static void checkObjectAcl(S3Request r) throws S3Exception {
+        String acl = r.header("x-amz-acl");
+        if (acl != null && !acl.equals("private") && !acl.equals("bucket-owner-full-control")) {
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "object ACLs are not supported; set public-read on the bucket");
+        }
+        for (String grant : new String[] {"x-amz-grant-read", "x-amz-grant-write", "x-amz-grant-read-acp",
+                "x-amz-grant-write-acp", "x-amz-grant-full-control"}) {
+            if (r.header(grant) != null) {
+                throw new S3Exception(S3Error.NOT_IMPLEMENTED, "object ACL grants are not supported");
+            }
+        }
+    }
+
+    /** {@code If-None-Match: *} asks to create only; other write conditions are not supported. */
+    static boolean writeCondition(S3Request r) throws S3Exception {
+        if (r.header("If-Match") != null) {
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "If-Match on writes is not supported");
+        }
+        String inm = r.header("If-None-Match");
+        if (inm == null) {
+            return false;
+        }
+        if (!inm.trim().equals("*")) {
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "If-None-Match on writes supports only *");
+        }
+        return true;
+    }
+
+    /** A signed payload's declared SHA-256 must be the body's. */
+    static void checkContentSha256(S3Request r, SpooledBody body) throws S3Exception {
+        String declared = r.header("x-amz-content-sha256");
+        if (declared != null && dev.cairn.service.store.Hex.isSha256(declared) && !declared.equals(body.sha256())) {
+            throw new S3Exception(S3Error.X_AMZ_CONTENT_SHA256_MISMATCH);
+        }
+    }
+
+    private void requireBucket(String bucket) throws IOException {
+        if (ctx.store().bucket(bucket) == null) {
+            throw new StoreException(StoreException.Reason.NO_SUCH_BUCKET, bucket);
+        }
+    }
+}

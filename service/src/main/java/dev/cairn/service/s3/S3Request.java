@@ -1,0 +1,155 @@
+package dev.cairn.service.s3;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One S3 request as the handlers see it: addressing resolved (path-style or virtual-hosted),
+ * query decoded, authentication attached. Not thread-safe: one per request thread.
+ */
+public final class S3Request {
+    public static final String CAS_PREFIX = "_cas";
+    public static final int MAX_KEY_BYTES = 1024;
+
+    final HttpServletRequest http;
+    final HttpServletResponse response;
+    final String requestId;
+    final String bucket;
+    final String key;
+    final boolean cas;
+    final Map<String, String> query;
+    Operation operation = Operation.UNSUPPORTED;
+    Authentication auth;
+    long bytesIn;
+    long bytesOut;
+
+    S3Request(HttpServletRequest http, HttpServletResponse response, String requestId, List<String> virtualHostDomains)
+            throws S3Exception {
+        this.http = http;
+        this.response = response;
+        this.requestId = requestId;
+        this.query = UrlCodec.parseQuery(http.getQueryString());
+        String raw = http.getRequestURI();
+        if (raw == null || !raw.startsWith("/")) {
+            throw new S3Exception(S3Error.INVALID_REQUEST, "bad request target");
+        }
+        String vhostBucket = virtualHostBucket(http.getServerName(), virtualHostDomains);
+        String path = raw.substring(1);
+        if (vhostBucket != null) {
+            bucket = vhostBucket;
+            key = path.isEmpty() ? null : UrlCodec.decode(path, false);
+            cas = false;
+        } else if (path.isEmpty()) {
+            bucket = null;
+            key = null;
+            cas = false;
+        } else {
+            int slash = path.indexOf('/');
+            String first = UrlCodec.decode(slash < 0 ? path : path.substring(0, slash), false);
+            String rest = slash < 0 ? "" : path.substring(slash + 1);
+            cas = first.equals(CAS_PREFIX);
+            bucket = cas ? null : first;
+            key = rest.isEmpty() ? null : UrlCodec.decode(rest, false);
+        }
+    }
+
+    private static String virtualHostBucket(String host, List<String> domains) {
+        if (host == null) {
+            return null;
+        }
+        String h = host.toLowerCase(Locale.ROOT);
+        for (String d : domains) {
+            String suffix = "." + d.toLowerCase(Locale.ROOT);
+            if (h.endsWith(suffix) && h.length() > suffix.length()) {
+                return h.substring(0, h.length() - suffix.length());
+            }
+        }
+        return null;
+    }
+
+    public String bucket() {
+        return bucket;
+    }
+
+    public String key() {
+        return key;
+    }
+
+    public String method() {
+        return http.getMethod();
+    }
+
+    public String header(String name) {
+        return http.getHeader(name);
+    }
+
+    public boolean hasParam(String name) {
+        return query.containsKey(name);
+    }
+
+    public String param(String name) {
+        return query.get(name);
+    }
+
+    /** The resource named in error responses. */
+    String resource() {
+        if (cas) {
+            return "/" + CAS_PREFIX + "/" + (key == null ? "" : key);
+        }
+        if (bucket == null) {
+            return "/";
+        }
+        return "/" + bucket + (key == null ? "" : "/" + key);
+    }
+
+    /** An integer parameter within bounds, its default when absent; InvalidArgument otherwise. */
+    public int intParam(String name, int defaultValue, int min, int max) throws S3Exception {
+        String v = query.get(name);
+        if (v == null || v.isEmpty()) {
+            return defaultValue;
+        }
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n < min) {
+                throw new S3Exception(S3Error.INVALID_ARGUMENT, name + " must be at least " + min);
+            }
+            return Math.min(n, max);
+        } catch (NumberFormatException e) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, name + " is not an integer");
+        }
+    }
+
+    public void setHeader(String name, String value) {
+        if (value != null) {
+            response.setHeader(name, value);
+        }
+    }
+
+    /** Sends a complete XML response body. */
+    public void sendXml(int status, Xml xml) throws IOException {
+        byte[] body = xml.toBytes();
+        response.setStatus(status);
+        response.setContentType("application/xml");
+        response.setContentLength(body.length);
+        try (OutputStream out = response.getOutputStream()) {
+            out.write(body);
+        }
+        bytesOut += body.length;
+    }
+
+    /** Sends a status without body. */
+    public void sendEmpty(int status) {
+        response.setStatus(status);
+        response.setContentLength(0);
+    }
+
+    static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

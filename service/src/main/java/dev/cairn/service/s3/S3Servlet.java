@@ -1,0 +1,338 @@
+package dev.cairn.service.s3;
+
+import dev.cairn.engine.CorruptionException;
+import dev.cairn.engine.WriteStallException;
+import dev.cairn.service.store.BucketInfo;
+import dev.cairn.service.store.BucketAcl;
+import dev.cairn.service.store.StoreException;
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The S3 front door: gives every request an id, resolves its addressing, authenticates and
+ * authorises it, routes it to the handler of its operation family, and turns failures into S3
+ * XML errors. Records metrics and writes the access log. Requests under {@code /actuator} are
+ * passed to Spring's dispatcher.
+ *
+ * <p>Thread-safety: stateless apart from thread-safe collaborators; one instance serves all.
+ */
+public final class S3Servlet extends HttpServlet {
+    private static final Logger LOG = LoggerFactory.getLogger(S3Servlet.class);
+    private static final Logger ACCESS = LoggerFactory.getLogger("dev.cairn.service.access");
+    private static final String ACTUATOR = "/actuator";
+
+    /** Sub-resources S3 has and Cairn does not: answered NotImplemented, never a wrong success. */
+    private static final Set<String> UNSUPPORTED = Set.of("accelerate", "analytics", "attributes", "cors",
+            "encryption", "intelligent-tiering", "inventory", "legal-hold", "lifecycle", "logging", "metrics",
+            "notification", "object-lock", "ownershipControls", "policy", "policyStatus", "publicAccessBlock",
+            "replication", "requestPayment", "restore", "retention", "select", "tagging", "torrent", "website",
+            "session", "renameObject");
+
+    private final S3Context ctx;
+    private final S3Metrics metrics;
+    private final BucketHandler buckets;
+    private final ListingHandler listings;
+    private final ObjectReadHandler reads;
+    private final ObjectWriteHandler writes;
+    private final MultipartHandler multipart;
+    private final String idPrefix;
+    private final AtomicLong ids = new AtomicLong();
+
+    public S3Servlet(S3Context ctx, S3Metrics metrics) {
+        this.ctx = ctx;
+        this.metrics = metrics;
+        this.buckets = new BucketHandler(ctx);
+        this.listings = new ListingHandler(ctx, buckets);
+        this.reads = new ObjectReadHandler(ctx);
+        this.writes = new ObjectWriteHandler(ctx);
+        this.multipart = new MultipartHandler(ctx, buckets);
+        this.idPrefix = String.format("%06X", new SecureRandom().nextInt(1 << 24));
+    }
+
+    @Override
+    protected void service(HttpServletRequest http, HttpServletResponse response) throws ServletException, IOException {
+        String uri = http.getRequestURI();
+        if (uri != null && (uri.equals(ACTUATOR) || uri.startsWith(ACTUATOR + "/"))) {
+            RequestDispatcher spring = getServletContext().getNamedDispatcher("dispatcherServlet");
+            spring.forward(http, response);
+            return;
+        }
+        long start = System.nanoTime();
+        String requestId = idPrefix + String.format("%010X", ids.incrementAndGet());
+        response.setHeader("x-amz-request-id", requestId);
+        response.setHeader("x-amz-id-2", requestId);
+        S3Request r = null;
+        String errorCode = null;
+        int status;
+        try {
+            r = new S3Request(http, response, requestId, ctx.properties().getVirtualHostDomains());
+            S3Exception routing = null;
+            try {
+                r.operation = route(r);
+            } catch (S3Exception e) {
+                routing = e;
+            }
+            r.auth = ctx.authenticator().authenticate(http);
+            if (routing != null) {
+                throw routing;
+            }
+            authorize(r);
+            dispatch(r);
+        } catch (S3Exception e) {
+            errorCode = e.code();
+            sendError(http, response, r, e.status(), e.code(), e.getMessage(), requestId);
+        } catch (StoreException e) {
+            S3Error err = map(e.reason());
+            errorCode = err.code();
+            sendError(http, response, r, err.status(), err.code(), err.message(), requestId);
+        } catch (WriteStallException e) {
+            errorCode = S3Error.SLOW_DOWN.code();
+            sendError(http, response, r, 503, errorCode, S3Error.SLOW_DOWN.message(), requestId);
+        } catch (CorruptionException e) {
+            LOG.error("request {}: stored data failed its check: {}", requestId, e.getMessage());
+            errorCode = S3Error.INTERNAL_ERROR.code();
+            sendError(http, response, r, 500, errorCode, S3Error.INTERNAL_ERROR.message(), requestId);
+        } catch (IOException | RuntimeException e) {
+            if (response.isCommitted() || isClientGone(e)) {
+                errorCode = "ClientAbort";
+                LOG.debug("request {}: connection lost: {}", requestId, e.toString());
+                throw e instanceof IOException io ? io : new IOException(e);
+            }
+            LOG.error("request {} failed", requestId, e);
+            errorCode = S3Error.INTERNAL_ERROR.code();
+            sendError(http, response, r, 500, errorCode, S3Error.INTERNAL_ERROR.message(), requestId);
+        } finally {
+            status = response.getStatus();
+            long nanos = System.nanoTime() - start;
+            Operation op = r == null ? Operation.UNSUPPORTED : r.operation;
+            long in = r == null ? 0 : r.bytesIn;
+            long out = r == null ? 0 : r.bytesOut;
+            metrics.record(op, nanos, in, out, errorCode);
+            if (ACCESS.isInfoEnabled()) {
+                String who = r == null || r.auth == null || r.auth.isAnonymous() ? "-" : r.auth.accessKey();
+                ACCESS.info("{} {} {} {} {} {} {} {} {}us {}", requestId, http.getRemoteAddr(), http.getMethod(), uri,
+                        status, op.apiName(), in, out, nanos / 1000, who);
+            }
+        }
+    }
+
+    private static boolean isClientGone(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String name = t.getClass().getSimpleName();
+            if (name.equals("EofException") || name.equals("ClosedChannelException")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Operation route(S3Request r) throws S3Exception {
+        String m = r.method();
+        if (r.cas) {
+            if (m.equals("GET") || m.equals("HEAD")) {
+                return Operation.GET_CONTENT;
+            }
+            throw new S3Exception(S3Error.METHOD_NOT_ALLOWED);
+        }
+        for (String name : r.query.keySet()) {
+            if (UNSUPPORTED.contains(name)) {
+                throw new S3Exception(S3Error.NOT_IMPLEMENTED, "the " + name + " sub-resource is not supported");
+            }
+        }
+        if (r.bucket == null) {
+            if (m.equals("GET")) {
+                return Operation.LIST_BUCKETS;
+            }
+            throw new S3Exception(S3Error.METHOD_NOT_ALLOWED);
+        }
+        if (r.key == null) {
+            switch (m) {
+                case "GET":
+                    if (r.hasParam("location")) {
+                        return Operation.GET_BUCKET_LOCATION;
+                    }
+                    if (r.hasParam("versioning")) {
+                        return Operation.GET_BUCKET_VERSIONING;
+                    }
+                    if (r.hasParam("acl")) {
+                        return Operation.GET_BUCKET_ACL;
+                    }
+                    if (r.hasParam("versions")) {
+                        return Operation.LIST_OBJECT_VERSIONS;
+                    }
+                    if (r.hasParam("uploads")) {
+                        return Operation.LIST_MULTIPART_UPLOADS;
+                    }
+                    if (r.hasParam("list-type")) {
+                        if (!"2".equals(r.param("list-type"))) {
+                            throw new S3Exception(S3Error.INVALID_ARGUMENT, "Invalid list type");
+                        }
+                        return Operation.LIST_OBJECTS_V2;
+                    }
+                    return Operation.LIST_OBJECTS;
+                case "HEAD":
+                    return Operation.HEAD_BUCKET;
+                case "PUT":
+                    if (r.hasParam("acl")) {
+                        return Operation.PUT_BUCKET_ACL;
+                    }
+                    if (r.hasParam("versioning")) {
+                        throw new S3Exception(S3Error.NOT_IMPLEMENTED, "buckets are unversioned");
+                    }
+                    return Operation.CREATE_BUCKET;
+                case "DELETE":
+                    return Operation.DELETE_BUCKET;
+                case "POST":
+                    if (r.hasParam("delete")) {
+                        return Operation.DELETE_OBJECTS;
+                    }
+                    throw new S3Exception(S3Error.NOT_IMPLEMENTED, "POST uploads are not supported");
+                default:
+                    throw new S3Exception(S3Error.METHOD_NOT_ALLOWED);
+            }
+        }
+        switch (m) {
+            case "GET":
+                if (r.hasParam("uploadId")) {
+                    return Operation.LIST_PARTS;
+                }
+                if (r.hasParam("acl")) {
+                    return Operation.GET_OBJECT_ACL;
+                }
+                return Operation.GET_OBJECT;
+            case "HEAD":
+                return Operation.HEAD_OBJECT;
+            case "PUT":
+                if (r.hasParam("acl")) {
+                    throw new S3Exception(S3Error.NOT_IMPLEMENTED, "object ACLs are not supported");
+                }
+                if (r.hasParam("uploadId") || r.hasParam("partNumber")) {
+                    return r.header("x-amz-copy-source") != null ? Operation.UPLOAD_PART_COPY : Operation.UPLOAD_PART;
+                }
+                return r.header("x-amz-copy-source") != null ? Operation.COPY_OBJECT : Operation.PUT_OBJECT;
+            case "DELETE":
+                return r.hasParam("uploadId") ? Operation.ABORT_MULTIPART_UPLOAD : Operation.DELETE_OBJECT;
+            case "POST":
+                if (r.hasParam("uploads")) {
+                    return Operation.CREATE_MULTIPART_UPLOAD;
+                }
+                if (r.hasParam("uploadId")) {
+                    return Operation.COMPLETE_MULTIPART_UPLOAD;
+                }
+                throw new S3Exception(S3Error.NOT_IMPLEMENTED, "this POST is not supported");
+            default:
+                throw new S3Exception(S3Error.METHOD_NOT_ALLOWED);
+        }
+    }
+
+    /** Anonymous requests may only read, and only from public-read buckets (content: checked by hash). */
+    private void authorize(S3Request r) throws IOException, S3Exception {
+        if (!r.auth.isAnonymous()) {
+            return;
+        }
+        if (!r.operation.publicRead()) {
+            throw new S3Exception(S3Error.ACCESS_DENIED);
+        }
+        if (r.operation == Operation.GET_CONTENT) {
+            return;
+        }
+        BucketInfo b = r.bucket == null ? null : ctx.store().bucket(r.bucket);
+        if (b == null || b.acl() != BucketAcl.PUBLIC_READ) {
+            throw new S3Exception(S3Error.ACCESS_DENIED);
+        }
+    }
+
+    private void dispatch(S3Request r) throws IOException, S3Exception {
+        switch (r.operation) {
+            case LIST_BUCKETS -> buckets.listBuckets(r);
+            case CREATE_BUCKET -> buckets.createBucket(r);
+            case HEAD_BUCKET -> buckets.headBucket(r);
+            case DELETE_BUCKET -> buckets.deleteBucket(r);
+            case GET_BUCKET_LOCATION -> buckets.getLocation(r);
+            case GET_BUCKET_VERSIONING -> buckets.getVersioning(r);
+            case GET_BUCKET_ACL -> buckets.getBucketAcl(r);
+            case PUT_BUCKET_ACL -> buckets.putBucketAcl(r);
+            case GET_OBJECT_ACL -> buckets.getObjectAcl(r);
+            case LIST_OBJECTS -> listings.listV1(r);
+            case LIST_OBJECTS_V2 -> listings.listV2(r);
+            case LIST_OBJECT_VERSIONS -> listings.listVersions(r);
+            case LIST_MULTIPART_UPLOADS -> listings.listUploads(r);
+            case PUT_OBJECT -> writes.putObject(r);
+            case COPY_OBJECT -> writes.copyObject(r);
+            case DELETE_OBJECT -> writes.deleteObject(r);
+            case DELETE_OBJECTS -> writes.deleteObjects(r);
+            case GET_OBJECT -> reads.getObject(r, true);
+            case HEAD_OBJECT -> reads.getObject(r, false);
+            case GET_CONTENT -> reads.getContent(r, r.method().equals("GET"));
+            case CREATE_MULTIPART_UPLOAD -> multipart.create(r);
+            case UPLOAD_PART -> multipart.uploadPart(r);
+            case UPLOAD_PART_COPY -> multipart.uploadPartCopy(r);
+            case COMPLETE_MULTIPART_UPLOAD -> multipart.complete(r);
+            case ABORT_MULTIPART_UPLOAD -> multipart.abort(r);
+            case LIST_PARTS -> multipart.listParts(r);
+            case UNSUPPORTED -> throw new S3Exception(S3Error.NOT_IMPLEMENTED);
+        }
+    }
+
+    static S3Error map(StoreException.Reason reason) {
+        return switch (reason) {
+            case NO_SUCH_BUCKET -> S3Error.NO_SUCH_BUCKET;
+            case BUCKET_EXISTS -> S3Error.BUCKET_ALREADY_OWNED_BY_YOU;
+            case BUCKET_NOT_EMPTY -> S3Error.BUCKET_NOT_EMPTY;
+            case NO_SUCH_KEY, CONTENT_GONE -> S3Error.NO_SUCH_KEY;
+            case NO_SUCH_UPLOAD -> S3Error.NO_SUCH_UPLOAD;
+            case PRECONDITION_FAILED -> S3Error.PRECONDITION_FAILED;
+            case INVALID_PART -> S3Error.INVALID_PART;
+            case INVALID_PART_ORDER -> S3Error.INVALID_PART_ORDER;
+            case ENTITY_TOO_SMALL -> S3Error.ENTITY_TOO_SMALL;
+        };
+    }
+
+    private static void sendError(HttpServletRequest http, HttpServletResponse response, S3Request r, int status,
+                                  String code, String message, String requestId) throws IOException {
+        if (response.isCommitted()) {
+            throw new IOException("response already committed when " + code + " arose");
+        }
+        // Headers set for the failed answer stay only when they describe the error (304, 416).
+        List<String> keep = List.of("ETag", "Last-Modified", "Cache-Control", "Content-Range");
+        java.util.Map<String, String> kept = new java.util.HashMap<>();
+        for (String h : keep) {
+            if (response.getHeader(h) != null && (status == 304 || (status == 416 && h.equals("Content-Range")))) {
+                kept.put(h, response.getHeader(h));
+            }
+        }
+        response.reset();
+        kept.forEach(response::setHeader);
+        response.setHeader("x-amz-request-id", requestId);
+        response.setHeader("x-amz-id-2", requestId);
+        response.setStatus(status);
+        if (status == 304 || http.getMethod().equals("HEAD")) {
+            return;
+        }
+        Xml x = Xml.plainDocument("Error").element("Code", code).element("Message", message);
+        if (r != null) {
+            x.element("Resource", r.resource());
+        }
+        x.element("RequestId", requestId);
+        byte[] body = x.toBytes();
+        response.setContentType("application/xml");
+        response.setContentLength(body.length);
+        try (OutputStream out = response.getOutputStream()) {
+            out.write(body);
+        }
+        if (r != null) {
+            r.bytesOut += body.length;
+        }
+    }
+}

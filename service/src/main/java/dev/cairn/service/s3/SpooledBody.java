@@ -1,0 +1,174 @@
+package dev.cairn.service.s3;
+
+import dev.cairn.service.store.ContentSource;
+import dev.cairn.service.store.Hex;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A request body read to its end while SHA-256, MD5 and any requested checksums are computed:
+ * held in memory up to a threshold, beyond it in a temporary file that {@link #close()} deletes.
+ * Memory per body is bounded by the threshold plus one buffer, whatever the body's size.
+ *
+ * <p>Not thread-safe while being read; afterwards {@link #open()} may be called from any thread.
+ */
+public final class SpooledBody implements ContentSource, AutoCloseable {
+    private static final int BUFFER_BYTES = 64 * 1024;
+
+    private final byte[] memory;
+    private final Path file;
+    private final long size;
+    private final String sha256;
+    private final String md5;
+    private final byte[] md5Bytes;
+    private final Map<String, String> checksums;
+
+    private SpooledBody(byte[] memory, Path file, long size, String sha256, byte[] md5Bytes, Map<String, String> checksums) {
+        this.memory = memory;
+        this.file = file;
+        this.size = size;
+        this.sha256 = sha256;
+        this.md5Bytes = md5Bytes;
+        this.md5 = Hex.encode(md5Bytes);
+        this.checksums = checksums;
+    }
+
+    /**
+     * Reads {@code in} to its end.
+     *
+     * @param expected  the declared length, or -1; a shorter body is IncompleteBody
+     * @param maxSize   a longer body is EntityTooLarge (reading stops there)
+     * @param threshold bodies up to this size stay in memory
+     * @param spoolDir  where larger bodies go
+     */
+    public static SpooledBody read(InputStream in, long expected, long maxSize, long threshold, Path spoolDir,
+                                   List<ChecksumSink> sinks) throws IOException, S3Exception {
+        if (expected > maxSize) {
+            throw new S3Exception(S3Error.ENTITY_TOO_LARGE);
+        }
+        MessageDigest sha = digest("SHA-256");
+        MessageDigest md5 = digest("MD5");
+        ByteArrayOutputStream mem = new ByteArrayOutputStream((int) Math.min(Math.max(expected, 0), threshold) + 1);
+        Path file = null;
+        OutputStream fileOut = null;
+        long total = 0;
+        boolean ok = false;
+        try {
+            byte[] buf = new byte[(int) Math.min(BUFFER_BYTES, Math.max(expected + 1, 8192))];
+            int n;
+            while ((n = in.read(buf)) >= 0) {
+                if (n == 0) {
+                    continue;
+                }
+                total += n;
+                if (total > maxSize) {
+                    throw new S3Exception(S3Error.ENTITY_TOO_LARGE);
+                }
+                sha.update(buf, 0, n);
+                md5.update(buf, 0, n);
+                for (ChecksumSink s : sinks) {
+                    s.update(buf, 0, n);
+                }
+                if (fileOut == null && total > threshold) {
+                    Files.createDirectories(spoolDir);
+                    file = Files.createTempFile(spoolDir, "upload-", ".spool");
+                    fileOut = Files.newOutputStream(file);
+                    mem.writeTo(fileOut);
+                    mem = null;
+                }
+                if (fileOut != null) {
+                    fileOut.write(buf, 0, n);
+                } else {
+                    mem.write(buf, 0, n);
+                }
+            }
+            if (expected >= 0 && total != expected) {
+                throw new S3Exception(S3Error.INCOMPLETE_BODY);
+            }
+            if (fileOut != null) {
+                fileOut.close();
+                fileOut = null;
+            }
+            Map<String, String> values = new LinkedHashMap<>();
+            for (ChecksumSink s : sinks) {
+                values.put(s.algorithm(), s.base64());
+            }
+            SpooledBody body = new SpooledBody(file == null ? mem.toByteArray() : null, file, total,
+                    Hex.encode(sha.digest()), md5.digest(), values);
+            ok = true;
+            return body;
+        } finally {
+            if (fileOut != null) {
+                try {
+                    fileOut.close();
+                } catch (IOException ignored) {
+                    // the read already failed; the file goes below
+                }
+            }
+            if (!ok && file != null) {
+                Files.deleteIfExists(file);
+            }
+        }
+    }
+
+    /** An in-memory body (copies, small sources). */
+    public static SpooledBody ofBytes(byte[] data) {
+        MessageDigest sha = digest("SHA-256");
+        MessageDigest md5 = digest("MD5");
+        return new SpooledBody(data, null, data.length, Hex.encode(sha.digest(data)), md5.digest(data), Map.of());
+    }
+
+    @Override
+    public String sha256() {
+        return sha256;
+    }
+
+    @Override
+    public String md5() {
+        return md5;
+    }
+
+    public String md5Base64() {
+        return java.util.Base64.getEncoder().encodeToString(md5Bytes);
+    }
+
+    @Override
+    public long size() {
+        return size;
+    }
+
+    /** The checksums computed, by algorithm name, base64. */
+    public Map<String, String> checksums() {
+        return checksums;
+    }
+
+    @Override
+    public InputStream open() throws IOException {
+        return memory != null ? new ByteArrayInputStream(memory) : Files.newInputStream(file);
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (file != null) {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    private static MessageDigest digest(String algorithm) {
+        try {
+            return MessageDigest.getInstance(algorithm);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(algorithm + " is missing from this JDK", e);
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package dev.cairn.service;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Starts the real service once per test JVM (Spring caches the context across test classes):
+ * 127.0.0.1, a free port, a fresh data directory, fixed credentials, small limits so that limit
+ * tests stay fast. Each test class gets path-style sync and async SDK clients, closed after it.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "server.address=127.0.0.1",
+        "cairn.auth.access-key=" + ServiceTestSupport.ACCESS_KEY,
+        "cairn.auth.secret-key=" + ServiceTestSupport.SECRET_KEY,
+        "cairn.limits.max-object-size=8MB",
+        "cairn.limits.min-part-size=64KB",
+        "cairn.limits.max-delete-keys=100",
+        "cairn.limits.spool-memory-threshold=32KB",
+        "cairn.engine.memtable-size=8MB",
+        "cairn.engine.block-cache-size=16MB",
+        "logging.level.dev.cairn.service.access=WARN"})
+public abstract class ServiceTestSupport {
+    public static final String ACCESS_KEY = "AKIDCAIRNTEST0000001";
+    public static final String SECRET_KEY = "cairn/test+secret=key0000000000000000000";
+    public static final long MAX_OBJECT_SIZE = 8L << 20;
+    public static final long MIN_PART_SIZE = 64L << 10;
+    public static final Path DATA_DIR = createDataDir();
+    private static final AtomicInteger BUCKETS = new AtomicInteger();
+
+    @LocalServerPort
+    protected int port;
+    protected S3Client s3;
+    private S3AsyncClient s3Async;
+
+    private static Path createDataDir() {
+        try {
+            Path dir = Files.createTempDirectory("cairn-service-test");
+            dir.toFile().deleteOnExit();
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @DynamicPropertySource
+    static void dataDir(DynamicPropertyRegistry registry) {
+        registry.add("cairn.data-dir", DATA_DIR::toString);
+    }
+
+    @BeforeAll
+    void openClients() {
+        s3 = client(ACCESS_KEY, SECRET_KEY);
+    }
+
+    @AfterAll
+    void closeClients() {
+        s3.close();
+        if (s3Async != null) {
+            s3Async.close();
+        }
+    }
+
+    /** The async client, created on first use. */
+    protected S3AsyncClient s3Async() {
+        if (s3Async == null) {
+            s3Async = S3AsyncClient.builder()
+                    .endpointOverride(endpoint())
+                    .region(Region.US_EAST_1)
+                    .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+                    .forcePathStyle(true)
+                    .build();
+        }
+        return s3Async;
+    }
+
+    protected URI endpoint() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    protected S3Client client(String accessKey, String secretKey) {
+        return S3Client.builder()
+                .endpointOverride(endpoint())
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
+                .forcePathStyle(true)
+                .build();
+    }
+
+    /** A bucket name no other test uses. */
+    protected static String uniqueBucket(String stem) {
+        return stem + "-" + BUCKETS.incrementAndGet() + "-" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
+    }
+}
