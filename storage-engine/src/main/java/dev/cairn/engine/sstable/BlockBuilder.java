@@ -63,10 +63,6 @@ final class BlockBuilder {
         return entryCount;
     }
 
-    byte[] lastKey() {
-        return lastKey;
-    }
-
     /** The block's contents; the builder must be {@link #reset()} before reuse. */
     byte[] finish() {
         ensure(4 * restartCount + 4);

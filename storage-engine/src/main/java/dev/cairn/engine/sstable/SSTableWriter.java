@@ -30,6 +30,8 @@ public final class SSTableWriter {
     private final WritableFile file;
     private final BlockBuilder dataBlock;
     private final BlockBuilder indexBlock = new BlockBuilder(1);
+    /** The last flushed data block, whose index entry waits for the next key to shorten its separator. */
+    private BlockHandle pendingHandle;
     private State state = State.OPEN;
 
     private long[] filterHashes = new long[256];
@@ -85,6 +87,10 @@ public final class SSTableWriter {
                     + InternalKeyFormat.describe(key) + " after " + InternalKeyFormat.describe(lastKey) + " in " + path);
         }
         byte[] copy = key.clone();
+        if (pendingHandle != null) {
+            indexBlock.add(Separators.between(lastKey, copy), pendingHandle.toVarints());
+            pendingHandle = null;
+        }
         if (lastKey == null || !InternalKeys.sameUserKey(lastKey, copy)) {
             addFilterKey(copy);
         }
@@ -137,6 +143,8 @@ public final class SSTableWriter {
         if (!dataBlock.isEmpty()) {
             flushDataBlock();
         }
+        indexBlock.add(lastKey, pendingHandle.toVarints());
+        pendingHandle = null;
         byte[] filter = options.bloomBitsPerKey() == 0 ? new byte[0]
                 : BloomFilter.build(filterHashes, filterKeyCount, options.bloomBitsPerKey());
         BlockHandle filterHandle = writeBlock(filter);
@@ -188,12 +196,11 @@ public final class SSTableWriter {
     }
 
     private void flushDataBlock() throws IOException {
-        byte[] separator = dataBlock.lastKey();
         BlockHandle handle = writeBlock(dataBlock.finish());
         dataBlock.reset();
         dataBlockCount++;
         dataBytes += handle.size() + BLOCK_TRAILER_BYTES;
-        indexBlock.add(separator, handle.toVarints());
+        pendingHandle = handle;
     }
 
     private BlockHandle writeBlock(byte[] contents) throws IOException {

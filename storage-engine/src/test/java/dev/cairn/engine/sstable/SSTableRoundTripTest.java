@@ -116,6 +116,37 @@ class SSTableRoundTripTest {
     }
 
     @Test
+    void aTargetBetweenABlocksLastKeyAndItsShortSeparatorFindsTheNextBlock() throws IOException {
+        // User keys 0, 4, 8, ... as two bytes: a separator ends in last + 1, leaving room between.
+        NavigableMap<byte[], byte[]> entries = new java.util.TreeMap<>(InternalKeys.COMPARATOR);
+        for (int i = 0; i < 4000; i += 4) {
+            entries.put(InternalKeys.encode(1, new byte[] {(byte) (i >>> 8), (byte) i}, 1, InternalKeys.KIND_VALUE),
+                    denseValue(i));
+        }
+        Path path = dir.resolve("separators.sst");
+        write(fs, path, entries, SSTableOptions.builder().blockBytes(256).build());
+        try (SSTableReader reader = SSTableReader.open(fs, path, 1, null)) {
+            int shortened = 0;
+            for (int b = 0; b + 1 < reader.dataBlockCount(); b++) {
+                byte[] separator = reader.separator(b);
+                if (entries.containsKey(separator)) {
+                    continue;
+                }
+                shortened++;
+                byte[] before = entries.lowerKey(separator);
+                byte[] after = entries.higherKey(separator);
+                byte[] between = InternalKeys.encode(1, InternalKeys.userKey(separator), 5, InternalKeys.KIND_VALUE);
+                assertTrue(InternalKeys.COMPARATOR.compare(before, between) < 0);
+                assertArrayEquals(after, reader.seekFirstAtOrAfter(between, false).key());
+                TableIterator it = reader.iterator(false);
+                it.seek(between);
+                assertArrayEquals(after, it.key());
+            }
+            assertTrue(shortened > 10, "separators shortened: " + shortened);
+        }
+    }
+
+    @Test
     void versionsOfOneUserKeyComeNewestFirstAndCountOnceInTheFilter() throws IOException {
         NavigableMap<byte[], byte[]> entries = new java.util.TreeMap<>(InternalKeys.COMPARATOR);
         entries.put(key(1, "a", 9, InternalKeys.KIND_DELETE), new byte[0]);
