@@ -21,7 +21,7 @@ import java.util.Objects;
  * one. Not thread-safe: one thread adds and finishes.
  */
 public final class SSTableWriter {
-    private enum State { OPEN, FINISHED, ABANDONED }
+    private enum State { OPEN, FAILED, FINISHED, ABANDONED }
 
     private final FileSystem fs;
     private final Path path;
@@ -113,7 +113,12 @@ public final class SSTableWriter {
 
         dataBlock.add(copy, value);
         if (dataBlock.estimatedSize() >= options.blockBytes()) {
-            flushDataBlock();
+            try {
+                flushDataBlock();
+            } catch (IOException | RuntimeException e) {
+                state = State.FAILED;
+                throw e;
+            }
         }
     }
 
@@ -130,8 +135,8 @@ public final class SSTableWriter {
     }
 
     /**
-     * Writes the remaining blocks and the footer, syncs and closes the file. On failure the file
-     * is left behind and the caller must {@link #abandon()} it.
+     * Writes the remaining blocks and the footer, syncs and closes the file. On failure the writer
+     * accepts nothing more and the caller must {@link #abandon()} it.
      *
      * @throws IllegalStateException if no entry was added
      */
@@ -140,6 +145,15 @@ public final class SSTableWriter {
         if (entryCount == 0) {
             throw new IllegalStateException("an SSTable needs at least one entry; abandon() the writer of " + path);
         }
+        try {
+            return writeTail();
+        } catch (IOException | RuntimeException e) {
+            state = State.FAILED;
+            throw e;
+        }
+    }
+
+    private TableProperties writeTail() throws IOException {
         if (!dataBlock.isEmpty()) {
             flushDataBlock();
         }
@@ -165,9 +179,12 @@ public final class SSTableWriter {
                 filterKeyCount, properties.creationTimeMillis(), fileSize);
     }
 
-    /** Closes and deletes the file. Does nothing after {@link #finish()} succeeded or a first abandon. */
+    /**
+     * Closes and deletes the file; the way out after a failed {@code add} or {@code finish}. Does
+     * nothing after {@link #finish()} succeeded or a first abandon.
+     */
     public void abandon() throws IOException {
-        if (state != State.OPEN) {
+        if (state != State.OPEN && state != State.FAILED) {
             return;
         }
         state = State.ABANDONED;

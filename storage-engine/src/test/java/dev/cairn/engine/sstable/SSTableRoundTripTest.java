@@ -218,6 +218,27 @@ class SSTableRoundTripTest {
     }
 
     @Test
+    void aWriterThatFailedAcceptsOnlyAbandon() throws IOException {
+        Path path = dir.resolve("failed.sst");
+        java.util.concurrent.atomic.AtomicBoolean fail = new java.util.concurrent.atomic.AtomicBoolean();
+        SSTableWriter writer = new SSTableWriter(fs, path, WriteLifetime.SHORT, SSTableOptions.DEFAULTS, bytes -> {
+            if (fail.get()) {
+                throw new java.io.InterruptedIOException("stop");
+            }
+        });
+        for (int i = 0; i < 100; i++) {
+            writer.add(denseKey(i), denseValue(i));
+        }
+        fail.set(true);
+        assertThrows(java.io.InterruptedIOException.class, writer::finish);
+        fail.set(false);
+        assertThrows(IllegalStateException.class, writer::finish);
+        assertThrows(IllegalStateException.class, () -> writer.add(denseKey(100), denseValue(100)));
+        writer.abandon();
+        assertFalse(fs.exists(path));
+    }
+
+    @Test
     void estimatedSizeTracksTheFinalSize() throws IOException {
         Path path = dir.resolve("estimate.sst");
         SSTableWriter writer = new SSTableWriter(fs, path, WriteLifetime.SHORT, SSTableOptions.DEFAULTS);
