@@ -53,6 +53,8 @@ class SSTableRoundTripTest {
                 assertTrue(reader.mayContain(InternalKeys.filterKey(denseKey(j))));
             }
             TableProperties p = reader.properties();
+            assertEquals(written, p, "what finish() returns is what the file records");
+            assertEquals(written.hashCode(), p.hashCode());
             assertEquals(count, p.entryCount());
             assertArrayEquals(denseKey(0), p.smallestKey());
             assertArrayEquals(denseKey(count - 1), p.largestKey());
