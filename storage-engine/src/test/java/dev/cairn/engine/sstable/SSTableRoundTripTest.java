@@ -257,6 +257,25 @@ class SSTableRoundTripTest {
     }
 
     @Test
+    void theTablesFilterRejectsAbsentKeysAtAboutTheConfiguredRate() throws IOException {
+        Path path = dir.resolve("bloom.sst");
+        write(fs, path, denseEntries(10_000), SSTableOptions.DEFAULTS);
+        try (SSTableReader reader = SSTableReader.open(fs, path, 1, null)) {
+            int falsePositives = 0;
+            int probes = 50_000;
+            for (int i = 0; i < probes; i++) {
+                byte[] absent = InternalKeys.filterKey(key(1, String.format("absent-%08d", i), 1));
+                if (reader.mayContain(absent)) {
+                    falsePositives++;
+                }
+            }
+            // 10 bits per key: about 0.8% in theory.
+            assertTrue(falsePositives < probes * 0.02, "false positives " + falsePositives + " of " + probes);
+            assertTrue(falsePositives > 0, "with 50,000 probes some false positives are expected");
+        }
+    }
+
+    @Test
     void aTableWithoutFilterMayContainAnything() throws IOException {
         Path path = dir.resolve("nofilter.sst");
         write(fs, path, denseEntries(100), SSTableOptions.builder().bloomBitsPerKey(0).build());
