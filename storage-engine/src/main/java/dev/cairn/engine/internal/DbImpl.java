@@ -75,6 +75,8 @@ public final class DbImpl implements Engine {
     private final EngineOptions options;
     private final FileSystem fs;
     private final Path dir;
+    private final Tiers tiers;
+    private final ConcurrentHashMap<Long, Path> tablePaths = new ConcurrentHashMap<>();
     private final SSTableOptions tableOptions;
     private final BlockCache blockCache;
     private final WriteThrottle compactionThrottle;
@@ -131,13 +133,15 @@ public final class DbImpl implements Engine {
         this.options = options;
         this.fs = options.fileSystem();
         this.dir = options.directory();
+        this.tiers = new Tiers(options);
         this.directoryLock = directoryLock;
         this.tableOptions = SSTableOptions.builder().blockBytes(options.blockBytes()).build();
         this.blockCache = new BlockCache(options.blockCacheBytes());
         this.compactionThrottle = options.compactionBytesPerSecond() == 0
                 ? WriteThrottle.NONE : new TokenBucketThrottle(options.compactionBytesPerSecond());
         this.manifestStore = new ManifestStore(fs, dir);
-        this.values = new ValueStore(fs, dir, options.valueFileBytes(), nextFileNumber::getAndIncrement);
+        this.values = new ValueStore(fs, tiers.valueDirectory(), options.valueFileBytes(),
+                nextFileNumber::getAndIncrement);
         this.snapshots = new SnapshotList(() -> visibleSequence, this::deleteObsoleteValueFiles);
         this.writeThread = new Thread(this::writeLoop, "cairn-write");
         this.writeThread.setDaemon(true);
@@ -172,6 +176,7 @@ public final class DbImpl implements Engine {
             }
             fs.createDirectories(dir);
         }
+        fs.createDirectories(options.capacityDirectory());
         AutoCloseable lock = fs.lock(dir.resolve(FileNames.LOCK));
         DbImpl db = new DbImpl(options, lock);
         try {
@@ -198,8 +203,10 @@ public final class DbImpl implements Engine {
         }
         long maxOnDisk = 0;
         List<String> names = fs.list(dir);
-        for (String name : names) {
-            maxOnDisk = Math.max(maxOnDisk, FileNames.number(name).orElse(0));
+        for (Path tier : tierDirectories()) {
+            for (String name : fs.list(tier)) {
+                maxOnDisk = Math.max(maxOnDisk, FileNames.number(name).orElse(0));
+            }
         }
         nextFileNumber.set(Math.max(state.nextFileNumber(), maxOnDisk + 1));
         for (Map.Entry<String, Integer> t : state.tables().entrySet()) {
@@ -207,12 +214,12 @@ public final class DbImpl implements Engine {
         }
         for (List<FileMeta> level : state.levels()) {
             for (FileMeta f : level) {
-                readers.put(f.number(), SSTableReader.open(fs, FileNames.table(dir, f.number()), f.number(), blockCache));
+                openReader(f.number(), locateTable(f.number()));
             }
         }
         for (Map.Entry<Long, Long> v : state.valueFiles().entrySet()) {
-            if (!fs.exists(FileNames.value(dir, v.getKey()))) {
-                throw new CorruptionException("value file " + FileNames.value(dir, v.getKey())
+            if (!fs.exists(FileNames.value(tiers.valueDirectory(), v.getKey()))) {
+                throw new CorruptionException("value file " + FileNames.value(tiers.valueDirectory(), v.getKey())
                         + " is listed in the manifest but missing");
             }
             values.addSealed(v.getKey(), v.getValue());
@@ -249,10 +256,10 @@ public final class DbImpl implements Engine {
         List<List<FileMeta>> levels = state.levels();
         Map<Long, Long> garbage = Map.of();
         if (!recovered.isEmpty()) {
-            MergeJob.Output out = new MergeJob(fs, dir, tableOptions, WriteLifetime.MEDIUM, WriteThrottle.NONE,
-                    Long.MAX_VALUE, nextFileNumber::getAndIncrement)
+            MergeJob.Output out = new MergeJob(fs, tiers.tableDirectory(0), tableOptions, WriteLifetime.MEDIUM,
+                    WriteThrottle.NONE, Long.MAX_VALUE, nextFileNumber::getAndIncrement)
                     .run(new MemtableIterator(recovered), lastSequence, k -> false);
-            openReaders(out.files());
+            openReaders(out.files(), tiers.tableDirectory(0));
             levels = withLevel0Added(levels, out.files());
             garbage = out.garbage();
         }
@@ -300,7 +307,7 @@ public final class DbImpl implements Engine {
         for (BatchCodec.LoggedOp op : ops) {
             if (op.kind() == InternalKeys.KIND_VALUE_POINTER) {
                 ValuePointer p = ValuePointer.decode(op.value());
-                Path file = FileNames.value(dir, p.fileNumber());
+                Path file = FileNames.value(tiers.valueDirectory(), p.fileNumber());
                 if (!fs.exists(file) || fs.size(file) < p.offset() + p.length()) {
                     return false;
                 }
@@ -323,19 +330,21 @@ public final class DbImpl implements Engine {
         }
         java.util.Set<Long> liveTables = new java.util.HashSet<>();
         state.levels().forEach(l -> l.forEach(f -> liveTables.add(f.number())));
-        for (String name : fs.list(dir)) {
-            FileNames.Kind kind = FileNames.kind(name);
-            long number = FileNames.number(name).orElse(-1);
-            boolean obsolete = switch (kind) {
-                case TABLE -> !liveTables.contains(number);
-                case VALUE -> !state.valueFiles().containsKey(number);
-                case LOG -> number < state.logNumber();
-                case MANIFEST -> number != manifestStore.currentNumber();
-                case TEMP -> true;
-                default -> false;
-            };
-            if (obsolete) {
-                fs.delete(dir.resolve(name));
+        for (Path tier : tierDirectories()) {
+            for (String name : fs.list(tier)) {
+                FileNames.Kind kind = FileNames.kind(name);
+                long number = FileNames.number(name).orElse(-1);
+                boolean obsolete = switch (kind) {
+                    case TABLE -> !liveTables.contains(number) || !tier.resolve(name).equals(tablePaths.get(number));
+                    case VALUE -> !state.valueFiles().containsKey(number) || !tier.equals(tiers.valueDirectory());
+                    case LOG -> number < state.logNumber() || !tier.equals(dir);
+                    case MANIFEST -> number != manifestStore.currentNumber() || !tier.equals(dir);
+                    case TEMP -> true;
+                    default -> false;
+                };
+                if (obsolete) {
+                    fs.delete(tier.resolve(name));
+                }
             }
         }
     }
@@ -869,7 +878,10 @@ public final class DbImpl implements Engine {
                     r.close();
                 }
                 if (!closed) {
-                    fs.delete(FileNames.table(dir, number));
+                    Path path = tablePaths.remove(number);
+                    if (path != null) {
+                        fs.delete(path);
+                    }
                 }
             } catch (IOException e) {
                 LOG.log(System.Logger.Level.WARNING, "could not delete obsolete table " + number + ": " + e);
@@ -877,10 +889,31 @@ public final class DbImpl implements Engine {
         }
     }
 
-    private void openReaders(List<FileMeta> files) throws IOException {
+    private void openReaders(List<FileMeta> files, Path directory) throws IOException {
         for (FileMeta f : files) {
-            readers.put(f.number(), SSTableReader.open(fs, FileNames.table(dir, f.number()), f.number(), blockCache));
+            openReader(f.number(), FileNames.table(directory, f.number()));
         }
+    }
+
+    private void openReader(long number, Path path) throws IOException {
+        readers.put(number, SSTableReader.open(fs, path, number, blockCache));
+        tablePaths.put(number, path);
+    }
+
+    /** An SSTable of the manifest: on the fast tier or the capacity tier. */
+    private Path locateTable(long number) throws IOException {
+        for (Path tier : tierDirectories()) {
+            Path path = FileNames.table(tier, number);
+            if (fs.exists(path)) {
+                return path;
+            }
+        }
+        throw new CorruptionException("table file " + FileNames.table(dir, number)
+                + " is listed in the manifest but missing" + (tiers.split() ? " from both tiers" : ""));
+    }
+
+    private List<Path> tierDirectories() {
+        return tiers.split() ? List.of(tiers.fast(), tiers.capacity()) : List.of(dir);
     }
 
     /** REQUIRES: manifestLock held. */
@@ -918,10 +951,10 @@ public final class DbImpl implements Engine {
             } finally {
                 stateLock.unlock();
             }
-            MergeJob.Output out = new MergeJob(fs, dir, tableOptions, WriteLifetime.MEDIUM, WriteThrottle.NONE,
-                    Long.MAX_VALUE, nextFileNumber::getAndIncrement)
+            MergeJob.Output out = new MergeJob(fs, tiers.tableDirectory(0), tableOptions, WriteLifetime.MEDIUM,
+                    WriteThrottle.NONE, Long.MAX_VALUE, nextFileNumber::getAndIncrement)
                     .run(new MemtableIterator(oldest), snapshots.smallest(), k -> false);
-            openReaders(out.files());
+            openReaders(out.files(), tiers.tableDirectory(0));
             stateLock.lock();
             try {
                 synchronized (manifestLock) {
@@ -1100,7 +1133,7 @@ public final class DbImpl implements Engine {
     }
 
     private void runCompaction(Compaction c) throws IOException {
-        if (c.level() > 0 && c.next().isEmpty() && c.inputs().size() == 1) {
+        if (c.level() > 0 && c.next().isEmpty() && c.inputs().size() == 1 && tiers.sameTier(c.level(), c.outputLevel())) {
             moveFile(c.inputs().get(0), c.level(), c.outputLevel());
             return;
         }
@@ -1134,11 +1167,12 @@ public final class DbImpl implements Engine {
         };
         MergeJob.Output out;
         try (MergingIterator merged = new MergingIterator(children)) {
-            out = new MergeJob(fs, dir, tableOptions, lifetimeForLevel(c.outputLevel()), compactionThrottle,
-                    options.targetFileBytes(), nextFileNumber::getAndIncrement)
+            out = new MergeJob(fs, tiers.tableDirectory(c.outputLevel()), tableOptions,
+                    lifetimeForLevel(c.outputLevel()), compactionThrottle, options.targetFileBytes(),
+                    nextFileNumber::getAndIncrement)
                     .run(merged, snapshots.smallest(), isBase);
         }
-        openReaders(out.files());
+        openReaders(out.files(), tiers.tableDirectory(c.outputLevel()));
         java.util.Set<Long> removed = new java.util.HashSet<>();
         c.inputs().forEach(f -> removed.add(f.number()));
         c.next().forEach(f -> removed.add(f.number()));
@@ -1217,11 +1251,11 @@ public final class DbImpl implements Engine {
         }
         MergeJob.Output out;
         try (MergingIterator merged = new MergingIterator(children)) {
-            out = new MergeJob(fs, dir, tableOptions, lifetimeForLevel(outputLevel), compactionThrottle,
-                    options.targetFileBytes(), nextFileNumber::getAndIncrement)
+            out = new MergeJob(fs, tiers.tableDirectory(outputLevel), tableOptions, lifetimeForLevel(outputLevel),
+                    compactionThrottle, options.targetFileBytes(), nextFileNumber::getAndIncrement)
                     .run(merged, snapshots.smallest(), k -> true);
         }
-        openReaders(out.files());
+        openReaders(out.files(), tiers.tableDirectory(outputLevel));
         java.util.Set<Long> removed = new java.util.HashSet<>();
         upper.forEach(f -> removed.add(f.number()));
         bottom.forEach(f -> removed.add(f.number()));
@@ -1302,7 +1336,7 @@ public final class DbImpl implements Engine {
     private void relocateLiveValues(long number) throws IOException {
         List<Relocation> batch = new ArrayList<>();
         long batchBytes = 0;
-        try (ValueFileScanner scanner = ValueFileScanner.open(fs, FileNames.value(dir, number), number, true)) {
+        try (ValueFileScanner scanner = ValueFileScanner.open(fs, FileNames.value(tiers.valueDirectory(), number), number, true)) {
             ValueFileScanner.Entry e;
             while ((e = scanner.next()) != null) {
                 byte[] key = e.key();
@@ -1362,11 +1396,11 @@ public final class DbImpl implements Engine {
             fs.createDirectories(temp);
             for (List<FileMeta> level : state.levels()) {
                 for (FileMeta f : level) {
-                    fs.link(FileNames.table(dir, f.number()), FileNames.table(temp, f.number()));
+                    linkOrCopy(tablePaths.get(f.number()), FileNames.table(temp, f.number()));
                 }
             }
             for (long number : state.valueFiles().keySet()) {
-                fs.link(FileNames.value(dir, number), FileNames.value(temp, number));
+                linkOrCopy(FileNames.value(tiers.valueDirectory(), number), FileNames.value(temp, number));
             }
             ManifestStore copy = new ManifestStore(fs, temp);
             long manifestNumber = state.nextFileNumber();
@@ -1377,6 +1411,30 @@ public final class DbImpl implements Engine {
             fs.syncDirectory(target.toAbsolutePath().getParent());
             return null;
         });
+    }
+
+    /** Hard links when the target is on the same file system; copies otherwise (another tier's disk). */
+    private void linkOrCopy(Path source, Path target) throws IOException {
+        try {
+            fs.link(source, target);
+        } catch (IOException linkFailed) {
+            try (var in = fs.openRead(source); var out = fs.create(target, WriteLifetime.LONG)) {
+                java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(1 << 20);
+                long at = 0;
+                long size = in.size();
+                while (at < size) {
+                    buffer.clear();
+                    int n = in.read(at, buffer);
+                    if (n < 0) {
+                        break;
+                    }
+                    buffer.flip();
+                    out.append(buffer);
+                    at += n;
+                }
+                out.sync();
+            }
+        }
     }
 
     @Override
