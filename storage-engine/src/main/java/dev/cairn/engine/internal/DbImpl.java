@@ -118,6 +118,7 @@ public final class DbImpl implements Engine {
     private final ExecutorService flushExecutor;
     private final ExecutorService compactionExecutor;
     private final ScheduledExecutorService syncTimer;
+    private final ExecutorService syncExecutor;
 
     private final AtomicLong userBytesWritten = new AtomicLong();
     private final AtomicLong flushes = new AtomicLong();
@@ -147,7 +148,8 @@ public final class DbImpl implements Engine {
         this.writeThread.setDaemon(true);
         this.flushExecutor = Executors.newSingleThreadExecutor(daemon("cairn-flush"));
         this.compactionExecutor = Executors.newSingleThreadExecutor(daemon("cairn-compaction"));
-        this.syncTimer = Executors.newSingleThreadScheduledExecutor(daemon("cairn-sync"));
+        this.syncTimer = Executors.newSingleThreadScheduledExecutor(daemon("cairn-sync-timer"));
+        this.syncExecutor = Executors.newSingleThreadExecutor(daemon("cairn-value-sync"));
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {
@@ -240,6 +242,7 @@ public final class DbImpl implements Engine {
         }
         logs.sort(Comparator.naturalOrder());
         Memtable recovered = new Memtable(0);
+        manifest = state;
         for (int i = 0; i < logs.size(); i++) {
             boolean last = i == logs.size() - 1;
             if (!replay(FileNames.log(dir, logs.get(i)), recovered, last)) {
@@ -282,9 +285,11 @@ public final class DbImpl implements Engine {
     /** Replays one log; returns false when replay must stop here (a torn or invalid tail). */
     private boolean replay(Path path, Memtable into, boolean lastLog) throws IOException {
         RecordFile.Contents contents = RecordFile.read(fs, path, LOG_MAGIC, LOG_FORMAT_VERSION);
-        for (byte[] record : contents.records()) {
-            BatchCodec.Decoded batch = BatchCodec.decode(record, path.toString());
-            if (!pointersValid(batch.ops())) {
+        List<byte[]> records = contents.records();
+        for (int i = 0; i < records.size(); i++) {
+            BatchCodec.Decoded batch = BatchCodec.decode(records.get(i), path.toString());
+            boolean verifyValues = options.syncPolicy() == SyncPolicy.PERIODIC || (lastLog && i == records.size() - 1);
+            if (!pointersValid(batch.ops(), verifyValues)) {
                 LOG.log(System.Logger.Level.WARNING, "commit log " + path
                         + " refers to value bytes that never became durable; replay stops there");
                 return false;
@@ -303,15 +308,22 @@ public final class DbImpl implements Engine {
         return !contents.damagedTail();
     }
 
-    private boolean pointersValid(List<BatchCodec.LoggedOp> ops) throws IOException {
+    /**
+     * Whether the values a replayed record points at are durable. A pointer into a value file the
+     * manifest no longer lists was superseded by value GC's relocation, logged and synced later.
+     */
+    private boolean pointersValid(List<BatchCodec.LoggedOp> ops, boolean verifyValues) throws IOException {
         for (BatchCodec.LoggedOp op : ops) {
             if (op.kind() == InternalKeys.KIND_VALUE_POINTER) {
                 ValuePointer p = ValuePointer.decode(op.value());
+                if (!manifest.valueFiles().containsKey(p.fileNumber())) {
+                    continue;
+                }
                 Path file = FileNames.value(tiers.valueDirectory(), p.fileNumber());
                 if (!fs.exists(file) || fs.size(file) < p.offset() + p.length()) {
                     return false;
                 }
-                if (options.syncPolicy() == SyncPolicy.PERIODIC) {
+                if (verifyValues) {
                     try {
                         values.read(p);
                     } catch (CorruptionException e) {
@@ -354,6 +366,7 @@ public final class DbImpl implements Engine {
         flushExecutor.shutdownNow();
         compactionExecutor.shutdownNow();
         syncTimer.shutdownNow();
+        syncExecutor.shutdownNow();
         try {
             if (log != null) {
                 log.close();
@@ -515,14 +528,10 @@ public final class DbImpl implements Engine {
             return;
         }
         values.flush();
-        boolean durable = options.syncPolicy() == SyncPolicy.EVERY_WRITE;
-        if (durable) {
-            values.sync();
-        }
         long first = lastSequence + 1;
         log.append(BatchCodec.encode(first, ops));
-        if (durable) {
-            log.sync();
+        if (options.syncPolicy() == SyncPolicy.EVERY_WRITE) {
+            syncBoth();
         } else {
             logDirty = true;
         }
@@ -533,6 +542,34 @@ public final class DbImpl implements Engine {
         lastSequence = first + ops.size() - 1;
         visibleSequence = lastSequence;
         userBytesWritten.addAndGet(userBytes);
+    }
+
+    /**
+     * Syncs the value file and the log at once. Only the group being synced can have a durable
+     * log record whose values are not durable yet, and it is the log's last record: recovery
+     * checks the values of that record alone.
+     */
+    private void syncBoth() throws IOException {
+        if (!values.hasUnsynced()) {
+            log.sync();
+            return;
+        }
+        Future<Void> valueSync = syncExecutor.submit(() -> {
+            values.sync();
+            return null;
+        });
+        try {
+            log.sync();
+        } finally {
+            try {
+                valueSync.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted syncing value file");
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+            }
+        }
     }
 
     private BatchCodec.LoggedOp logged(int tableId, byte[] key, byte[] value) throws IOException {
@@ -1486,6 +1523,7 @@ public final class DbImpl implements Engine {
         closed = true;
         syncTimer.shutdownNow();
         queue.close();
+        syncExecutor.shutdown();
         try {
             writeThread.join(TimeUnit.SECONDS.toMillis(30));
         } catch (InterruptedException e) {
