@@ -357,14 +357,17 @@ public final class SigV4Verifier {
         String excluded = sig.presigned() ? X_AMZ_SIGNATURE : null;
         String uri = CanonicalRequest.canonicalUri(request.rawPath(), true);
         String queryString = CanonicalRequest.canonicalQuery(query, excluded, true);
-        boolean matches = matches(mac, sig, CanonicalRequest.build(request.method(), uri, queryString,
-                canonicalHeaders, sig.signedHeaders(), payloadHash));
+        boolean matches = matches(mac, sig, request.method(), uri, queryString, canonicalHeaders, payloadHash);
         if (!matches) {
             String rawUri = CanonicalRequest.canonicalUri(request.rawPath(), false);
             String rawQuery = CanonicalRequest.canonicalQuery(query, excluded, false);
-            if (!rawUri.equals(uri) || !rawQuery.equals(queryString)) {
-                matches = matches(mac, sig, CanonicalRequest.build(request.method(), rawUri, rawQuery,
-                        canonicalHeaders, sig.signedHeaders(), payloadHash));
+            boolean rawDiffers = !rawUri.equals(uri) || !rawQuery.equals(queryString);
+            String method = request.method();
+            matches = rawDiffers && matches(mac, sig, method, rawUri, rawQuery, canonicalHeaders, payloadHash);
+            String utf8Headers = CanonicalRequest.redecodeLatin1AsUtf8(canonicalHeaders);
+            if (!matches && utf8Headers != null) {
+                matches = matches(mac, sig, method, uri, queryString, utf8Headers, payloadHash)
+                        || rawDiffers && matches(mac, sig, method, rawUri, rawQuery, utf8Headers, payloadHash);
             }
         }
         if (!matches) {
@@ -377,7 +380,10 @@ public final class SigV4Verifier {
                 mode == PayloadMode.SIGNED ? payloadHash : null, trailers);
     }
 
-    private static boolean matches(Mac mac, Signature sig, String canonicalRequest) {
+    private static boolean matches(Mac mac, Signature sig, String method, String uri, String query,
+                                   String canonicalHeaders, String payloadHash) {
+        String canonicalRequest = CanonicalRequest.build(method, uri, query, canonicalHeaders, sig.signedHeaders(),
+                payloadHash);
         String stringToSign = ALGORITHM + '\n' + sig.amzDate() + '\n' + sig.scope() + '\n'
                 + SigV4Crypto.sha256Hex(canonicalRequest);
         return SigV4Crypto.signaturesEqual(SigV4Crypto.sign(mac, stringToSign), sig.signature());

@@ -352,6 +352,60 @@ class SigV4VerifierTest {
         assertFalse(e.toString().contains("wrong"));
     }
 
+    @Test
+    void nonAsciiHeaderIsAcceptedWhetherTheServerDecodedItAsUtf8OrLatin1() {
+        String value = "Zoë – 東京";
+        Wire wire = spec().key("bucket", "k").header("x-amz-meta-name", value).sign();
+        assertEquals(ACCESS_KEY, authenticate(wire).accessKey());
+        String latin1 = new String(value.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+        assertEquals(ACCESS_KEY, authenticate(wire.withHeader("x-amz-meta-name", latin1)).accessKey());
+        rejected(wire.withHeader("x-amz-meta-name", "Zoe – 東京"), "SignatureDoesNotMatch");
+    }
+
+    @Test
+    void verifiedPayloadHashIsOfferedAfterEndOfStream() throws IOException {
+        byte[] body = "hash me".getBytes(StandardCharsets.UTF_8);
+        Wire wire = spec().method(SdkHttpMethod.PUT).key("bucket", "k").body(body).signedPayload().sign();
+        AuthResult result = authenticate(wire);
+        InputStream in = result.wrapBody(new ByteArrayInputStream(wire.body()));
+        assertTrue(result.verifiedPayloadSha256().isEmpty());
+        in.readAllBytes();
+        assertEquals(wire.header("x-amz-content-sha256"), result.verifiedPayloadSha256().orElseThrow());
+        assertThrows(IllegalStateException.class, () -> result.wrapBody(new ByteArrayInputStream(body)));
+    }
+
+    @Test
+    void anonymousRequestMayStreamAnUnsignedTrailerButNotSignedChunks() throws IOException {
+        byte[] data = "anonymous data".getBytes(StandardCharsets.UTF_8);
+        Wire wire = spec().method(SdkHttpMethod.PUT).key("bucket", "k").body(data)
+                .chunked(false, software.amazon.awssdk.checksums.DefaultChecksumAlgorithm.CRC32).sign()
+                .withoutHeader("Authorization");
+        AuthResult result = authenticate(wire);
+        assertTrue(result.isAnonymous());
+        assertEquals(PayloadMode.STREAMING_UNSIGNED_TRAILER, result.payloadMode());
+        assertArrayEquals(data, readBody(result, wire.body()));
+        assertEquals(ChecksumAlgorithm.CRC32.checksum(data), result.trailers().get("x-amz-checksum-crc32"));
+
+        Wire signedChunks = spec().method(SdkHttpMethod.PUT).key("bucket", "k").body(data).chunked(true, null).sign()
+                .withoutHeader("Authorization");
+        rejected(signedChunks, "AccessDenied");
+    }
+
+    @Test
+    void partialPresignedParametersAreRefusedNotAnonymous() {
+        Wire wire = spec().key("bucket", "k").sign().withoutHeader("Authorization")
+                .withQuery("X-Amz-Credential=" + ACCESS_KEY + "%2F20260314%2Fus-east-1%2Fs3%2Faws4_request");
+        rejected(wire, "AuthorizationQueryParametersError");
+    }
+
+    @Test
+    void unknownTrailerChecksumIsRefused() {
+        Wire wire = spec().method(SdkHttpMethod.PUT).key("bucket", "k").body(new byte[5])
+                .chunked(true, software.amazon.awssdk.checksums.DefaultChecksumAlgorithm.CRC32).sign();
+        assertEquals("STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER", wire.header("x-amz-content-sha256"));
+        rejected(wire.withHeader("x-amz-trailer", "x-amz-checksum-md5"), "InvalidRequest");
+    }
+
     // The examples published with the S3 SigV4 documentation.
     private static final String DOC_ACCESS_KEY = "AKIAIOSFODNN7EXAMPLE";
     private static final String DOC_SECRET_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
