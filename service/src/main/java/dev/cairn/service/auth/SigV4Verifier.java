@@ -307,7 +307,8 @@ public final class SigV4Verifier {
             }
         }
         if (presigned) {
-            throw AuthException.queryMalformed("X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"");
+            throw AuthException.queryMalformed(
+                    "X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"");
         }
         throw AuthException.accessDenied("AWS authentication requires a valid Date or x-amz-date header");
     }
