@@ -262,6 +262,51 @@ class AwsChunkedPayloadTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void randomlyMutatedBodiesNeverDecodeToOtherData(Mode mode) throws IOException {
+        byte[] data = randomBytes(3000);
+        Wire wire = mode.sign(data);
+        byte[] body = wire.body();
+        Random random = new Random(SEED ^ mode.ordinal());
+        int refused = 0;
+        for (int round = 0; round < 300; round++) {
+            byte[] mutated = mutate(body, random);
+            AuthResult result = VERIFIER.authenticate(wire.request());
+            try (InputStream in = result.wrapBody(new ByteArrayInputStream(mutated))) {
+                byte[] decoded = in.readAllBytes();
+                assertArrayEquals(data, decoded, "round " + round + " accepted other data");
+            } catch (AuthFailureIOException e) {
+                refused++;
+            }
+        }
+        assertTrue(refused > 250, "most mutations are refused: " + refused);
+    }
+
+    private static byte[] mutate(byte[] body, Random random) {
+        int at = random.nextInt(body.length);
+        switch (random.nextInt(3)) {
+            case 0 -> {
+                byte[] copy = body.clone();
+                copy[at] ^= (byte) (1 + random.nextInt(255));
+                return copy;
+            }
+            case 1 -> {
+                byte[] copy = new byte[body.length + 1];
+                System.arraycopy(body, 0, copy, 0, at);
+                copy[at] = (byte) random.nextInt(256);
+                System.arraycopy(body, at, copy, at + 1, body.length - at);
+                return copy;
+            }
+            default -> {
+                byte[] copy = new byte[body.length - 1];
+                System.arraycopy(body, 0, copy, 0, at);
+                System.arraycopy(body, at + 1, copy, at, body.length - at - 1);
+                return copy;
+            }
+        }
+    }
+
     @Test
     void missingDeclaredTrailerIsRefused() {
         byte[] data = randomBytes(1024);

@@ -235,6 +235,17 @@ class SigV4VerifierTest {
     }
 
     @Test
+    void configurationIsValidatedAtConstruction() {
+        assertEquals(Duration.ofMinutes(15), SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
+        assertThrows(IllegalArgumentException.class,
+                () -> new SigV4Verifier(CREDENTIALS, Clock.systemUTC(), Duration.ofSeconds(-1)));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> CredentialsProvider.of(Map.of("AKIAEMPTYSECRET00000", "")));
+        assertTrue(e.getMessage().contains("AKIAEMPTYSECRET00000"));
+        assertEquals(java.util.Optional.empty(), CREDENTIALS.secretKey("nobody"));
+    }
+
+    @Test
     void presignedUrlIsValidUntilItExpires() {
         Wire wire = spec().key("bucket", "a b/ü.png").presigned(Duration.ofHours(1)).sign();
         assertNull(wire.header("authorization"));
