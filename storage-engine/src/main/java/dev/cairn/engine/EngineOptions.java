@@ -43,8 +43,6 @@ public final class EngineOptions {
     public static final long DEFAULT_VALUE_FILE_BYTES = 256L << 20;
     /** The default value of {@link #valueGcGarbageRatio()}: 0.5. */
     public static final double DEFAULT_VALUE_GC_GARBAGE_RATIO = 0.5;
-    /** The default value of {@link #commitLogSegmentBytes()}: 64 MiB. */
-    public static final long DEFAULT_COMMIT_LOG_SEGMENT_BYTES = 64L << 20;
 
     private final Path directory;
     private final FileSystem fileSystem;
@@ -64,7 +62,6 @@ public final class EngineOptions {
     private final Duration writeStallTimeout;
     private final long valueFileBytes;
     private final double valueGcGarbageRatio;
-    private final long commitLogSegmentBytes;
 
     private EngineOptions(Builder b) {
         directory = b.directory;
@@ -85,7 +82,6 @@ public final class EngineOptions {
         writeStallTimeout = b.writeStallTimeout;
         valueFileBytes = b.valueFileBytes;
         valueGcGarbageRatio = b.valueGcGarbageRatio;
-        commitLogSegmentBytes = b.commitLogSegmentBytes;
     }
 
     public static Builder builder(Path directory) {
@@ -155,9 +151,6 @@ public final class EngineOptions {
     /** Background value GC rewrites a value file once this fraction of it is garbage. */
     public double valueGcGarbageRatio() { return valueGcGarbageRatio; }
 
-    /** Size at which the commit log moves to a new segment. */
-    public long commitLogSegmentBytes() { return commitLogSegmentBytes; }
-
     public static final class Builder {
         private Path directory;
         private FileSystem fileSystem = new LocalFileSystem();
@@ -177,7 +170,6 @@ public final class EngineOptions {
         private Duration writeStallTimeout = DEFAULT_WRITE_STALL_TIMEOUT;
         private long valueFileBytes = DEFAULT_VALUE_FILE_BYTES;
         private double valueGcGarbageRatio = DEFAULT_VALUE_GC_GARBAGE_RATIO;
-        private long commitLogSegmentBytes = DEFAULT_COMMIT_LOG_SEGMENT_BYTES;
 
         private Builder(Path directory) {
             this.directory = directory;
@@ -202,7 +194,6 @@ public final class EngineOptions {
             writeStallTimeout = o.writeStallTimeout;
             valueFileBytes = o.valueFileBytes;
             valueGcGarbageRatio = o.valueGcGarbageRatio;
-            commitLogSegmentBytes = o.commitLogSegmentBytes;
         }
 
         public Builder directory(Path v) { directory = v; return this; }
@@ -223,7 +214,6 @@ public final class EngineOptions {
         public Builder writeStallTimeout(Duration v) { writeStallTimeout = v; return this; }
         public Builder valueFileBytes(long v) { valueFileBytes = v; return this; }
         public Builder valueGcGarbageRatio(double v) { valueGcGarbageRatio = v; return this; }
-        public Builder commitLogSegmentBytes(long v) { commitLogSegmentBytes = v; return this; }
 
         public EngineOptions build() {
             Objects.requireNonNull(directory, "directory");
@@ -246,7 +236,6 @@ public final class EngineOptions {
             require(valueFileBytes >= 4096, "valueFileBytes must be at least 4096, got " + valueFileBytes);
             require(valueGcGarbageRatio > 0 && valueGcGarbageRatio <= 1,
                     "valueGcGarbageRatio must be in (0, 1], got " + valueGcGarbageRatio);
-            require(commitLogSegmentBytes >= 4096, "commitLogSegmentBytes must be at least 4096, got " + commitLogSegmentBytes);
             return new EngineOptions(this);
         }
 

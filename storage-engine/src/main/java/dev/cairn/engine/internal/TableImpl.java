@@ -1,0 +1,59 @@
+package dev.cairn.engine.internal;
+
+import dev.cairn.engine.EntryIterator;
+import dev.cairn.engine.KeyRange;
+import dev.cairn.engine.ReadOptions;
+import dev.cairn.engine.Table;
+import dev.cairn.engine.WriteBatch;
+import java.io.IOException;
+
+/** A named table: a handle carrying the table id that prefixes its internal keys. */
+final class TableImpl implements Table {
+    private final DbImpl db;
+    private final String name;
+    private final int id;
+
+    TableImpl(DbImpl db, String name, int id) {
+        this.db = db;
+        this.name = name;
+        this.id = id;
+    }
+
+    int id() {
+        return id;
+    }
+
+    DbImpl db() {
+        return db;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public byte[] get(byte[] key, ReadOptions options) throws IOException {
+        return db.get(this, key, options);
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value) throws IOException {
+        db.write(new WriteBatch().put(this, key, value));
+    }
+
+    @Override
+    public void delete(byte[] key) throws IOException {
+        db.write(new WriteBatch().delete(this, key));
+    }
+
+    @Override
+    public EntryIterator scan(KeyRange range, ReadOptions options) throws IOException {
+        return db.scan(this, range, options);
+    }
+
+    @Override
+    public String toString() {
+        return "Table[" + name + "#" + id + "]";
+    }
+}

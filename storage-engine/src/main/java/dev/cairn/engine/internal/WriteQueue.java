@@ -1,0 +1,181 @@
+package dev.cairn.engine.internal;
+
+import dev.cairn.engine.WriteBatch;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The queue in front of the write thread. Callers block until the write thread has made their
+ * request durable (group commit: the thread takes every batch waiting and syncs once for all).
+ * Tasks (manifest edits that must not interleave with writes, syncs, checkpoints) run on the
+ * write thread in queue order. Thread-safe.
+ */
+final class WriteQueue {
+    abstract static sealed class Request permits BatchRequest, RelocateRequest, TaskRequest {
+        final CompletableFuture<Object> done = new CompletableFuture<>();
+
+        void complete(Object result) {
+            done.complete(result);
+        }
+
+        void fail(Throwable t) {
+            done.completeExceptionally(t);
+        }
+
+        abstract long bytes();
+    }
+
+    static final class BatchRequest extends Request {
+        private final WriteBatch batch;
+        private final long bytes;
+
+        BatchRequest(WriteBatch batch) {
+            this.batch = batch;
+            long b = 0;
+            for (WriteBatch.Op op : batch.ops()) {
+                b += op.key().length + (op.value() == null ? 0 : op.value().length);
+            }
+            this.bytes = b;
+        }
+
+        WriteBatch batch() {
+            return batch;
+        }
+
+        @Override
+        long bytes() {
+            return bytes;
+        }
+    }
+
+    static final class RelocateRequest extends Request {
+        private final List<DbImpl.Relocation> relocations;
+
+        RelocateRequest(List<DbImpl.Relocation> relocations) {
+            this.relocations = relocations;
+        }
+
+        List<DbImpl.Relocation> relocations() {
+            return relocations;
+        }
+
+        @Override
+        long bytes() {
+            return 0;
+        }
+    }
+
+    interface Task {
+        Object call() throws IOException;
+    }
+
+    static final class TaskRequest extends Request {
+        private final Task task;
+
+        TaskRequest(Task task) {
+            this.task = task;
+        }
+
+        void run() {
+            try {
+                complete(task.call());
+            } catch (Throwable t) {
+                fail(t);
+            }
+        }
+
+        @Override
+        long bytes() {
+            return 0;
+        }
+    }
+
+    private final LinkedBlockingDeque<Request> queue = new LinkedBlockingDeque<>();
+    private volatile boolean closed;
+
+    void submitBatch(WriteBatch batch) throws IOException {
+        await(enqueue(new BatchRequest(batch)));
+    }
+
+    Object submitTask(Task task) throws IOException {
+        return await(enqueue(new TaskRequest(task)));
+    }
+
+    void submitRelocations(List<DbImpl.Relocation> relocations) throws IOException {
+        await(enqueue(new RelocateRequest(relocations)));
+    }
+
+    private Request enqueue(Request r) throws IOException {
+        if (closed) {
+            throw new IOException("engine is closed");
+        }
+        queue.add(r);
+        if (closed && queue.remove(r)) {
+            throw new IOException("engine is closed");
+        }
+        return r;
+    }
+
+    private static Object await(Request r) throws IOException {
+        try {
+            return r.done.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for the write thread");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IOException(cause);
+        }
+    }
+
+    /** The next request; null once closed and drained. */
+    Request take(boolean ignored) throws InterruptedException {
+        while (true) {
+            Request r = queue.poll(50, TimeUnit.MILLISECONDS);
+            if (r != null) {
+                return r;
+            }
+            if (closed) {
+                return null;
+            }
+        }
+    }
+
+    /** Moves waiting batches (only batches, in order) into {@code group}, up to the bounds. */
+    void drainBatchesInto(List<Request> group, int maxOps, long maxBytes) {
+        long bytes = 0;
+        int ops = 0;
+        for (Request r : group) {
+            bytes += r.bytes();
+            ops += r instanceof BatchRequest b ? b.batch().size() : 0;
+        }
+        while (ops < maxOps && bytes < maxBytes) {
+            Request next = queue.peek();
+            if (!(next instanceof BatchRequest b)) {
+                return;
+            }
+            if (queue.poll() != next) {
+                return;
+            }
+            group.add(next);
+            ops += b.batch().size();
+            bytes += next.bytes();
+        }
+    }
+
+    /** Refuses new requests; those already queued still run. */
+    void close() {
+        closed = true;
+    }
+}

@@ -1,0 +1,19 @@
+package dev.cairn.engine.fs;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+class MemFileSystemContractTest extends FileSystemContractTest {
+
+    @Override
+    protected FileSystem newFileSystem() {
+        return new MemFileSystem();
+    }
+
+    @Override
+    protected Path emptyDirectory(FileSystem fs) throws IOException {
+        Path dir = Path.of("/mem/contract");
+        fs.createDirectories(dir);
+        return dir;
+    }
+}
