@@ -1,5 +1,6 @@
 package dev.cairn.loadtest.bench;
 
+import dev.cairn.engine.fs.IoCounters;
 import java.io.IOException;
 
 /**
@@ -26,7 +27,7 @@ interface BenchStore extends AutoCloseable {
     long indexAndFilterBytes() throws IOException;
 
     /** The FileSystem-level counters, or null when the store does its I/O out of sight. */
-    IoCountingFileSystem.Counts fileSystemCounts();
+    IoCounters fileSystemCounts();
 
     @Override
     void close() throws IOException;

@@ -1,5 +1,7 @@
 package dev.cairn.loadtest.bench;
 
+import dev.cairn.engine.fs.CountingFileSystem;
+import dev.cairn.engine.fs.IoCounters;
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.SyncPolicy;
@@ -15,18 +17,18 @@ final class CairnStore implements BenchStore {
     /** The fraction of garbage at which the benchmark's reclamation pass rewrites a value file. */
     static final double GC_GARBAGE_RATIO = 0.5;
 
-    private final IoCountingFileSystem fileSystem;
+    private final CountingFileSystem fileSystem;
     private final Engine engine;
     private final Table table;
 
-    private CairnStore(IoCountingFileSystem fileSystem, Engine engine) throws IOException {
+    private CairnStore(CountingFileSystem fileSystem, Engine engine) throws IOException {
         this.fileSystem = fileSystem;
         this.engine = engine;
         this.table = engine.table(TABLE);
     }
 
     static CairnStore open(Path directory, BenchConfig config) throws IOException {
-        IoCountingFileSystem fileSystem = new IoCountingFileSystem(new LocalFileSystem());
+        CountingFileSystem fileSystem = new CountingFileSystem(new LocalFileSystem());
         EngineOptions options = EngineOptions.builder(directory)
                 .fileSystem(fileSystem)
                 .syncPolicy(SyncPolicy.EVERY_WRITE)
@@ -69,7 +71,7 @@ final class CairnStore implements BenchStore {
     }
 
     @Override
-    public IoCountingFileSystem.Counts fileSystemCounts() {
+    public IoCounters fileSystemCounts() {
         return fileSystem.snapshot();
     }
 

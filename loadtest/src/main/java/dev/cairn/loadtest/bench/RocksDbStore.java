@@ -1,5 +1,6 @@
 package dev.cairn.loadtest.bench;
 
+import dev.cairn.engine.fs.IoCounters;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -127,7 +128,7 @@ final class RocksDbStore implements BenchStore {
     }
 
     @Override
-    public IoCountingFileSystem.Counts fileSystemCounts() {
+    public IoCounters fileSystemCounts() {
         return null;
     }
 

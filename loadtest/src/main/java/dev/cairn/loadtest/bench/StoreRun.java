@@ -1,5 +1,6 @@
 package dev.cairn.loadtest.bench;
 
+import dev.cairn.engine.fs.IoCounters;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -49,7 +50,7 @@ final class StoreRun {
 
     private StoreFigures measure(BenchStore store, Path directory) throws IOException {
         long objects = config.objects();
-        IoCountingFileSystem.Counts fsBefore = store.fileSystemCounts();
+        IoCounters fsBefore = store.fileSystemCounts();
         ProcIo procBefore = ProcIo.read();
         LongAdder userBytes = new LongAdder();
         LongAdder liveBytes = new LongAdder();
@@ -69,7 +70,7 @@ final class StoreRun {
         });
         store.flush();
         boolean settled = settle(store);
-        IoCountingFileSystem.Counts fsWritten = minus(store.fileSystemCounts(), fsBefore);
+        IoCounters fsWritten = minus(store.fileSystemCounts(), fsBefore);
         ProcIo procWritten = ProcIo.read().minus(procBefore);
         long diskBytes = directoryBytes(directory);
 
@@ -89,7 +90,7 @@ final class StoreRun {
         for (int w = 0; w < randoms.length; w++) {
             randoms[w] = new SplittableRandom(workload.seed() * 31 + w);
         }
-        IoCountingFileSystem.Counts fsBeforeGets = store.fileSystemCounts();
+        IoCounters fsBeforeGets = store.fileSystemCounts();
         ProcIo procBeforeGets = ProcIo.read();
         ParallelPhase.Result gets = phase("gets", config.maxGets(),
                 System.nanoTime() + config.getDuration().toNanos(), (worker, n) -> {
@@ -99,7 +100,7 @@ final class StoreRun {
                         throw new IOException(name + " returned a wrong value for object " + i + " (seed " + workload.seed() + ")");
                     }
                 });
-        IoCountingFileSystem.Counts fsGets = minus(store.fileSystemCounts(), fsBeforeGets);
+        IoCounters fsGets = minus(store.fileSystemCounts(), fsBeforeGets);
         ProcIo procGets = ProcIo.read().minus(procBeforeGets);
         long getCount = Math.max(1, gets.operations());
 
@@ -118,7 +119,7 @@ final class StoreRun {
                 procWritten.available() ? procWritten.deviceBytesWritten() : Double.NaN,
                 diskBytes,
                 diskBytesAfterGc,
-                fsGets == null ? Double.NaN : (double) fsGets.reads() / getCount,
+                fsGets == null ? Double.NaN : (double) fsGets.readOps() / getCount,
                 procGets.available() ? (double) procGets.readCalls() / getCount : Double.NaN,
                 procGets.available() ? (double) procGets.readBytes() / getCount : Double.NaN,
                 store.indexAndFilterBytes(),
@@ -166,11 +167,11 @@ final class StoreRun {
         if (io.available()) {
             return io.deviceBytesWritten();
         }
-        IoCountingFileSystem.Counts counts = store.fileSystemCounts();
+        IoCounters counts = store.fileSystemCounts();
         return counts == null ? 0 : counts.bytesWritten();
     }
 
-    private static IoCountingFileSystem.Counts minus(IoCountingFileSystem.Counts later, IoCountingFileSystem.Counts earlier) {
+    private static IoCounters minus(IoCounters later, IoCounters earlier) {
         return later == null || earlier == null ? null : later.minus(earlier);
     }
 
