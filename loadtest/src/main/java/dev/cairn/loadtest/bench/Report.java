@@ -1,8 +1,11 @@
 package dev.cairn.loadtest.bench;
 
 import dev.cairn.engine.SyncPolicy;
+import dev.cairn.engine.fs.WriteLifetime;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
@@ -18,7 +21,11 @@ final class Report {
     private record Metric(String json, String label, String format, ToDoubleFunction<StoreFigures> value) {
     }
 
-    private static final List<Metric> METRICS = List.of(
+    private static final String LIFETIME_PREFIX = "fs_bytes_written_";
+    private static final List<Metric> METRICS = metrics();
+
+    private static List<Metric> metrics() {
+        List<Metric> metrics = new ArrayList<>(List.of(
             new Metric("put_ops", "load puts/s", "%.0f", StoreFigures::putsPerSecond),
             new Metric("put_p50_ms", "load put p50 ms", "%.2f", StoreFigures::putP50Millis),
             new Metric("put_p99_ms", "load put p99 ms", "%.2f", StoreFigures::putP99Millis),
@@ -38,7 +45,14 @@ final class Report {
             new Metric("device_bytes_written", "device bytes written", "%.0f", StoreFigures::deviceBytesWritten),
             new Metric("disk_bytes", "disk bytes after overwrite", "%.0f", f -> f.diskBytes()),
             new Metric("disk_bytes_after_gc", "disk bytes after compaction+GC", "%.0f", f -> f.diskBytesAfterGc()),
-            new Metric("gets", "gets measured", "%.0f", f -> f.gets()));
+            new Metric("gets", "gets measured", "%.0f", f -> f.gets())));
+        for (WriteLifetime lifetime : WriteLifetime.values()) {
+            String name = lifetime.name().toLowerCase(Locale.ROOT);
+            metrics.add(new Metric(LIFETIME_PREFIX + name, "FileSystem bytes written, " + name, "%.0f",
+                    f -> f.fileSystemBytesWritten(lifetime)));
+        }
+        return List.copyOf(metrics);
+    }
 
     private final BenchConfig config;
     private final ImageSizeDistribution sizes;
@@ -62,6 +76,9 @@ final class Report {
         for (Metric m : METRICS) {
             double c = valueOf(m, cairn);
             double r = valueOf(m, rocksdb);
+            if (m.json().startsWith(LIFETIME_PREFIX) && !(c > 0)) {
+                continue;
+            }
             out.append(String.format(row, m.label(), format(m.format(), c), format(m.format(), r), format("%.3f", c / r)));
         }
         out.append(String.format("%n* FileSystem counters for Cairn; RocksDB has none, so its row repeats the kernel's count%n"));

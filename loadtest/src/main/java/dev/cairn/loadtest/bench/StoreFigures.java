@@ -1,5 +1,8 @@
 package dev.cairn.loadtest.bench;
 
+import dev.cairn.engine.fs.WriteLifetime;
+import java.util.Map;
+
 /**
  * What the engine benchmark measured on one store. Rates are per second, latencies in
  * milliseconds; a figure the store or the platform cannot give is {@link Double#NaN}.
@@ -24,6 +27,8 @@ package dev.cairn.loadtest.bench;
  * @param indexAndFilterBytes    memory of SSTable indexes and filters after the get phase
  * @param objects                keys stored
  * @param settled                whether background writes went quiet within the settle timeout
+ * @param fileSystemBytesByLifetime {@code fileSystemBytesWritten} split by the files' write lifetime
+ *                               hint (empty without a FileSystem)
  */
 public record StoreFigures(
         double putsPerSecond,
@@ -45,7 +50,18 @@ public record StoreFigures(
         double deviceReadBytesPerGet,
         long indexAndFilterBytes,
         long objects,
-        boolean settled) {
+        boolean settled,
+        Map<WriteLifetime, Long> fileSystemBytesByLifetime) {
+
+    public StoreFigures {
+        fileSystemBytesByLifetime = Map.copyOf(fileSystemBytesByLifetime);
+    }
+
+    /** Bytes written through the FileSystem to files of this lifetime, or NaN without a FileSystem. */
+    public double fileSystemBytesWritten(WriteLifetime lifetime) {
+        Long bytes = fileSystemBytesByLifetime.get(lifetime);
+        return bytes == null ? Double.NaN : bytes;
+    }
 
     /** Device bytes written ÷ user bytes written, by the FileSystem's own count. */
     public double writeAmpFileSystem() {

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -68,8 +69,10 @@ final class StoreRun {
             userBytes.add(key.length + value.length);
             liveBytes.add(key.length + value.length);
         });
+        long settleStart = System.nanoTime();
         store.flush();
         boolean settled = settle(store);
+        log.printf("%s: flush and settle %.1f s%n", name, (System.nanoTime() - settleStart) / 1e9);
         IoCounters fsWritten = minus(store.fileSystemCounts(), fsBefore);
         ProcIo procWritten = ProcIo.read().minus(procBefore);
         long diskBytes = directoryBytes(directory);
@@ -124,7 +127,8 @@ final class StoreRun {
                 procGets.available() ? (double) procGets.readBytes() / getCount : Double.NaN,
                 store.indexAndFilterBytes(),
                 objects,
-                settled);
+                settled,
+                fsWritten == null ? Map.of() : fsWritten.bytesWrittenByLifetime());
     }
 
     private ParallelPhase.Result phase(String phase, long count, long deadline, ParallelPhase.Operation operation)
