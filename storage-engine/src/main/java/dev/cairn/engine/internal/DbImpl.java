@@ -771,8 +771,10 @@ public final class DbImpl implements Engine {
         checkOpen();
         own(table);
         SuperVersion sv = acquire();
+        long sequence;
+        MergingIterator merged;
         try {
-            long sequence = readSequence(readOptions);
+            sequence = readSequence(readOptions);
             List<InternalIterator> children = new ArrayList<>();
             children.add(new MemtableIterator(sv.mem));
             for (Memtable m : sv.immutables) {
@@ -790,11 +792,13 @@ public final class DbImpl implements Engine {
                     children.add(new LevelIterator(levels.get(level), this::reader, readOptions.fillCache()));
                 }
             }
-            return new DbIterator(new MergingIterator(children), table.id(), range, sequence, this::resolve, sv::unref);
-        } catch (IOException | RuntimeException e) {
+            merged = new MergingIterator(children);
+        } catch (RuntimeException e) {
             sv.unref();
             throw e;
         }
+        // DbIterator releases the super version itself, also when its first seek fails.
+        return new DbIterator(merged, table.id(), range, sequence, this::resolve, sv::unref);
     }
 
     @Override
