@@ -43,6 +43,13 @@ class MainTest {
     }
 
     @Test
+    void dumpOfAMissingPathFailsWithAMessage() {
+        Run run = run("dump", "/nonexistent/cairn/000001.sst");
+        assertEquals(1, run.status());
+        assertTrue(run.err().startsWith("cairn dump: "), run.err());
+    }
+
+    @Test
     void invalidBenchmarkSettingsFailWithAMessage() {
         Run run = run("bench", "engine", "--objects", "0");
         assertEquals(1, run.status());

@@ -1,6 +1,7 @@
 package dev.cairn.loadtest.bench;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,22 +34,26 @@ final class ParallelPhase {
         }
     }
 
+    /** A limit that never ends a phase before its operation count does. */
+    static final Duration NO_LIMIT = Duration.ofDays(365);
+
     private static final long HIGHEST_TRACKABLE_NANOS = 600_000_000_000L;
 
     private ParallelPhase() {
     }
 
     /**
-     * Runs operations numbered {@code 0 .. count - 1} (or fewer, if {@code deadlineNanos} of
-     * {@link System#nanoTime()} passes first) on {@code threads} threads.
+     * Runs operations numbered {@code 0 .. count - 1} on {@code threads} threads, or fewer if
+     * {@code limit} passes first: no operation starts after it.
      */
-    static Result run(String name, int threads, long count, long deadlineNanos, Operation operation) throws IOException {
+    static Result run(String name, int threads, long count, Duration limit, Operation operation) throws IOException {
         AtomicLong next = new AtomicLong();
         AtomicLong done = new AtomicLong();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<Histogram> histograms = new ArrayList<>();
         List<Thread> workers = new ArrayList<>();
         long start = System.nanoTime();
+        long deadlineNanos = start + Math.min(limit.toNanos(), Long.MAX_VALUE / 2);
         for (int w = 0; w < threads; w++) {
             int worker = w;
             Histogram histogram = new Histogram(HIGHEST_TRACKABLE_NANOS, 3);

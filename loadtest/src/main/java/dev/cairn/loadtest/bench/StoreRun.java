@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -27,7 +28,6 @@ final class StoreRun {
         BenchStore open(Path directory, BenchConfig config) throws IOException;
     }
 
-    private static final long NO_DEADLINE = Long.MAX_VALUE / 4;
     /** Background writes below this rate count as quiet. */
     private static final long QUIET_BYTES_PER_SECOND = 1L << 20;
 
@@ -56,13 +56,13 @@ final class StoreRun {
         LongAdder userBytes = new LongAdder();
         LongAdder liveBytes = new LongAdder();
 
-        ParallelPhase.Result load = phase("load", objects, NO_DEADLINE, (worker, i) -> {
+        ParallelPhase.Result load = phase("load", objects, ParallelPhase.NO_LIMIT, (worker, i) -> {
             byte[] key = workload.key(i);
             byte[] value = workload.value(i, 0);
             store.put(key, value);
             userBytes.add(key.length + value.length);
         });
-        ParallelPhase.Result overwrite = phase("overwrite", objects, NO_DEADLINE, (worker, i) -> {
+        ParallelPhase.Result overwrite = phase("overwrite", objects, ParallelPhase.NO_LIMIT, (worker, i) -> {
             byte[] key = workload.key(i);
             byte[] value = workload.value(i, 1);
             store.put(key, value);
@@ -83,7 +83,7 @@ final class StoreRun {
         log.printf("%s: compaction and garbage collection %.1f s%n", name, (System.nanoTime() - gcStart) / 1e9);
         log.flush();
 
-        phase("warm-up (verified read of every key)", objects, NO_DEADLINE, (worker, i) -> {
+        phase("warm-up (verified read of every key)", objects, ParallelPhase.NO_LIMIT, (worker, i) -> {
             byte[] value = store.get(workload.key(i));
             if (!Arrays.equals(value, workload.value(i, 1))) {
                 throw new IOException(name + " returned a wrong value for object " + i + " (seed " + workload.seed() + ")");
@@ -96,7 +96,7 @@ final class StoreRun {
         IoCounters fsBeforeGets = store.fileSystemCounts();
         ProcIo procBeforeGets = ProcIo.read();
         ParallelPhase.Result gets = phase("gets", config.maxGets(),
-                System.nanoTime() + config.getDuration().toNanos(), (worker, n) -> {
+                config.getDuration(), (worker, n) -> {
                     long i = randoms[worker].nextLong(objects);
                     byte[] value = store.get(workload.key(i));
                     if (!workload.looksLike(value, i, 1)) {
@@ -131,12 +131,12 @@ final class StoreRun {
                 fsWritten == null ? Map.of() : fsWritten.bytesWrittenByLifetime());
     }
 
-    private ParallelPhase.Result phase(String phase, long count, long deadline, ParallelPhase.Operation operation)
+    private ParallelPhase.Result phase(String phase, long count, Duration limit, ParallelPhase.Operation operation)
             throws IOException {
         log.printf("%s: %s ...%n", name, phase);
         log.flush();
         ParallelPhase.Result result = ParallelPhase.run(name + "-" + phase.split(" ")[0], config.threads(), count,
-                deadline, operation);
+                limit, operation);
         log.printf("%s: %s: %d ops in %.1f s, %.0f ops/s, p99 %.2f ms%n", name, phase, result.operations(),
                 result.elapsedNanos() / 1e9, result.operationsPerSecond(), result.percentileMillis(99));
         log.flush();
