@@ -8,7 +8,11 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** {@code dump}: prints engine files readably, one file or every engine file of a directory. */
+/**
+ * {@code dump}: prints engine files readably, one file or every engine file of a directory.
+ *
+ * <p>Thread-safety: picocli fills and calls one instance once, from one thread.
+ */
 @Command(name = "dump", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Prints a Cairn engine file (commit log, SSTable, value file, manifest) readably,"
                 + " or every engine file of a directory in name order.")

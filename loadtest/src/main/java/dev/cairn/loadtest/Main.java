@@ -7,6 +7,8 @@ import picocli.CommandLine.Command;
 /**
  * The command-line tools behind {@code bin/cairn bench ...} and {@code bin/cairn dump ...}.
  * Exit status: 0 on success, 1 when a command fails, 2 on bad usage.
+ *
+ * <p>Thread-safety: each {@link #commandLine()} is a fresh command tree for one caller.
  */
 @Command(name = "cairn", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Cairn's tools: benchmarks and the file dumper.",

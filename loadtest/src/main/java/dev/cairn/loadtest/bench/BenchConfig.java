@@ -13,6 +13,8 @@ import java.time.Duration;
  * @param getDuration     the measured get phase ends after this long ...
  * @param maxGets         ... or after this many gets, whichever comes first
  * @param settleTimeout   the longest wait for background work to go quiet after the overwrite
+ *
+ * <p>Thread-safety: immutable; invalid values fail at construction.
  */
 public record BenchConfig(
         long objects,

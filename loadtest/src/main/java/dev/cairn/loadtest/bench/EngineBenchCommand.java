@@ -12,7 +12,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code bench engine}: the engine benchmark, Cairn next to RocksDB. Progress goes to stderr. */
+/**
+ * {@code bench engine}: the engine benchmark, Cairn next to RocksDB. Progress goes to stderr.
+ *
+ * <p>Thread-safety: picocli fills and calls one instance once, from one thread.
+ */
 @Command(name = "engine", mixinStandardHelpOptions = true,
         versionProvider = dev.cairn.loadtest.Main.Version.class,
         description = {

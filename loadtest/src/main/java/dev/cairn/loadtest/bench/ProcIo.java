@@ -12,6 +12,8 @@ import java.nio.file.Path;
  *
  * @param available false where the file cannot be read (not Linux, or a restricted kernel);
  *                  every other field is then 0
+ *
+ * <p>Thread-safety: immutable.
  */
 public record ProcIo(boolean available, long readBytes, long writeBytes, long cancelledWriteBytes, long readCalls) {
 

@@ -29,6 +29,8 @@ import java.util.Map;
  * @param settled                whether background writes went quiet within the settle timeout
  * @param fileSystemBytesByLifetime {@code fileSystemBytesWritten} split by the files' write lifetime
  *                               hint (empty without a FileSystem)
+ *
+ * <p>Thread-safety: immutable.
  */
 public record StoreFigures(
         double putsPerSecond,
