@@ -3,9 +3,18 @@ package dev.cairn.loadtest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.engine.Engine;
+import dev.cairn.engine.EngineOptions;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class MainTest {
 
@@ -40,6 +49,27 @@ class MainTest {
         assertEquals(2, run("no-such-command").status());
         assertEquals(2, run("bench", "engine", "--objects", "many").status());
         assertEquals(2, run("bench", "engine", "--skip-cairn", "--skip-rocksdb").status());
+    }
+
+    @Test
+    void dumpPrintsAnEngineDirectory(@TempDir Path dir) throws IOException {
+        try (Engine engine = Engine.open(EngineOptions.builder(dir).build())) {
+            engine.table("objects").put("img/00000/a.jpg".getBytes(StandardCharsets.UTF_8), new byte[10_000]);
+        } catch (UnsupportedOperationException e) {
+            Assumptions.abort("the engine is not assembled yet: " + e.getMessage());
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream original = System.out;
+        Run run;
+        System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        try {
+            run = run("dump", dir.toString());
+        } finally {
+            System.setOut(original);
+        }
+        assertEquals(0, run.status(), run.err());
+        String printed = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("MANIFEST"), printed);
     }
 
     @Test
