@@ -1,0 +1,532 @@
+package dev.cairn.service.auth;
+
+import java.time.Clock;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.crypto.Mac;
+
+/**
+ * Verifies AWS Signature Version 4 as S3 uses it: in the {@code Authorization} header or in a
+ * presigned URL's query, with every payload mode current SDKs send.
+ *
+ * <p>{@link #authenticate} checks everything known before the body: credential, scope, time,
+ * signature. What depends on the body (payload hash, chunk and trailer signatures, trailer
+ * checksums) is checked by the stream from {@link AuthResult#wrapBody} as it is read.
+ *
+ * <p>Canonical path and query: SDKs sign the path and query URI-encoded strictly; most send them
+ * encoded the same way, so the wire form is the canonical form. When the wire form differs (a
+ * client that leaves reserved characters unencoded), the strict re-encoding of the decoded form is
+ * tried first, then the wire form byte for byte. Both are bound to the same decoded request.
+ *
+ * <p>Thread-safe. Secrets and signing keys never appear in exceptions; nothing is logged.
+ */
+public final class SigV4Verifier {
+    /** The default largest accepted difference between the request's time and the clock: 15 minutes. */
+    public static final Duration DEFAULT_MAX_CLOCK_SKEW = Duration.ofMinutes(15);
+    /** The longest validity of a presigned URL: 7 days. */
+    public static final long MAX_PRESIGNED_EXPIRES_SECONDS = 604_800;
+
+    static final String ALGORITHM = "AWS4-HMAC-SHA256";
+    static final String SERVICE = "s3";
+    static final String TERMINATOR = "aws4_request";
+    static final String UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD";
+    static final String STREAMING_SIGNED = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD";
+    static final String STREAMING_UNSIGNED_TRAILER = "STREAMING-UNSIGNED-PAYLOAD-TRAILER";
+    static final String STREAMING_SIGNED_TRAILER = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER";
+
+    private static final String X_AMZ_ALGORITHM = "X-Amz-Algorithm";
+    private static final String X_AMZ_CREDENTIAL = "X-Amz-Credential";
+    private static final String X_AMZ_DATE = "X-Amz-Date";
+    private static final String X_AMZ_EXPIRES = "X-Amz-Expires";
+    private static final String X_AMZ_SIGNED_HEADERS = "X-Amz-SignedHeaders";
+    private static final String X_AMZ_SIGNATURE = "X-Amz-Signature";
+    private static final String CONTENT_SHA256 = "x-amz-content-sha256";
+    private static final int SIGNING_KEY_CACHE_LIMIT = 1024;
+    private static final int SIGNED_HEADERS_CACHE_LIMIT = 256;
+
+    private final CredentialsProvider credentials;
+    private final Clock clock;
+    private final Duration maxClockSkew;
+    private final Map<String, CachedSigningKey> signingKeys = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> signedHeaderLists = new ConcurrentHashMap<>();
+
+    public SigV4Verifier(CredentialsProvider credentials) {
+        this(credentials, Clock.systemUTC(), DEFAULT_MAX_CLOCK_SKEW);
+    }
+
+    public SigV4Verifier(CredentialsProvider credentials, Clock clock, Duration maxClockSkew) {
+        this.credentials = Objects.requireNonNull(credentials, "credentials");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.maxClockSkew = Objects.requireNonNull(maxClockSkew, "maxClockSkew");
+        if (maxClockSkew.isNegative()) {
+            throw new IllegalArgumentException("maxClockSkew must not be negative: " + maxClockSkew);
+        }
+    }
+
+    /**
+     * Authenticates {@code request}. A request without an {@code Authorization} header and without
+     * presigned query parameters is anonymous: the result says so and the caller decides.
+     *
+     * @throws AuthException when the request is signed but not validly, or is malformed
+     */
+    public AuthResult authenticate(SignedRequest request) {
+        List<CanonicalRequest.QueryParam> query = CanonicalRequest.parseQuery(request.rawQuery());
+        String authorization = request.firstHeader("authorization");
+        boolean presigned = isPresigned(query);
+        if (authorization == null && !presigned) {
+            return anonymous(request);
+        }
+        if (authorization != null && presigned) {
+            throw AuthException.invalidArgument("Only one auth mechanism allowed; only the X-Amz-Algorithm query "
+                    + "parameter or the Authorization header should be specified");
+        }
+        Signature signature = presigned ? parsePresigned(query) : parseHeader(request, authorization);
+        return verify(request, query, signature);
+    }
+
+    private static boolean isPresigned(List<CanonicalRequest.QueryParam> query) {
+        for (CanonicalRequest.QueryParam param : query) {
+            String name = param.rawName();
+            if (name.equals(X_AMZ_SIGNATURE) || name.equals(X_AMZ_ALGORITHM) || name.equals(X_AMZ_CREDENTIAL)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private AuthResult anonymous(SignedRequest request) {
+        String contentSha256 = request.firstHeader(CONTENT_SHA256);
+        PayloadMode mode = contentSha256 == null ? PayloadMode.UNSIGNED : payloadMode(contentSha256.trim());
+        if (mode == PayloadMode.STREAMING_SIGNED || mode == PayloadMode.STREAMING_SIGNED_TRAILER) {
+            throw AuthException.accessDenied("A signed streaming payload requires a signed request");
+        }
+        return new AuthResult(null, mode, decodedContentLength(request, mode), null,
+                mode == PayloadMode.SIGNED ? contentSha256.trim() : null, declaredTrailers(request, mode));
+    }
+
+    /** What the client claims: credential scope, signed headers, signature, time. */
+    private record Signature(String accessKey, String scopeDate, String region, String signedHeaders,
+                             List<String> signedHeaderNames, String signature, String amzDate, Instant time,
+                             boolean presigned, long expiresSeconds) {
+        String scope() {
+            return scopeDate + '/' + region + '/' + SERVICE + '/' + TERMINATOR;
+        }
+    }
+
+    private Signature parseHeader(SignedRequest request, String authorization) {
+        String value = authorization.trim();
+        if (!value.startsWith(ALGORITHM + " ")) {
+            if (value.startsWith("AWS ") || value.startsWith("AWS4-")) {
+                throw AuthException.invalidArgument("Unsupported Authorization Type; use " + ALGORITHM);
+            }
+            throw AuthException.invalidArgument("Unsupported Authorization Type");
+        }
+        String credential = null;
+        String signedHeaders = null;
+        String signature = null;
+        for (String part : value.substring(ALGORITHM.length() + 1).split(",")) {
+            String item = part.trim();
+            int eq = item.indexOf('=');
+            if (eq <= 0) {
+                throw AuthException.headerMalformed("The authorization header is malformed; '" + item
+                        + "' is not a key=value pair");
+            }
+            String key = item.substring(0, eq).trim();
+            String val = item.substring(eq + 1).trim();
+            switch (key) {
+                case "Credential" -> credential = val;
+                case "SignedHeaders" -> signedHeaders = val;
+                case "Signature" -> signature = val;
+                default -> throw AuthException.headerMalformed(
+                        "The authorization header is malformed; unexpected component " + key);
+            }
+        }
+        if (credential == null || signedHeaders == null || signature == null) {
+            throw AuthException.headerMalformed("The authorization header is malformed; it must contain "
+                    + "Credential, SignedHeaders and Signature");
+        }
+        String[] scope = parseCredential(credential, false);
+        String amzDate = request.firstHeader("x-amz-date");
+        Instant time;
+        if (amzDate != null) {
+            time = parseAmzDate(amzDate.trim(), false);
+            amzDate = amzDate.trim();
+        } else {
+            time = parseDateHeader(request.firstHeader("date"));
+            amzDate = formatAmzDate(time);
+            if (!Arrays.asList(signedHeaders.split(";")).contains("date")) {
+                throw AuthException.accessDenied("The Date header must be signed when x-amz-date is absent");
+            }
+        }
+        if (!isLowerHexSignature(signature)) {
+            throw AuthException.headerMalformed("The authorization header is malformed; the signature must be "
+                    + "64 lowercase hexadecimal characters");
+        }
+        return new Signature(scope[0], scope[1], scope[2], signedHeaders, parseSignedHeaders(signedHeaders, false),
+                signature, amzDate, time, false, 0);
+    }
+
+    private Signature parsePresigned(List<CanonicalRequest.QueryParam> query) {
+        String algorithm = null;
+        String credential = null;
+        String amzDate = null;
+        String expires = null;
+        String signedHeaders = null;
+        String signature = null;
+        for (CanonicalRequest.QueryParam param : query) {
+            String value = UriEncoding.decode(param.rawValue(), true);
+            switch (param.rawName()) {
+                case X_AMZ_ALGORITHM -> algorithm = value;
+                case X_AMZ_CREDENTIAL -> credential = value;
+                case X_AMZ_DATE -> amzDate = value;
+                case X_AMZ_EXPIRES -> expires = value;
+                case X_AMZ_SIGNED_HEADERS -> signedHeaders = value;
+                case X_AMZ_SIGNATURE -> signature = value;
+                default -> {
+                }
+            }
+        }
+        if (algorithm == null || credential == null || amzDate == null || expires == null || signedHeaders == null
+                || signature == null) {
+            throw AuthException.queryMalformed("Query-string authentication version 4 requires the X-Amz-Algorithm, "
+                    + "X-Amz-Credential, X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders, and X-Amz-Expires "
+                    + "parameters.");
+        }
+        if (!algorithm.equals(ALGORITHM)) {
+            throw AuthException.queryMalformed("X-Amz-Algorithm only supports \"" + ALGORITHM + "\"");
+        }
+        String[] scope = parseCredential(credential, true);
+        Instant time = parseAmzDate(amzDate, true);
+        long expiresSeconds;
+        try {
+            expiresSeconds = Long.parseLong(expires);
+        } catch (NumberFormatException e) {
+            throw AuthException.queryMalformed("X-Amz-Expires should be a number");
+        }
+        if (expiresSeconds < 0) {
+            throw AuthException.queryMalformed("X-Amz-Expires must be non-negative");
+        }
+        if (expiresSeconds > MAX_PRESIGNED_EXPIRES_SECONDS) {
+            throw AuthException.queryMalformed("X-Amz-Expires must be less than a week (in seconds) that is "
+                    + MAX_PRESIGNED_EXPIRES_SECONDS);
+        }
+        if (!isLowerHexSignature(signature)) {
+            throw AuthException.queryMalformed("X-Amz-Signature must be 64 lowercase hexadecimal characters");
+        }
+        return new Signature(scope[0], scope[1], scope[2], signedHeaders, parseSignedHeaders(signedHeaders, true),
+                signature, amzDate, time, true, expiresSeconds);
+    }
+
+    private static boolean isLowerHexSignature(String signature) {
+        return SigV4Crypto.isLowerHex(signature, 64);
+    }
+
+    /** Access key, date, region of "AK/yyyyMMdd/region/s3/aws4_request". */
+    private static String[] parseCredential(String credential, boolean presigned) {
+        String[] parts = credential.split("/", -1);
+        if (parts.length != 5 || parts[0].isEmpty() || parts[2].isEmpty()) {
+            throw malformed(presigned, "The credential is malformed; expecting "
+                    + "\"<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request\".");
+        }
+        if (parts[1].length() != 8 || digits(parts[1], 0, 8) < 0) {
+            throw malformed(presigned, "The credential is malformed; the date must be YYYYMMDD");
+        }
+        if (!parts[3].equals(SERVICE)) {
+            throw malformed(presigned, "The credential is malformed; incorrect service \"" + parts[3]
+                    + "\". This endpoint belongs to \"" + SERVICE + "\".");
+        }
+        if (!parts[4].equals(TERMINATOR)) {
+            throw malformed(presigned, "The credential is malformed; incorrect terminal \"" + parts[4]
+                    + "\". This endpoint uses \"" + TERMINATOR + "\".");
+        }
+        return new String[] {parts[0], parts[1], parts[2]};
+    }
+
+    private List<String> parseSignedHeaders(String signedHeaders, boolean presigned) {
+        List<String> cached = signedHeaderLists.get(signedHeaders);
+        if (cached != null) {
+            return cached;
+        }
+        List<String> parsed = List.copyOf(parseSignedHeaderList(signedHeaders, presigned));
+        if (signedHeaderLists.size() >= SIGNED_HEADERS_CACHE_LIMIT) {
+            signedHeaderLists.clear();
+        }
+        signedHeaderLists.put(signedHeaders, parsed);
+        return parsed;
+    }
+
+    private static List<String> parseSignedHeaderList(String signedHeaders, boolean presigned) {
+        String[] names = signedHeaders.split(";", -1);
+        List<String> result = new ArrayList<>(names.length);
+        for (String name : names) {
+            if (name.isEmpty()) {
+                throw malformed(presigned, "The signed headers list is malformed: \"" + signedHeaders + "\"");
+            }
+            result.add(name.toLowerCase(Locale.ROOT));
+        }
+        if (!result.contains("host")) {
+            throw malformed(presigned, "The host header must be signed");
+        }
+        return result;
+    }
+
+    private static AuthException malformed(boolean presigned, String message) {
+        return presigned ? AuthException.queryMalformed(message) : AuthException.headerMalformed(message);
+    }
+
+    /** Parses "yyyyMMdd'T'HHmmss'Z'". */
+    static Instant parseAmzDate(String value, boolean presigned) {
+        if (value.length() == 16 && value.charAt(8) == 'T' && value.charAt(15) == 'Z') {
+            try {
+                int year = digits(value, 0, 4);
+                int month = digits(value, 4, 6);
+                int day = digits(value, 6, 8);
+                int hour = digits(value, 9, 11);
+                int minute = digits(value, 11, 13);
+                int second = digits(value, 13, 15);
+                if (year >= 0 && month >= 0 && day >= 0 && hour >= 0 && minute >= 0 && second >= 0) {
+                    return LocalDateTime.of(year, month, day, hour, minute, second).toInstant(ZoneOffset.UTC);
+                }
+            } catch (DateTimeException e) {
+                // Falls through to the error below.
+            }
+        }
+        if (presigned) {
+            throw AuthException.queryMalformed(
+                    "X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"");
+        }
+        throw AuthException.accessDenied("AWS authentication requires a valid Date or x-amz-date header");
+    }
+
+    private static int digits(String s, int from, int to) {
+        int value = 0;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
+    }
+
+    private static Instant parseDateHeader(String value) {
+        if (value == null) {
+            throw AuthException.accessDenied("AWS authentication requires a valid Date or x-amz-date header");
+        }
+        try {
+            return ZonedDateTime.parse(value.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+        } catch (DateTimeParseException e) {
+            throw AuthException.accessDenied("AWS authentication requires a valid Date or x-amz-date header");
+        }
+    }
+
+    static String formatAmzDate(Instant time) {
+        return DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(time);
+    }
+
+    private AuthResult verify(SignedRequest request, List<CanonicalRequest.QueryParam> query, Signature sig) {
+        if (!sig.amzDate().startsWith(sig.scopeDate())) {
+            throw malformed(sig.presigned(), "Invalid credential date \"" + sig.scopeDate()
+                    + "\". This date is not the same as X-Amz-Date: \"" + sig.amzDate().substring(0, 8) + "\".");
+        }
+        String secret = credentials.secretKey(sig.accessKey()).orElseThrow(() -> new AuthException(
+                "InvalidAccessKeyId", 403, "The AWS Access Key Id you provided does not exist in our records."));
+        checkTime(sig);
+        checkUnsignedHeaders(request, sig);
+
+        String contentSha256 = request.firstHeader(CONTENT_SHA256);
+        String payloadHash;
+        PayloadMode mode;
+        if (sig.presigned()) {
+            mode = contentSha256 == null ? PayloadMode.UNSIGNED : payloadMode(contentSha256.trim());
+            payloadHash = contentSha256 != null && sig.signedHeaderNames().contains(CONTENT_SHA256)
+                    ? contentSha256.trim() : UNSIGNED_PAYLOAD;
+        } else {
+            if (contentSha256 == null) {
+                throw AuthException.invalidRequest("Missing required header for this request: x-amz-content-sha256");
+            }
+            payloadHash = contentSha256.trim();
+            mode = payloadMode(payloadHash);
+        }
+        List<String> trailers = declaredTrailers(request, mode);
+        long decodedLength = decodedContentLength(request, mode);
+
+        byte[] signingKey = signingKey(sig, secret);
+        Mac mac = SigV4Crypto.threadMac(signingKey);
+        String canonicalHeaders = CanonicalRequest.canonicalHeaders(request, sig.signedHeaderNames());
+        String excluded = sig.presigned() ? X_AMZ_SIGNATURE : null;
+        String uri = CanonicalRequest.canonicalUri(request.rawPath(), true);
+        String queryString = CanonicalRequest.canonicalQuery(query, excluded, true);
+        boolean matches = matches(mac, sig, request.method(), uri, queryString, canonicalHeaders, payloadHash);
+        if (!matches) {
+            String rawUri = CanonicalRequest.canonicalUri(request.rawPath(), false);
+            String rawQuery = CanonicalRequest.canonicalQuery(query, excluded, false);
+            boolean rawDiffers = !rawUri.equals(uri) || !rawQuery.equals(queryString);
+            String method = request.method();
+            matches = rawDiffers && matches(mac, sig, method, rawUri, rawQuery, canonicalHeaders, payloadHash);
+            String utf8Headers = CanonicalRequest.redecodeLatin1AsUtf8(canonicalHeaders);
+            if (!matches && utf8Headers != null) {
+                matches = matches(mac, sig, method, uri, queryString, utf8Headers, payloadHash)
+                        || rawDiffers && matches(mac, sig, method, rawUri, rawQuery, utf8Headers, payloadHash);
+            }
+        }
+        if (!matches) {
+            throw AuthException.signatureDoesNotMatch("The request signature we calculated does not match the "
+                    + "signature you provided. Check your key and signing method.");
+        }
+        ChunkSigningContext chunkContext = mode.awsChunked() && mode.payloadSigned()
+                ? new ChunkSigningContext(signingKey, sig.signature(), sig.amzDate(), sig.scope()) : null;
+        return new AuthResult(sig.accessKey(), mode, decodedLength, chunkContext,
+                mode == PayloadMode.SIGNED ? payloadHash : null, trailers);
+    }
+
+    private static boolean matches(Mac mac, Signature sig, String method, String uri, String query,
+                                   String canonicalHeaders, String payloadHash) {
+        String canonicalRequest = CanonicalRequest.build(method, uri, query, canonicalHeaders, sig.signedHeaders(),
+                payloadHash);
+        String stringToSign = ALGORITHM + '\n' + sig.amzDate() + '\n' + sig.scope() + '\n'
+                + SigV4Crypto.sha256Hex(canonicalRequest);
+        return SigV4Crypto.signaturesEqual(SigV4Crypto.sign(mac, stringToSign), sig.signature());
+    }
+
+    private void checkTime(Signature sig) {
+        Instant now = clock.instant();
+        if (sig.presigned()) {
+            if (sig.time().minus(maxClockSkew).isAfter(now)) {
+                throw AuthException.accessDenied("Request is not valid yet");
+            }
+            if (now.isAfter(sig.time().plusSeconds(sig.expiresSeconds()))) {
+                throw AuthException.accessDenied("Request has expired");
+            }
+            return;
+        }
+        Duration skew = Duration.between(sig.time(), now).abs();
+        if (skew.compareTo(maxClockSkew) > 0) {
+            throw new AuthException("RequestTimeTooSkewed", 403,
+                    "The difference between the request time and the current time is too large.");
+        }
+    }
+
+    /** Every x-amz-* header sent must be signed, so that none can be added to a signed request. */
+    private static void checkUnsignedHeaders(SignedRequest request, Signature sig) {
+        Set<String> signed = new HashSet<>(sig.signedHeaderNames());
+        List<String> unsigned = null;
+        for (String name : request.headers().keySet()) {
+            if (name.startsWith("x-amz-") && !signed.contains(name)
+                    && !(sig.presigned() && name.equals(CONTENT_SHA256))) {
+                if (unsigned == null) {
+                    unsigned = new ArrayList<>();
+                }
+                unsigned.add(name);
+            }
+        }
+        if (unsigned != null) {
+            unsigned.sort(null);
+            throw AuthException.accessDenied("There were headers present in the request which were not signed: "
+                    + String.join(", ", unsigned));
+        }
+    }
+
+    static PayloadMode payloadMode(String contentSha256) {
+        switch (contentSha256) {
+            case UNSIGNED_PAYLOAD:
+                return PayloadMode.UNSIGNED;
+            case STREAMING_SIGNED:
+                return PayloadMode.STREAMING_SIGNED;
+            case STREAMING_UNSIGNED_TRAILER:
+                return PayloadMode.STREAMING_UNSIGNED_TRAILER;
+            case STREAMING_SIGNED_TRAILER:
+                return PayloadMode.STREAMING_SIGNED_TRAILER;
+            default:
+                break;
+        }
+        if (SigV4Crypto.isLowerHex(contentSha256.toLowerCase(Locale.ROOT), 64)) {
+            return PayloadMode.SIGNED;
+        }
+        if (contentSha256.startsWith("STREAMING-")) {
+            throw new AuthException("NotImplemented", 501,
+                    "The x-amz-content-sha256 payload mode " + contentSha256 + " is not implemented");
+        }
+        throw AuthException.invalidArgument("x-amz-content-sha256 must be UNSIGNED-PAYLOAD, "
+                + "STREAMING-AWS4-HMAC-SHA256-PAYLOAD, STREAMING-UNSIGNED-PAYLOAD-TRAILER, "
+                + "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER or a valid sha256 value.");
+    }
+
+    private static long decodedContentLength(SignedRequest request, PayloadMode mode) {
+        String header = mode.awsChunked() ? "x-amz-decoded-content-length" : "content-length";
+        String value = request.firstHeader(header);
+        if (value == null) {
+            return -1;
+        }
+        try {
+            long length = Long.parseLong(value.trim());
+            if (length >= 0) {
+                return length;
+            }
+        } catch (NumberFormatException e) {
+            // Falls through to the error below.
+        }
+        throw AuthException.invalidArgument("The " + header + " header is not a valid length");
+    }
+
+    /** The trailer names announced in x-amz-trailer, lowercase; checksum trailers must be known. */
+    private static List<String> declaredTrailers(SignedRequest request, PayloadMode mode) {
+        if (!mode.hasTrailer()) {
+            return List.of();
+        }
+        List<String> names = new ArrayList<>(2);
+        for (String value : request.headerValues("x-amz-trailer")) {
+            for (String name : value.split(",")) {
+                String trimmed = name.trim().toLowerCase(Locale.ROOT);
+                if (trimmed.isEmpty()) {
+                    continue;
+                }
+                if (ChecksumAlgorithm.isChecksumHeader(trimmed)
+                        && ChecksumAlgorithm.fromHeaderName(trimmed).isEmpty()) {
+                    throw AuthException.invalidRequest("The value specified in the x-amz-trailer header is not "
+                            + "supported: " + trimmed);
+                }
+                if (trimmed.equals(AwsChunkedInputStream.TRAILER_SIGNATURE)) {
+                    throw AuthException.invalidRequest("x-amz-trailer must not name " + trimmed);
+                }
+                if (!names.contains(trimmed)) {
+                    names.add(trimmed);
+                }
+            }
+        }
+        return List.copyOf(names);
+    }
+
+    private record CachedSigningKey(String secret, byte[] key) {
+    }
+
+    private byte[] signingKey(Signature sig, String secret) {
+        String cacheKey = sig.accessKey() + '/' + sig.scope();
+        CachedSigningKey cached = signingKeys.get(cacheKey);
+        if (cached != null && cached.secret().equals(secret)) {
+            return cached.key();
+        }
+        byte[] key = SigV4Crypto.signingKey(secret, sig.scopeDate(), sig.region(), SERVICE);
+        if (signingKeys.size() >= SIGNING_KEY_CACHE_LIMIT) {
+            signingKeys.clear();
+        }
+        signingKeys.put(cacheKey, new CachedSigningKey(secret, key));
+        return key;
+    }
+}

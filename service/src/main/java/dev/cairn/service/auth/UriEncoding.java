@@ -1,0 +1,97 @@
+package dev.cairn.service.auth;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * SigV4's URI encoding: every byte of the UTF-8 form except the unreserved characters
+ * {@code A-Z a-z 0-9 - _ . ~} becomes {@code %XX} (uppercase hex). Thread-safe: stateless.
+ */
+final class UriEncoding {
+    private static final char[] HEX_UPPER = "0123456789ABCDEF".toCharArray();
+
+    private UriEncoding() {
+    }
+
+    static boolean isUnreserved(int c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+                || c == '-' || c == '_' || c == '.' || c == '~';
+    }
+
+    /** Encodes {@code s}; {@code keepSlash} leaves {@code /} as is (paths). */
+    static String encode(String s, boolean keepSlash) {
+        if (isCanonical(s, keepSlash)) {
+            return s;
+        }
+        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+        StringBuilder out = new StringBuilder(bytes.length * 3);
+        for (byte b : bytes) {
+            int c = b & 0xff;
+            if (isUnreserved(c) || (keepSlash && c == '/')) {
+                out.append((char) c);
+            } else {
+                out.append('%').append(HEX_UPPER[c >>> 4]).append(HEX_UPPER[c & 0xf]);
+            }
+        }
+        return out.toString();
+    }
+
+    private static boolean isCanonical(String s, boolean keepSlash) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!isUnreserved(c) && !(keepSlash && c == '/')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Decodes percent-escapes (and {@code +} as space when {@code plusAsSpace}); null when an escape
+     * is malformed or the bytes are not UTF-8.
+     */
+    static String decode(String s, boolean plusAsSpace) {
+        if (s.indexOf('%') < 0 && (!plusAsSpace || s.indexOf('+') < 0)) {
+            return s;
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= s.length()) {
+                    return null;
+                }
+                int hi = Character.digit(s.charAt(i + 1), 16);
+                int lo = Character.digit(s.charAt(i + 2), 16);
+                if (hi < 0 || lo < 0) {
+                    return null;
+                }
+                bytes.write((hi << 4) | lo);
+                i += 2;
+            } else if (c == '+' && plusAsSpace) {
+                bytes.write(' ');
+            } else if (c < 0x80) {
+                bytes.write(c);
+            } else {
+                byte[] utf8 = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
+                if (Character.isHighSurrogate(c) && i + 1 < s.length()) {
+                    utf8 = s.substring(i, i + 2).getBytes(StandardCharsets.UTF_8);
+                    i++;
+                }
+                bytes.writeBytes(utf8);
+            }
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes.toByteArray()))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+}
