@@ -81,6 +81,7 @@ public final class DbImpl implements Engine {
     private final BlockCache blockCache;
     private final WriteThrottle compactionThrottle;
     private final ManifestStore manifestStore;
+    private final CompactionPicker picker;
     private final AtomicLong nextFileNumber = new AtomicLong(1);
     private final ValueStore values;
     private final SnapshotList snapshots;
@@ -95,7 +96,6 @@ public final class DbImpl implements Engine {
     private final ReentrantLock stateLock = new ReentrantLock();
     private final Condition flushDone = stateLock.newCondition();
     private final Object manifestLock = new Object();
-    private final int[] compactPointer = new int[ManifestState.MAX_LEVELS];
 
     // Guarded by manifestLock.
     private ManifestState manifest;
@@ -141,6 +141,7 @@ public final class DbImpl implements Engine {
         this.compactionThrottle = options.compactionBytesPerSecond() == 0
                 ? WriteThrottle.NONE : new TokenBucketThrottle(options.compactionBytesPerSecond());
         this.manifestStore = new ManifestStore(fs, dir);
+        this.picker = new CompactionPicker(options);
         this.values = new ValueStore(fs, tiers.valueDirectory(), options.valueFileBytes(),
                 nextFileNumber::getAndIncrement);
         this.snapshots = new SnapshotList(() -> visibleSequence, this::deleteObsoleteValueFiles);
@@ -1093,17 +1094,6 @@ public final class DbImpl implements Engine {
         }
     }
 
-    private record Compaction(int level, List<FileMeta> inputs, List<FileMeta> next, int outputLevel) {
-    }
-
-    private long levelTarget(int level) {
-        long target = options.level1Bytes();
-        for (int i = 1; i < level; i++) {
-            target *= options.levelSizeMultiplier();
-        }
-        return target;
-    }
-
     private Compaction pickCompaction() {
         Version v;
         stateLock.lock();
@@ -1112,53 +1102,7 @@ public final class DbImpl implements Engine {
         } finally {
             stateLock.unlock();
         }
-        List<List<FileMeta>> levels = v.levels();
-        if (levels.get(0).size() >= options.level0CompactionTrigger()) {
-            List<FileMeta> inputs = levels.get(0);
-            byte[][] range = range(inputs);
-            return new Compaction(0, inputs, overlapping(levels.get(1), range[0], range[1]), 1);
-        }
-        int best = -1;
-        double bestScore = 1.0;
-        for (int level = 1; level < levels.size() - 1; level++) {
-            double score = (double) v.levelBytes(level) / levelTarget(level);
-            if (score >= bestScore) {
-                best = level;
-                bestScore = score;
-            }
-        }
-        if (best < 0) {
-            return null;
-        }
-        List<FileMeta> files = levels.get(best);
-        int i = compactPointer[best] % files.size();
-        compactPointer[best] = i + 1;
-        FileMeta f = files.get(i);
-        return new Compaction(best, List.of(f), overlapping(levels.get(best + 1), f.smallest(), f.largest()), best + 1);
-    }
-
-    private static byte[][] range(List<FileMeta> files) {
-        byte[] lo = null;
-        byte[] hi = null;
-        for (FileMeta f : files) {
-            if (lo == null || InternalKeys.COMPARATOR.compare(f.smallest(), lo) < 0) {
-                lo = f.smallest();
-            }
-            if (hi == null || InternalKeys.COMPARATOR.compare(f.largest(), hi) > 0) {
-                hi = f.largest();
-            }
-        }
-        return new byte[][] {lo, hi};
-    }
-
-    private static List<FileMeta> overlapping(List<FileMeta> files, byte[] lo, byte[] hi) {
-        List<FileMeta> out = new ArrayList<>();
-        for (FileMeta f : files) {
-            if (f.overlaps(lo, hi)) {
-                out.add(f);
-            }
-        }
-        return out;
+        return picker.pick(v);
     }
 
     private static WriteLifetime lifetimeForLevel(int level) {
