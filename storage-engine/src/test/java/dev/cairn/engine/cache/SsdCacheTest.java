@@ -156,7 +156,7 @@ class SsdCacheTest {
 
     @Test
     void bitFlipsAreMissesNeverWrongBytes() throws IOException {
-        long seed = System.nanoTime();
+        long seed = Long.getLong("cairn.seed", System.nanoTime());
         System.out.println("bitFlips seed " + seed);
         Random random = new Random(seed);
         CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
@@ -224,7 +224,7 @@ class SsdCacheTest {
 
     @Test
     void afterACrashTheSegmentsAreDroppedNeverTrusted() throws IOException {
-        long seed = System.nanoTime();
+        long seed = Long.getLong("cairn.seed", System.nanoTime());
         System.out.println("crash seed " + seed);
         Random random = new Random(seed);
         for (int round = 0; round < 20; round++) {
@@ -285,7 +285,7 @@ class SsdCacheTest {
 
     @Test
     void garbageCollectionUnderConcurrentLoadMatchesAnOracle() throws Exception {
-        long seed = System.nanoTime();
+        long seed = Long.getLong("cairn.seed", System.nanoTime());
         System.out.println("gc under load seed " + seed);
         CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
         int threads = 3;

@@ -1,0 +1,361 @@
+package dev.cairn.engine.cache;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import java.io.Closeable;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The two-tier row cache of seed 000 §IV: whole, up-to-date rows in memory (Caffeine, bounded by
+ * bytes, W-TinyLFU), then on the fast tier ({@link SsdCache}). Reads flow memory → SSD → miss;
+ * an SSD hit is promoted to memory. Entries evicted from memory cascade to the SSD tier through
+ * a bounded queue drained in the background: no caller waits for it, and a full queue drops.
+ *
+ * <p>Coherence. The engine must, for every write, make the write visible to its own reads
+ * (memtable) and then call {@link #put} (the new row) or {@link #invalidate} before
+ * acknowledging it; calls for one key must arrive in commit order. Given that, a read never
+ * returns a value older than the latest acknowledged write:
+ * <ul>
+ *   <li>Fills after a miss are guarded by a stamp: {@link #lookup} returns the write generation
+ *       at its start, and {@link #fill} installs only if no write to the key (or to one sharing
+ *       its stripe) ended since and none is in progress — checked atomically with the
+ *       installation, inside the memory map's per-key lock that writes also take. A write ends
+ *       with a fresh generation only after it has invalidated the SSD tier, so SSD promotions use
+ *       the same guard.
+ *   <li>A write, in order: marks itself in progress in the key's stripe and takes a generation;
+ *       cancels the key's registered cascade of an older value; invalidates the SSD tier; updates
+ *       memory; ends with a fresh generation. An entry evicted from memory before the write's
+ *       memory update was registered for cascade at eviction, inside the memory map's lock, so
+ *       the write cancels it (a cancelled cascade is never published: the SSD tier checks the
+ *       flag under the index lock that invalidation takes, and a cascade published before the
+ *       cancellation is removed by the invalidation that follows it). An entry evicted while a
+ *       write is in progress in its stripe and older than that write is not cascaded at all.
+ *       The new value, evicted at once by W-TinyLFU as often happens, still cascades.
+ * </ul>
+ *
+ * <p>Scan reads ({@code scan = true}) look in both tiers without leaving a trace: no frequency
+ * counted, no promotion, no statistics, and their stamp refuses any fill.
+ *
+ * <p>Thread-safe. Byte arrays passed in or returned are shared and must not be modified.
+ */
+public final class RowCache implements Closeable {
+
+    /**
+     * The outcome of a lookup: the value (null on a miss) and the stamp to pass to
+     * {@link #fill} with the value read from the engine after a miss.
+     */
+    public record Lookup(byte[] value, long stamp) {
+        public boolean hit() {
+            return value != null;
+        }
+    }
+
+    private static final long NO_FILL = -1;
+    private static final int WRITE_STRIPES = 1 << 14;
+
+    private record Versioned(byte[] value, long generation, boolean fromSsd) {
+    }
+
+    private static final class Cascade {
+        final ByteKey key;
+        final byte[] value;
+        final long generation;
+        volatile boolean cancelled;
+
+        Cascade(ByteKey key, byte[] value, long generation) {
+            this.key = key;
+            this.value = value;
+            this.generation = generation;
+        }
+    }
+
+    private final Cache<ByteKey, Versioned> memory;
+    private final SsdCache ssd;
+    private final AtomicLong generation = new AtomicLong();
+    private final AtomicLongArray lastWrite = new AtomicLongArray(WRITE_STRIPES);
+    private final AtomicIntegerArray writing = new AtomicIntegerArray(WRITE_STRIPES);
+    private final ConcurrentHashMap<ByteKey, Cascade> inFlight = new ConcurrentHashMap<>();
+    private final ArrayBlockingQueue<Cascade> queue;
+    private final AtomicBoolean draining = new AtomicBoolean();
+    private final AtomicInteger pending = new AtomicInteger();
+    private final Executor cascadeExecutor;
+    private final ExecutorService ownedExecutor;
+    private volatile boolean closed;
+
+    private final LongAdder memoryHits = new LongAdder();
+    private final LongAdder memoryMisses = new LongAdder();
+    private final LongAdder memoryEvictions = new LongAdder();
+    private final LongAdder ssdHits = new LongAdder();
+    private final LongAdder ssdMisses = new LongAdder();
+    private final LongAdder cascaded = new LongAdder();
+    private final LongAdder cascadeDropped = new LongAdder();
+
+    private RowCache(RowCacheOptions options, SsdCache ssd) {
+        this.ssd = ssd;
+        this.queue = new ArrayBlockingQueue<>(options.cascadeQueueEntries());
+        if (options.cascadeExecutor() != null || ssd == null) {
+            this.cascadeExecutor = options.cascadeExecutor();
+            this.ownedExecutor = null;
+        } else {
+            this.ownedExecutor = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "cairn-row-cache-cascade");
+                t.setDaemon(true);
+                return t;
+            });
+            this.cascadeExecutor = ownedExecutor;
+        }
+        this.memory = Caffeine.newBuilder()
+                .maximumWeight(options.memoryBytes())
+                .weigher((ByteKey k, Versioned v) -> (int) Math.min(Integer.MAX_VALUE,
+                        (long) k.bytes.length + v.value().length + RowCacheOptions.MEMORY_ENTRY_OVERHEAD_BYTES))
+                .executor(Runnable::run)
+                .evictionListener(this::onEviction)
+                .build();
+    }
+
+    /** A cache with the memory tier only. */
+    public static RowCache memoryOnly(RowCacheOptions options) {
+        return new RowCache(options, null);
+    }
+
+    /** A cache with both tiers; the row cache owns {@code ssd} and closes it. */
+    public static RowCache tiered(RowCacheOptions options, SsdCache ssd) {
+        return new RowCache(options, java.util.Objects.requireNonNull(ssd, "ssd"));
+    }
+
+    /** The value for {@code key}, or null; counted, and promoted from SSD on an SSD hit. */
+    public byte[] get(byte[] key) {
+        return lookup(key, false).value();
+    }
+
+    /** Looks {@code key} up in memory, then on SSD. See the class comment for {@code scan}. */
+    public Lookup lookup(byte[] key, boolean scan) {
+        ByteKey k = new ByteKey(key);
+        if (scan) {
+            Versioned v = memory.policy().getIfPresentQuietly(k);
+            if (v != null) {
+                return new Lookup(v.value(), NO_FILL);
+            }
+            return new Lookup(ssd == null ? null : ssd.peek(key), NO_FILL);
+        }
+        long stamp = generation.get();
+        Versioned v = memory.getIfPresent(k);
+        if (v != null) {
+            memoryHits.increment();
+            return new Lookup(v.value(), stamp);
+        }
+        memoryMisses.increment();
+        if (ssd != null) {
+            byte[] value = ssd.get(key);
+            if (value != null) {
+                ssdHits.increment();
+                install(k, value, stamp, true);
+                return new Lookup(value, stamp);
+            }
+            ssd.recordAccess(key);
+        }
+        ssdMisses.increment();
+        return new Lookup(null, stamp);
+    }
+
+    /**
+     * Installs {@code value}, read from the engine after {@code lookup} missed, unless a write to
+     * the key may have happened since that lookup. Returns whether it was installed.
+     */
+    public boolean fill(byte[] key, byte[] value, long stamp) {
+        if (stamp < 0 || closed) {
+            return false;
+        }
+        return install(new ByteKey(key), value, stamp, false);
+    }
+
+    private boolean install(ByteKey k, byte[] value, long stamp, boolean fromSsd) {
+        boolean[] installed = {false};
+        memory.asMap().compute(k, (key, old) -> {
+            int stripe = stripe(k);
+            if (writing.get(stripe) > 0 || lastWrite.get(stripe) > stamp) {
+                return old;
+            }
+            installed[0] = true;
+            return new Versioned(value, stamp, fromSsd);
+        });
+        return installed[0];
+    }
+
+    /** A write of {@code value} under {@code key}: it becomes the cached row. */
+    public void put(byte[] key, byte[] value) {
+        ByteKey k = new ByteKey(key);
+        long g = beginWrite(k);
+        try {
+            memory.put(k, new Versioned(value, g, false));
+        } finally {
+            endWrite(k);
+        }
+    }
+
+    /** A write (or delete) of {@code key}: both tiers forget it. */
+    public void invalidate(byte[] key) {
+        ByteKey k = new ByteKey(key);
+        long g = beginWrite(k);
+        try {
+            memory.invalidate(k);
+        } finally {
+            endWrite(k);
+        }
+    }
+
+    /**
+     * Starts a write: marks it in progress in the key's stripe, takes its generation, cancels the
+     * key's cascade of any older value and removes the key from the SSD tier. The memory tier is
+     * updated after this, so an older value evicted from memory from now on is not cascaded (see
+     * {@link #onEviction}), while the new value, if evicted at once, still is.
+     */
+    private long beginWrite(ByteKey k) {
+        int stripe = stripe(k);
+        writing.incrementAndGet(stripe);
+        long g = generation.incrementAndGet();
+        lastWrite.accumulateAndGet(stripe, g, Math::max);
+        Cascade c = inFlight.get(k);
+        if (c != null && c.generation < g) {
+            c.cancelled = true;
+        }
+        if (ssd != null) {
+            ssd.invalidate(k.bytes);
+        }
+        return g;
+    }
+
+    /**
+     * Ends a write with a fresh generation, after the SSD tier was invalidated: a promotion that
+     * read the SSD tier before the invalidation holds an older stamp, and one that tries to
+     * install while the write is in progress sees it in progress.
+     */
+    private void endWrite(ByteKey k) {
+        int stripe = stripe(k);
+        lastWrite.accumulateAndGet(stripe, generation.incrementAndGet(), Math::max);
+        writing.decrementAndGet(stripe);
+    }
+
+    private static int stripe(ByteKey k) {
+        return (int) k.hash & (WRITE_STRIPES - 1);
+    }
+
+    /** Runs inside the memory map's atomic removal of the entry. Must not block. */
+    private void onEviction(ByteKey k, Versioned v, RemovalCause cause) {
+        if (k == null || v == null || !cause.wasEvicted()) {
+            return;
+        }
+        memoryEvictions.increment();
+        if (ssd == null || closed || (v.fromSsd() && ssd.contains(k.bytes))) {
+            return;
+        }
+        int stripe = stripe(k);
+        if (writing.get(stripe) > 0 && v.generation() < lastWrite.get(stripe)) {
+            // Possibly superseded by a write in progress that has already invalidated the SSD tier.
+            cascadeDropped.increment();
+            return;
+        }
+        Cascade c = new Cascade(k, v.value(), v.generation());
+        Cascade previous = inFlight.put(k, c);
+        if (previous != null) {
+            previous.cancelled = true;
+        }
+        pending.incrementAndGet();
+        if (!queue.offer(c)) {
+            pending.decrementAndGet();
+            inFlight.remove(k, c);
+            cascadeDropped.increment();
+            return;
+        }
+        scheduleDrain();
+    }
+
+    private void scheduleDrain() {
+        if (!draining.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            cascadeExecutor.execute(this::drain);
+        } catch (RejectedExecutionException e) {
+            draining.set(false);
+        }
+    }
+
+    private void drain() {
+        try {
+            Cascade c;
+            while ((c = queue.poll()) != null) {
+                Cascade cascade = c;
+                try {
+                    if (!closed && !cascade.cancelled
+                            && ssd.putIf(cascade.key.bytes, cascade.value, () -> !cascade.cancelled)) {
+                        cascaded.increment();
+                    }
+                } finally {
+                    inFlight.remove(cascade.key, cascade);
+                    pending.decrementAndGet();
+                }
+            }
+        } finally {
+            draining.set(false);
+        }
+        if (!queue.isEmpty()) {
+            scheduleDrain();
+        }
+    }
+
+    /** Waits until every queued cascade has been written or refused; false on timeout. */
+    public boolean awaitCascades(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (pending.get() > 0) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(1);
+        }
+        return true;
+    }
+
+    public RowCacheStats stats() {
+        long bytes = memory.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+        return new RowCacheStats(memoryHits.sum(), memoryMisses.sum(), memoryEvictions.sum(), bytes,
+                memory.estimatedSize(), ssdHits.sum(), ssdMisses.sum(), cascaded.sum(), cascadeDropped.sum(),
+                ssd == null ? null : ssd.stats());
+    }
+
+    /** Stops cascading, drops the memory tier and closes the SSD tier (which records its live entries). */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (ownedExecutor != null) {
+            ownedExecutor.shutdown();
+            try {
+                ownedExecutor.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        memory.invalidateAll();
+        if (ssd != null) {
+            ssd.close();
+        }
+    }
+}
