@@ -45,6 +45,10 @@ import java.util.concurrent.atomic.LongAdder;
  *       flag under the index lock that invalidation takes, and a cascade published before the
  *       cancellation is removed by the invalidation that follows it). An entry evicted while a
  *       write is in progress in its stripe and older than that write is not cascaded at all.
+ *       The write's start and an eviction's registration take the same stripe lock, so one
+ *       always sees the other: the eviction listener runs inside the memory map's lock for the
+ *       key, which the write's memory update must wait for, so a registration that misses the
+ *       write's cancel step always sees the write in progress.
  *       The new value, evicted at once by W-TinyLFU as often happens, still cascades.
  * </ul>
  *
@@ -89,6 +93,7 @@ public final class RowCache implements Closeable {
     private final AtomicLong generation = new AtomicLong();
     private final AtomicLongArray lastWrite = new AtomicLongArray(WRITE_STRIPES);
     private final AtomicIntegerArray writing = new AtomicIntegerArray(WRITE_STRIPES);
+    private final Object[] stripeLocks = new Object[256];
     private final ConcurrentHashMap<ByteKey, Cascade> inFlight = new ConcurrentHashMap<>();
     private final ArrayBlockingQueue<Cascade> queue;
     private final AtomicBoolean draining = new AtomicBoolean();
@@ -107,6 +112,9 @@ public final class RowCache implements Closeable {
 
     private RowCache(RowCacheOptions options, SsdCache ssd) {
         this.ssd = ssd;
+        for (int i = 0; i < stripeLocks.length; i++) {
+            stripeLocks[i] = new Object();
+        }
         this.queue = new ArrayBlockingQueue<>(options.cascadeQueueEntries());
         if (options.cascadeExecutor() != null || ssd == null) {
             this.cascadeExecutor = options.cascadeExecutor();
@@ -154,6 +162,9 @@ public final class RowCache implements Closeable {
             return new Lookup(ssd == null ? null : ssd.peek(key), NO_FILL);
         }
         long stamp = generation.get();
+        if (ssd != null) {
+            ssd.recordAccess(k.hash);
+        }
         Versioned v = memory.getIfPresent(k);
         if (v != null) {
             memoryHits.increment();
@@ -167,7 +178,6 @@ public final class RowCache implements Closeable {
                 install(k, value, stamp, true);
                 return new Lookup(value, stamp);
             }
-            ssd.recordAccess(key);
         }
         ssdMisses.increment();
         return new Lookup(null, stamp);
@@ -227,12 +237,15 @@ public final class RowCache implements Closeable {
      */
     private long beginWrite(ByteKey k) {
         int stripe = stripe(k);
-        writing.incrementAndGet(stripe);
-        long g = generation.incrementAndGet();
-        lastWrite.accumulateAndGet(stripe, g, Math::max);
-        Cascade c = inFlight.get(k);
-        if (c != null && c.generation < g) {
-            c.cancelled = true;
+        long g;
+        synchronized (stripeLock(stripe)) {
+            writing.incrementAndGet(stripe);
+            g = generation.incrementAndGet();
+            lastWrite.accumulateAndGet(stripe, g, Math::max);
+            Cascade c = inFlight.get(k);
+            if (c != null && c.generation < g) {
+                c.cancelled = true;
+            }
         }
         if (ssd != null) {
             ssd.invalidate(k.bytes);
@@ -251,6 +264,15 @@ public final class RowCache implements Closeable {
         writing.decrementAndGet(stripe);
     }
 
+    /**
+     * Orders a write's start (in-progress mark, cancel of the key's cascade) against the
+     * registration of an eviction's cascade: one of the two always sees the other. Never held
+     * while taking the memory map's locks (the eviction listener takes it inside one).
+     */
+    private Object stripeLock(int stripe) {
+        return stripeLocks[stripe & (stripeLocks.length - 1)];
+    }
+
     private static int stripe(ByteKey k) {
         return (int) k.hash & (WRITE_STRIPES - 1);
     }
@@ -265,15 +287,17 @@ public final class RowCache implements Closeable {
             return;
         }
         int stripe = stripe(k);
-        if (writing.get(stripe) > 0 && v.generation() < lastWrite.get(stripe)) {
-            // Possibly superseded by a write in progress that has already invalidated the SSD tier.
-            cascadeDropped.increment();
-            return;
-        }
         Cascade c = new Cascade(k, v.value(), v.generation());
-        Cascade previous = inFlight.put(k, c);
-        if (previous != null) {
-            previous.cancelled = true;
+        synchronized (stripeLock(stripe)) {
+            if (writing.get(stripe) > 0 && v.generation() < lastWrite.get(stripe)) {
+                // Possibly superseded by a write in progress that may already be past its cancel step.
+                cascadeDropped.increment();
+                return;
+            }
+            Cascade previous = inFlight.put(k, c);
+            if (previous != null) {
+                previous.cancelled = true;
+            }
         }
         pending.incrementAndGet();
         if (!queue.offer(c)) {
@@ -329,6 +353,19 @@ public final class RowCache implements Closeable {
             Thread.sleep(1);
         }
         return true;
+    }
+
+    /** Where {@code key} is cached and the state of its write stripe, for diagnostics. */
+    String describe(byte[] key) {
+        ByteKey k = new ByteKey(key);
+        Versioned v = memory.policy().getIfPresentQuietly(k);
+        byte[] onSsd = ssd == null ? null : ssd.peek(key);
+        Cascade c = inFlight.get(k);
+        return "memory=" + (v == null ? "none" : v.value().length + "B@" + v.generation() + (v.fromSsd() ? "(from ssd)" : ""))
+                + " ssd=" + (onSsd == null ? "none" : onSsd.length + "B")
+                + " cascade=" + (c == null ? "none" : c.value.length + "B@" + c.generation + (c.cancelled ? "(cancelled)" : ""))
+                + " generation=" + generation.get() + " lastWrite=" + lastWrite.get(stripe(k))
+                + " writing=" + writing.get(stripe(k));
     }
 
     public RowCacheStats stats() {

@@ -5,8 +5,9 @@ public enum SsdAdmission {
     /** Every entry offered is written. Most device writes; best for a stable hot set. */
     ALWAYS,
     /**
-     * An entry is written only when its key was seen before (offered or missed) within the
-     * doorkeeper's window, so that one-off reads never cost a device write.
+     * An entry is written only when its key was requested ({@link SsdCache#recordAccess}) at
+     * least twice within the doorkeeper's window, so that one-off reads never cost a device
+     * write. The {@link RowCache} records every read that is not a scan.
      */
     SECOND_ACCESS
 }

@@ -152,10 +152,16 @@ public final class SsdCache implements Closeable {
         return !closed && !failed && index.get(KeyHash.of(key)) != null;
     }
 
-    /** Counts a sighting of {@code key} for {@link SsdAdmission#SECOND_ACCESS} admission. */
+    /** Counts a request for {@code key}, for {@link SsdAdmission#SECOND_ACCESS} admission. */
     public void recordAccess(byte[] key) {
         if (doorkeeper != null) {
-            doorkeeper.seenBefore(KeyHash.of(key));
+            doorkeeper.record(KeyHash.of(key));
+        }
+    }
+
+    void recordAccess(long keyHash) {
+        if (doorkeeper != null) {
+            doorkeeper.record(keyHash);
         }
     }
 
@@ -228,7 +234,7 @@ public final class SsdCache implements Closeable {
             return false;
         }
         long hash = KeyHash.of(key);
-        if (doorkeeper != null && !doorkeeper.seenBefore(hash)) {
+        if (doorkeeper != null && !doorkeeper.admits(hash)) {
             admissionRejected.increment();
             return false;
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -22,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
 class RowCacheTest {
@@ -156,7 +158,7 @@ class RowCacheTest {
         }
     }
 
-    @Test
+    @RepeatedTest(4)
     void concurrentReadsAndWritesNeverSeeAnOlderValueThanTheLastAcknowledged() throws Exception {
         long seed = Long.getLong("cairn.seed", System.nanoTime());
         System.out.println("row cache coherence seed " + seed);
@@ -198,13 +200,17 @@ class RowCacheTest {
                             boolean scan = random.nextInt(10) == 0;
                             RowCache.Lookup lookup = cache.lookup(key(k), scan);
                             byte[] got = lookup.value();
-                            if (got == null) {
+                            boolean hit = got != null;
+                            if (!hit) {
                                 got = engine.get(k);
                                 cache.fill(key(k), got, lookup.stamp());
                             }
                             assertEquals(k, keyOf(got), "seed " + seed);
-                            assertTrue(version(got) >= floor, "seed " + seed + ": key " + k + " read version "
-                                    + version(got) + " after version " + floor + " was acknowledged");
+                            if (version(got) < floor) {
+                                fail("seed " + seed + ": key " + k + " read version " + version(got) + " after version "
+                                        + floor + " was acknowledged; " + (hit ? "a cache hit" : "from the engine")
+                                        + (scan ? " (scan)" : "") + ", stamp " + lookup.stamp() + ", " + cache.describe(key(k)));
+                            }
                         }
                     }
                     return null;

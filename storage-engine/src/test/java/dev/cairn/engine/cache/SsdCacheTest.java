@@ -146,11 +146,34 @@ class SsdCacheTest {
     void secondAccessAdmission() throws IOException {
         CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
         try (SsdCache cache = SsdCache.open(options(fs).admission(SsdAdmission.SECOND_ACCESS).build())) {
-            assertFalse(cache.put(key(1), value(1, 0, 10)), "first sighting");
-            assertTrue(cache.put(key(1), value(1, 0, 10)), "second sighting");
-            cache.recordAccess(key(2));
-            assertTrue(cache.put(key(2), value(2, 0, 10)));
-            assertEquals(1, cache.stats().admissionRejected());
+            assertFalse(cache.put(key(1), value(1, 0, 10)), "never requested");
+            cache.recordAccess(key(1));
+            assertFalse(cache.put(key(1), value(1, 0, 10)), "requested once");
+            cache.recordAccess(key(1));
+            assertTrue(cache.put(key(1), value(1, 0, 10)), "requested twice");
+            assertEquals(2, cache.stats().admissionRejected());
+            int admitted = 0;
+            for (int i = 100; i < 1100; i++) {
+                cache.recordAccess(key(i));
+                if (cache.put(key(i), value(i, 0, 10))) {
+                    admitted++;
+                }
+            }
+            assertTrue(admitted < 100, "one-off keys admitted: " + admitted);
+        }
+    }
+
+    @Test
+    void theDoorkeeperForgetsAfterItsWindow() throws IOException {
+        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        try (SsdCache cache = SsdCache.open(options(fs).admission(SsdAdmission.SECOND_ACCESS)
+                .doorkeeperWindow(100).build())) {
+            cache.recordAccess(key(1));
+            cache.recordAccess(key(1));
+            for (int i = 1000; i < 1200; i++) {
+                cache.recordAccess(key(i));
+            }
+            assertFalse(cache.put(key(1), value(1, 0, 10)));
         }
     }
 
