@@ -158,6 +158,44 @@ class RowCacheTest {
         }
     }
 
+    @Test
+    void oneOffReadsDoNotReachTheSsdTierUnderSecondAccessAdmission() throws Exception {
+        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        SsdCache ssd = SsdCache.open(SsdCacheOptions.builder(DIR).fileSystem(fs).segmentBytes(16 << 10)
+                .capacityBytes(512 << 10).admission(SsdAdmission.SECOND_ACCESS).gcExecutor(Runnable::run).build());
+        try (RowCache cache = RowCache.tiered(RowCacheOptions.builder().memoryBytes(2048).build(), ssd)) {
+            for (int i = 0; i < 200; i++) {
+                RowCache.Lookup miss = cache.lookup(key(i), false);
+                cache.fill(key(i), value(i, 1, 100), miss.stamp());
+            }
+            assertTrue(cache.awaitCascades(Duration.ofSeconds(30)));
+            long afterOneOff = ssd.stats().entries();
+            for (int round = 0; round < 2; round++) {
+                for (int i = 1000; i < 1100; i++) {
+                    RowCache.Lookup lookup = cache.lookup(key(i), false);
+                    if (!lookup.hit()) {
+                        cache.fill(key(i), value(i, 1, 100), lookup.stamp());
+                    }
+                }
+            }
+            for (int i = 2000; i < 2200; i++) {
+                RowCache.Lookup miss = cache.lookup(key(i), false);
+                cache.fill(key(i), value(i, 1, 100), miss.stamp());
+            }
+            assertTrue(cache.awaitCascades(Duration.ofSeconds(30)));
+            long repeated = 0;
+            for (int i = 1000; i < 1100; i++) {
+                if (ssd.contains(key(i))) {
+                    repeated++;
+                }
+            }
+            System.out.println("second-access admission: " + afterOneOff + " one-off keys and " + repeated
+                    + " of 100 twice-read keys on SSD; " + cache.stats());
+            assertTrue(afterOneOff < 20, "one-off keys on SSD: " + afterOneOff);
+            assertTrue(repeated > 80, "twice-read keys on SSD: " + repeated);
+        }
+    }
+
     @RepeatedTest(4)
     void concurrentReadsAndWritesNeverSeeAnOlderValueThanTheLastAcknowledged() throws Exception {
         long seed = Long.getLong("cairn.seed", System.nanoTime());
