@@ -286,7 +286,7 @@ public final class SsdCache implements Closeable {
 
     /** Appends an entry to the active segment, rolling first if it does not fit. REQUIRES: writeLock. */
     private long append(byte[] entry) throws IOException {
-        if (bufferFileOffset + bufferLength + entry.length > options.segmentBytes()) {
+        while (bufferFileOffset + bufferLength + entry.length > options.segmentBytes()) {
             roll();
         }
         long at = bufferFileOffset + bufferLength;
