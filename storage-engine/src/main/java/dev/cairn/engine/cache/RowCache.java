@@ -29,28 +29,29 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Coherence. The engine must, for every write, make the write visible to its own reads
  * (memtable) and then call {@link #put} (the new row) or {@link #invalidate} before
  * acknowledging it; calls for one key must arrive in commit order. Given that, a read never
- * returns a value older than the latest acknowledged write:
- * <ul>
- *   <li>Fills after a miss are guarded by a stamp: {@link #lookup} returns the write generation
- *       at its start, and {@link #fill} installs only if no write to the key (or to one sharing
- *       its stripe) ended since and none is in progress — checked atomically with the
- *       installation, inside the memory map's per-key lock that writes also take. A write ends
- *       with a fresh generation only after it has invalidated the SSD tier, so SSD promotions use
- *       the same guard.
- *   <li>A write, in order: marks itself in progress in the key's stripe and takes a generation;
- *       cancels the key's registered cascade of an older value; invalidates the SSD tier; updates
- *       memory; ends with a fresh generation. An entry evicted from memory before the write's
- *       memory update was registered for cascade at eviction, inside the memory map's lock, so
- *       the write cancels it (a cancelled cascade is never published: the SSD tier checks the
- *       flag under the index lock that invalidation takes, and a cascade published before the
- *       cancellation is removed by the invalidation that follows it). An entry evicted while a
- *       write is in progress in its stripe and older than that write is not cascaded at all.
- *       The write's start and an eviction's registration take the same stripe lock, so one
- *       always sees the other: the eviction listener runs inside the memory map's lock for the
- *       key, which the write's memory update must wait for, so a registration that misses the
- *       write's cancel step always sees the write in progress.
- *       The new value, evicted at once by W-TinyLFU as often happens, still cascades.
- * </ul>
+ * returns a value older than the latest acknowledged write. Keys hash to stripes that record the
+ * last write generation and the writes in progress.
+ * <ol>
+ *   <li>A write: (a) under its stripe's lock, marks itself in progress, takes a generation and
+ *       cancels the key's registered cascade if it carries an older value; (b) removes the key
+ *       from the SSD tier; (c) updates memory; (d) records a fresh generation as the stripe's last
+ *       write and ends.
+ *   <li>An install into memory — a {@link #fill} after a miss, or the promotion of an SSD hit —
+ *       carries the stamp {@link #lookup} took before reading, and happens only if no write to
+ *       the stripe is in progress and none ended after the stamp; it is checked inside the memory
+ *       map's lock for the key, which (c) also takes. So it either precedes (c), which replaces
+ *       it, or sees the write; a stale SSD value can only be read before (b), hence with a stamp
+ *       older than (d).
+ *   <li>An eviction from memory registers its cascade inside the memory map's lock for the key
+ *       and under the stripe's lock, unless a write to the stripe is in progress and the entry
+ *       predates it. A registration either precedes (a), which cancels it, or sees the write in
+ *       progress: the write cannot have ended, since (c) waits for the memory map's lock.
+ *   <li>The SSD tier publishes a cascade only if it is not cancelled, checked under the index
+ *       lock that (b) takes; one published before the cancellation is removed by (b).
+ * </ol>
+ * A write cancels only cascades of older entries, so its own value, which W-TinyLFU often evicts
+ * at once, still cascades. The randomised test in RowCacheTest checks all of this against an
+ * oracle.
  *
  * <p>Scan reads ({@code scan = true}) look in both tiers without leaving a trace: no frequency
  * counted, no promotion, no statistics, and their stamp refuses any fill.

@@ -196,7 +196,8 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
         return String.format("%06d.cat", number);
     }
 
-    private static int parseNumber(String name) {
+    /** The segment number named by {@code name}, or -1 if it is not a catalogue segment. */
+    static int parseNumber(String name) {
         if (!name.endsWith(".cat") || name.length() < 10) {
             return -1;
         }
