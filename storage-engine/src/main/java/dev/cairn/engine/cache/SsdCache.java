@@ -193,7 +193,7 @@ public final class SsdCache implements Closeable {
         try {
             segment.reader.readFully(offset, ByteBuffer.wrap(entry));
         } catch (IOException e) {
-            if (segments.get(segmentNumber) == segment) {
+            if (!closed && segments.get(segmentNumber) == segment) {
                 discardCorrupt(hash, location, segment, "unreadable: " + e);
             }
             return null;
