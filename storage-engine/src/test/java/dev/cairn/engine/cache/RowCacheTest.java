@@ -196,8 +196,24 @@ class RowCacheTest {
         }
     }
 
-    @RepeatedTest(4)
+    @RepeatedTest(3)
     void concurrentReadsAndWritesNeverSeeAnOlderValueThanTheLastAcknowledged() throws Exception {
+        checkCoherence(30_000, fs -> ssd(fs));
+    }
+
+    /** The same, with garbage collection on its own thread, second-access admission and a full SSD tier. */
+    @RepeatedTest(2)
+    void coherenceHoldsWithBackgroundCollectionAndEviction() throws Exception {
+        checkCoherence(15_000, fs -> SsdCache.open(SsdCacheOptions.builder(DIR).fileSystem(fs).segmentBytes(8 << 10)
+                .capacityBytes(32 << 10).writeBufferBytes(512).gcGarbageRatio(0.3)
+                .admission(SsdAdmission.SECOND_ACCESS).build()));
+    }
+
+    private interface SsdFactory {
+        SsdCache open(CrashingMemoryFileSystem fs) throws IOException;
+    }
+
+    private void checkCoherence(int operationsPerThread, SsdFactory ssdFactory) throws Exception {
         long seed = Long.getLong("cairn.seed", System.nanoTime());
         System.out.println("row cache coherence seed " + seed);
         CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
@@ -212,14 +228,14 @@ class RowCacheTest {
         }
         RowCacheOptions options = RowCacheOptions.builder().memoryBytes(8 << 10).cascadeQueueEntries(64).build();
         ExecutorService pool = Executors.newFixedThreadPool(4);
-        try (RowCache cache = RowCache.tiered(options, ssd(fs))) {
+        try (RowCache cache = RowCache.tiered(options, ssdFactory.open(fs))) {
             List<Future<?>> tasks = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
                 boolean writer = t < 2;
                 long threadSeed = seed + t;
                 tasks.add(pool.submit(() -> {
                     Random random = new Random(threadSeed);
-                    for (int op = 0; op < 30_000; op++) {
+                    for (int op = 0; op < operationsPerThread; op++) {
                         int k = (int) Math.min(keys - 1, Math.abs(random.nextGaussian()) * keys / 4);
                         if (writer) {
                             synchronized (keyLocks[k]) {
