@@ -3,6 +3,7 @@ package dev.cairn.engine.cache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
+import dev.cairn.engine.ReadOptions;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
@@ -150,6 +151,18 @@ public final class RowCache implements Closeable {
     /** The value for {@code key}, or null; counted, and promoted from SSD on an SSD hit. */
     public byte[] get(byte[] key) {
         return lookup(key, false).value();
+    }
+
+    /**
+     * Looks {@code key} up as {@code options} say: a read at a snapshot bypasses the cache (which
+     * holds only the latest rows) and may not fill it; a read that must not fill caches
+     * ({@link ReadOptions#SCAN}) is a scan.
+     */
+    public Lookup lookup(byte[] key, ReadOptions options) {
+        if (options.snapshot() != null) {
+            return new Lookup(null, NO_FILL);
+        }
+        return lookup(key, !options.fillCache());
     }
 
     /** Looks {@code key} up in memory, then on SSD. See the class comment for {@code scan}. */

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.cairn.engine.ReadOptions;
+import dev.cairn.engine.Snapshot;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -135,6 +137,30 @@ class RowCacheTest {
             RowCache.Lookup again = cache.lookup(key(1), false);
             assertTrue(cache.fill(key(1), value(1, 2, 10), again.stamp()));
             assertEquals(2, version(cache.get(key(1))));
+        }
+    }
+
+    @Test
+    void snapshotReadsBypassTheCacheAndScanOptionsScan() throws Exception {
+        try (RowCache cache = RowCache.memoryOnly(RowCacheOptions.builder().memoryBytes(1 << 20).build())) {
+            cache.put(key(1), value(1, 1, 10));
+            assertEquals(1, version(cache.lookup(key(1), ReadOptions.DEFAULT).value()));
+            assertEquals(1, version(cache.lookup(key(1), ReadOptions.SCAN).value()));
+            Snapshot snapshot = new Snapshot() {
+                @Override
+                public long sequence() {
+                    return 42;
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+            RowCache.Lookup atSnapshot = cache.lookup(key(1), ReadOptions.at(snapshot));
+            assertFalse(atSnapshot.hit(), "the cache holds only the latest rows");
+            assertFalse(cache.fill(key(2), value(2, 1, 10), atSnapshot.stamp()));
+            assertFalse(cache.fill(key(2), value(2, 1, 10), cache.lookup(key(2), ReadOptions.SCAN).stamp()));
+            assertNull(cache.get(key(2)));
         }
     }
 
