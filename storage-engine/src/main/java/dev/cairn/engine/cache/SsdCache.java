@@ -454,7 +454,13 @@ public final class SsdCache implements Closeable {
                     if (closed || failed) {
                         throw new IOException("cache closed during garbage collection");
                     }
-                    long newOffset = append(entry);
+                    long newOffset;
+                    try {
+                        newOffset = append(entry);
+                    } catch (IOException e) {
+                        fail(e);
+                        throw e;
+                    }
                     if (index.replaceIf(hash, oldOffset, newOffset, size)) {
                         gcCopiedBytes.add(size);
                     } else {
