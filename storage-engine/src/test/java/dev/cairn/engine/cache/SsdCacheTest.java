@@ -368,6 +368,24 @@ class SsdCacheTest {
     }
 
     @Test
+    void aFailedWriteDisablesTheCacheWithoutFailingCallers() throws IOException {
+        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        SsdCache cache = SsdCache.open(options(fs).build());
+        cache.put(key(1), value(1, 0, 100));
+        fs.failSyncAfter(1);
+        for (int i = 2; i < 400; i++) {
+            cache.put(key(i), value(i, 0, 100));
+        }
+        assertNull(cache.get(key(1)), "disabled: every read misses");
+        assertFalse(cache.put(key(1), value(1, 0, 100)));
+        cache.invalidate(key(2));
+        cache.close();
+        try (SsdCache reopened = SsdCache.open(options(fs).build())) {
+            assertEquals(0, reopened.stats().entries(), "no live list after a failure: nothing is trusted");
+        }
+    }
+
+    @Test
     void optionsAreValidated() {
         CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
         assertThrows(IllegalArgumentException.class, () -> options(fs).capacityBytes(20 << 10).build());
