@@ -27,7 +27,7 @@ public final class SsdCacheOptions {
     /** The default value of {@link #recovery()}. */
     public static final SsdRecovery DEFAULT_RECOVERY = SsdRecovery.REBUILD;
 
-    private static final long MIN_SEGMENT_BYTES = 4096;
+    public static final long MIN_SEGMENT_BYTES = 4096;
     private static final long MAX_SEGMENT_BYTES = 1L << 30;
 
     private final Path directory;
