@@ -30,8 +30,8 @@ public final class Dumper {
         Path name = path.getFileName();
         List<String> children = name != null && isEngineFile(name.toString()) ? List.of() : listIfDirectory(fs, path);
         if (!children.isEmpty()) {
-            for (String name : children.stream().sorted().toList()) {
-                dump(fs, path.resolve(name), out);
+            for (String child : children.stream().sorted().toList()) {
+                dump(fs, path.resolve(child), out);
                 out.println();
             }
             return;
