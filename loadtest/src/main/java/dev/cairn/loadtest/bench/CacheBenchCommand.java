@@ -57,8 +57,13 @@ public final class CacheBenchCommand implements Callable<Integer> {
     @Option(names = "--updates-per-round", description = "updates per round (default: half the records)")
     Long updatesPerRound;
 
-    @Option(names = "--warmup-reads", description = "warm-up reads per configuration (default: five per record)")
+    @Option(names = "--warmup-reads", description = "least warm-up reads per configuration (default: five per record)")
     Long warmupReads;
+
+    @Option(names = "--max-warmup-reads",
+            description = "most warm-up reads per configuration; warming stops earlier once the cached rows stop growing"
+                    + " (default: thirty per record)")
+    Long maxWarmupReads;
 
     @Option(names = "--read-shares", split = ",",
             description = "the measured mixes' shares of reads; the first gives the headline (default: 0.95,0.85,0.75)")
@@ -83,7 +88,9 @@ public final class CacheBenchCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         CacheBenchConfig config = new CacheBenchConfig(objects, threads, seed, rounds,
                 updatesPerRound == null ? objects / 2 : updatesPerRound,
-                warmupReads == null ? 5 * objects : warmupReads, Duration.ofSeconds(seconds), readShares,
+                warmupReads == null ? 5 * objects : warmupReads,
+                maxWarmupReads == null ? Math.max(30 * objects, warmupReads == null ? 0 : warmupReads) : maxWarmupReads,
+                Duration.ofSeconds(seconds), readShares,
                 memoryCacheBytes, ssdCacheBytes, blockCacheBytes);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter log = spec.commandLine().getErr();

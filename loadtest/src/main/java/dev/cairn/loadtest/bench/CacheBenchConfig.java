@@ -12,7 +12,8 @@ import java.util.List;
  * @param rounds           update rounds after the load, each followed by a flush, so that
  *                         records' versions sit in several SSTables
  * @param updatesPerRound  updates per round, keys drawn from the latest distribution
- * @param warmupReads      reads that warm each configuration's caches before it is measured
+ * @param warmupReads      reads that warm each configuration's caches at least ...
+ * @param maxWarmupReads   ... and at most; in between, warming stops once the cached rows stop growing
  * @param measureDuration  length of each measured mix
  * @param readShares       the measured mixes' shares of reads (the rest are updates), in order
  * @param memoryCacheBytes the memory row cache, in both configurations
@@ -28,6 +29,7 @@ public record CacheBenchConfig(
         int rounds,
         long updatesPerRound,
         long warmupReads,
+        long maxWarmupReads,
         Duration measureDuration,
         List<Double> readShares,
         long memoryCacheBytes,
@@ -40,6 +42,8 @@ public record CacheBenchConfig(
         require(rounds >= 0, "rounds must not be negative, got " + rounds);
         require(updatesPerRound >= 0, "updates per round must not be negative, got " + updatesPerRound);
         require(warmupReads >= 0, "warm-up reads must not be negative, got " + warmupReads);
+        require(maxWarmupReads >= warmupReads, "the most warm-up reads must be at least the least, got "
+                + maxWarmupReads + " < " + warmupReads);
         require(!measureDuration.isNegative() && !measureDuration.isZero(),
                 "the measured duration must be positive, got " + measureDuration);
         require(!readShares.isEmpty(), "at least one read share is needed");

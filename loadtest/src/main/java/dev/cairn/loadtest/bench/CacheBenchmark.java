@@ -33,8 +33,8 @@ import org.HdrHistogram.Histogram;
  *       distribution, each followed by a flush, with compaction held back, so that records'
  *       versions sit in several SSTables. The simulated disk is not slowed while building.
  *   <li>For each configuration (memory row cache only, then memory + SSD row cache), on its own
- *       copy of the built data: <b>warm-up</b> with the same reads from the latest distribution,
- *       the disk again not slowed; then each <b>mix</b> (95%, 85%, 75% reads; the rest updates of
+ *       copy of the built data: <b>warm-up</b> with the same reads from the latest distribution
+ *       until the cached rows stop growing, the disk again not slowed; then each <b>mix</b> (95%, 85%, 75% reads; the rest updates of
  *       records drawn from the same distribution) for the measured duration with the disk slowed.
  * </ol>
  * Both configurations see the same data, the same request sequences per client and the same
@@ -49,6 +49,8 @@ public final class CacheBenchmark {
     private static final long BUILD_SALT = 0x6275696c64736c74L;
     private static final long WARM_SALT = 0x7761726d73616c74L;
     private static final long HIGHEST_TRACKABLE_NANOS = 600_000_000_000L;
+    /** Warm-up ends when a chunk of reads grows the cached rows by less than this fraction. */
+    static final double WARM_GROWTH = 0.005;
 
     /** The two configurations compared. */
     enum Setup {
@@ -159,14 +161,12 @@ public final class CacheBenchmark {
         List<CacheMixFigures> figures = new ArrayList<>();
         try (Engine engine = Engine.open(options)) {
             Table table = engine.table(TABLE);
-            phase(setup.label + ": warm-up", config.warmupReads(), ParallelPhase.NO_LIMIT, (worker, n) -> {
-                long i = latest.item(Mix.unit(Mix.mix(config.seed(), n, 0, WARM_SALT)));
-                read(table, versions, i);
-            });
-            awaitCascades(engine);
+            long warmupReads = warmUp(setup, engine, table, versions);
             RowCacheStats warm = engine.stats().rowCache();
-            log.printf("%s: after warm-up %d rows in memory, %d on SSD%n", setup.label, warm.memoryEntries(),
-                    warm.ssd() == null ? 0 : warm.ssd().entries());
+            log.printf("%s: after %d warm-up reads %d rows in memory, %d on SSD (%d cascaded, %d dropped)%n",
+                    setup.label, warmupReads, warm.memoryEntries(), warm.ssd() == null ? 0 : warm.ssd().entries(),
+                    warm.cascaded(), warm.cascadeDropped());
+            log.flush();
             for (int m = 0; m < config.readShares().size(); m++) {
                 sleeper.on(true);
                 try {
@@ -179,6 +179,37 @@ public final class CacheBenchmark {
             EngineBenchmark.deleteRecursively(root);
         }
         return figures;
+    }
+
+    /**
+     * Reads from the latest distribution, in chunks of one read per record, at least
+     * {@code warmupReads} and at most {@code maxWarmupReads}, stopping once a chunk grows the rows
+     * cached (both tiers) by less than {@link #WARM_GROWTH}: the seed's rule of warming until the
+     * cache is full, applied alike to both configurations. Returns the reads done.
+     */
+    private long warmUp(Setup setup, Engine engine, Table table, AtomicIntegerArray versions) throws IOException {
+        long chunk = config.objects();
+        long done = 0;
+        long lastCached = 0;
+        log.printf("%s: warm-up ...%n", setup.label);
+        log.flush();
+        while (done < config.maxWarmupReads()) {
+            long base = done;
+            long reads = Math.min(chunk, config.maxWarmupReads() - done);
+            ParallelPhase.run("warm-up", config.threads(), reads, ParallelPhase.NO_LIMIT, (worker, n) -> {
+                long i = latest.item(Mix.unit(Mix.mix(config.seed(), base + n, 0, WARM_SALT)));
+                read(table, versions, i);
+            });
+            done += reads;
+            awaitCascades(engine);
+            RowCacheStats s = engine.stats().rowCache();
+            long cached = s.memoryEntries() + (s.ssd() == null ? 0 : s.ssd().entries());
+            if (done >= config.warmupReads() && cached - lastCached < cached * WARM_GROWTH) {
+                break;
+            }
+            lastCached = cached;
+        }
+        return done;
     }
 
     private CacheMixFigures measureMix(Setup setup, Engine engine, Table table, SimulatedDeviceFileSystem disk,

@@ -78,10 +78,10 @@ final class CacheReport {
                         + " %.1f%% of the records, receiving %.1f%% of requests%n",
                 config.memoryCacheBytes(), first.memoryEntries(), config.ssdCacheBytes(), firstTiered.ssdEntries(),
                 hotSetRows(), 100.0 * hotSetRows() / config.objects(), 100 * latest.shareOfTop(hotSetRows())));
-        out.append(String.format("%d records of %d x %d B, %d update rounds of %d, %d warm-up reads, %d s per mix,"
+        out.append(String.format("%d records of %d x %d B, %d update rounds of %d, %d to %d warm-up reads, %d s per mix,"
                         + " %d threads, seed %d, block cache %d B, disk %s, JDK %s%n",
                 config.objects(), YcsbRows.COLUMNS, YcsbRows.COLUMN_BYTES, config.rounds(), config.updatesPerRound(),
-                config.warmupReads(), config.measureDuration().toSeconds(), config.threads(), config.seed(),
+                config.warmupReads(), config.maxWarmupReads(), config.measureDuration().toSeconds(), config.threads(), config.seed(),
                 config.blockCacheBytes(), DeviceProfile.HDD_7200.name(), System.getProperty("java.version")));
         return out.toString();
     }
@@ -118,6 +118,7 @@ final class CacheReport {
         fields.put("rounds", config.rounds());
         fields.put("updates_per_round", config.updatesPerRound());
         fields.put("warmup_reads", config.warmupReads());
+        fields.put("max_warmup_reads", config.maxWarmupReads());
         fields.put("seconds_per_mix", config.measureDuration().toMillis() / 1000.0);
         fields.put("memory_cache_bytes", config.memoryCacheBytes());
         fields.put("ssd_cache_bytes", config.ssdCacheBytes());

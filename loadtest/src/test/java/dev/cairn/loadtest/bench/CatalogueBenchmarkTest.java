@@ -69,7 +69,7 @@ class CatalogueBenchmarkTest {
     }
 
     @Test
-    void metadataRowsVaryTheirColumnsWithinTheCatalogueLimit() {
+    void metadataRowsVaryTheirColumnsWithinTheCatalogueLimit() throws IOException {
         ObjectMetadataRows rows = new ObjectMetadataRows(SEED);
         Set<List<String>> schemas = new HashSet<>();
         for (long i = 0; i < 5000; i++) {
