@@ -32,10 +32,12 @@ import org.HdrHistogram.Histogram;
  *   <li><b>build</b>: load every record, then {@code rounds} rounds of updates drawn from the latest
  *       distribution, each followed by a flush, with compaction held back, so that records'
  *       versions sit in several SSTables. The simulated disk is not slowed while building.
- *   <li>For each configuration (memory row cache only, then memory + SSD row cache), on its own
- *       copy of the built data: <b>warm-up</b> with the same reads from the latest distribution
- *       until the cached rows stop growing, the disk again not slowed; then each <b>mix</b> (95%, 85%, 75% reads; the rest updates of
- *       records drawn from the same distribution) for the measured duration with the disk slowed.
+ *   <li>Both configurations (memory row cache only; memory + SSD row cache) open side by side,
+ *       each on its own copy of the built data and its own simulated disk. <b>warm-up</b>: each
+ *       gets the same reads from the latest distribution until its cached rows stop growing, the
+ *       disk again not slowed. Then each <b>mix</b> (95%, 85%, 75% reads; the rest updates of
+ *       records drawn from the same distribution) runs for the measured duration per
+ *       configuration, in slices alternating between the two, the measuring one's disk slowed.
  * </ol>
  * Both configurations see the same data, the same request sequences per client and the same
  * durations. Every read is checked against the record it asked for.
@@ -51,6 +53,8 @@ public final class CacheBenchmark {
     private static final long HIGHEST_TRACKABLE_NANOS = 600_000_000_000L;
     /** Warm-up ends when a chunk of reads grows the cached rows by less than this fraction. */
     static final double WARM_GROWTH = 0.005;
+    /** Measured mixes alternate between the configurations in slices of about this length. */
+    static final Duration SLICE = Duration.ofSeconds(5);
 
     /** The two configurations compared. */
     enum Setup {
@@ -93,8 +97,9 @@ public final class CacheBenchmark {
         Path build = directory.resolve("build");
         try {
             AtomicIntegerArray versions = build(build);
-            List<CacheMixFigures> memoryOnly = runSetup(Setup.MEMORY_ONLY, build, directory.resolve("memory-only"), versions);
-            List<CacheMixFigures> tiered = runSetup(Setup.TIERED, build, directory.resolve("tiered"), versions);
+            List<List<CacheMixFigures>> figures = measure(directory, build, versions);
+            List<CacheMixFigures> memoryOnly = figures.get(0);
+            List<CacheMixFigures> tiered = figures.get(1);
             CacheReport report = new CacheReport(config, latest, memoryOnly, tiered);
             return new Result(memoryOnly, tiered, report.table(), report.jsonLine());
         } finally {
@@ -142,43 +147,122 @@ public final class CacheBenchmark {
         table.putRow(rows.key(i), rows.row(i, version));
     }
 
-    private List<CacheMixFigures> runSetup(Setup setup, Path build, Path root, AtomicIntegerArray builtVersions)
-            throws IOException {
-        copyTree(build, root);
-        AtomicIntegerArray versions = new AtomicIntegerArray(builtVersions.length());
-        for (int i = 0; i < versions.length(); i++) {
-            versions.set(i, builtVersions.get(i));
-        }
-        SwitchableSleeper sleeper = new SwitchableSleeper();
-        SimulatedDeviceFileSystem disk = new SimulatedDeviceFileSystem(new LocalFileSystem(), DeviceProfile.HDD_7200,
-                sleeper);
-        RoutingFileSystem fs = RoutingFileSystem.builder(new LocalFileSystem())
-                .route(root.resolve("capacity"), disk).build();
-        EngineOptions options = options(root).fileSystem(fs)
-                .rowCacheBytes(config.memoryCacheBytes())
-                .ssdCacheBytes(setup == Setup.TIERED ? config.ssdCacheBytes() : 0)
-                .build();
-        List<CacheMixFigures> figures = new ArrayList<>();
-        try (Engine engine = Engine.open(options)) {
-            Table table = engine.table(TABLE);
-            long warmupReads = warmUp(setup, engine, table, versions);
-            RowCacheStats warm = engine.stats().rowCache();
-            log.printf("%s: after %d warm-up reads %d rows in memory, %d on SSD (%d cascaded, %d dropped)%n",
-                    setup.label, warmupReads, warm.memoryEntries(), warm.ssd() == null ? 0 : warm.ssd().entries(),
-                    warm.cascaded(), warm.cascadeDropped());
-            log.flush();
-            for (int m = 0; m < config.readShares().size(); m++) {
-                sleeper.on(true);
-                try {
-                    figures.add(measureMix(setup, engine, table, disk, versions, m));
-                } finally {
-                    sleeper.on(false);
-                }
+    /** One configuration's store: its copy of the data, its simulated disk and its open engine. */
+    private final class Store implements AutoCloseable {
+        final Setup setup;
+        final Path root;
+        final SwitchableSleeper sleeper = new SwitchableSleeper();
+        final SimulatedDeviceFileSystem disk;
+        final AtomicIntegerArray versions;
+        final Engine engine;
+        final Table table;
+
+        Store(Setup setup, Path build, Path root, AtomicIntegerArray builtVersions) throws IOException {
+            this.setup = setup;
+            this.root = root;
+            copyTree(build, root);
+            versions = new AtomicIntegerArray(builtVersions.length());
+            for (int i = 0; i < versions.length(); i++) {
+                versions.set(i, builtVersions.get(i));
             }
-        } finally {
-            EngineBenchmark.deleteRecursively(root);
+            disk = new SimulatedDeviceFileSystem(new LocalFileSystem(), DeviceProfile.HDD_7200, sleeper);
+            RoutingFileSystem fs = RoutingFileSystem.builder(new LocalFileSystem())
+                    .route(root.resolve("capacity"), disk).build();
+            engine = Engine.open(options(root).fileSystem(fs)
+                    .rowCacheBytes(config.memoryCacheBytes())
+                    .ssdCacheBytes(setup == Setup.TIERED ? config.ssdCacheBytes() : 0)
+                    .build());
+            table = engine.table(TABLE);
         }
-        return figures;
+
+        @Override
+        public void close() throws IOException {
+            sleeper.on(false);
+            try {
+                engine.close();
+            } finally {
+                EngineBenchmark.deleteRecursively(root);
+            }
+        }
+    }
+
+    /** What one configuration did in one mix, summed over its slices. */
+    private static final class Tally {
+        long reads;
+        long operations;
+        long elapsedNanos;
+        long memoryHits;
+        long ssdHits;
+        long misses;
+        long deviceReads;
+        final Histogram readLatencies = new Histogram(HIGHEST_TRACKABLE_NANOS, 3);
+
+        CacheMixFigures figures(double readShare, RowCacheStats end) {
+            boolean any = readLatencies.getTotalCount() > 0;
+            return new CacheMixFigures(readShare, reads, operations - reads, elapsedNanos,
+                    any ? readLatencies.getValueAtPercentile(50) / 1e6 : Double.NaN,
+                    any ? readLatencies.getValueAtPercentile(99) / 1e6 : Double.NaN,
+                    any ? readLatencies.getMean() / 1e6 : Double.NaN,
+                    memoryHits, ssdHits, misses, deviceReads, end.memoryEntries(),
+                    end.ssd() == null ? 0 : end.ssd().entries());
+        }
+    }
+
+    /**
+     * Opens both configurations, warms each, then measures each mix in slices that alternate
+     * between them (which goes first alternates too), so that the machine's busier moments fall
+     * on both alike. Only the measuring configuration's disk is slowed at any time.
+     */
+    private List<List<CacheMixFigures>> measure(Path directory, Path build, AtomicIntegerArray versions)
+            throws IOException {
+        try (Store memoryOnly = new Store(Setup.MEMORY_ONLY, build, directory.resolve("memory-only"), versions);
+                Store tiered = new Store(Setup.TIERED, build, directory.resolve("tiered"), versions)) {
+            List<Store> stores = List.of(memoryOnly, tiered);
+            for (Store store : stores) {
+                long warmupReads = warmUp(store.setup, store.engine, store.table, store.versions);
+                RowCacheStats warm = store.engine.stats().rowCache();
+                log.printf("%s: after %d warm-up reads %d rows in memory, %d on SSD (%d cascaded, %d dropped)%n",
+                        store.setup.label, warmupReads, warm.memoryEntries(),
+                        warm.ssd() == null ? 0 : warm.ssd().entries(), warm.cascaded(), warm.cascadeDropped());
+                log.flush();
+            }
+            List<List<CacheMixFigures>> figures = List.of(new ArrayList<>(), new ArrayList<>());
+            int slices = Math.max(1, (int) (config.measureDuration().toMillis() / SLICE.toMillis()));
+            Duration slice = config.measureDuration().dividedBy(slices);
+            for (int m = 0; m < config.readShares().size(); m++) {
+                double readShare = config.readShares().get(m);
+                Tally[] tallies = {new Tally(), new Tally()};
+                SplittableRandom[][] randoms = new SplittableRandom[2][config.threads()];
+                for (int s = 0; s < 2; s++) {
+                    for (int w = 0; w < config.threads(); w++) {
+                        randoms[s][w] = new SplittableRandom(Mix.mix(config.seed(), w, m, READ_SALT));
+                    }
+                }
+                log.printf("%.0f%% reads: %d slices of %s per configuration ...%n", readShare * 100, slices, slice);
+                log.flush();
+                for (int n = 0; n < slices; n++) {
+                    for (int turn = 0; turn < 2; turn++) {
+                        int s = (n + turn) % 2;
+                        Store store = stores.get(s);
+                        store.sleeper.on(true);
+                        try {
+                            measureSlice(store, readShare, slice, randoms[s], tallies[s]);
+                        } finally {
+                            store.sleeper.on(false);
+                        }
+                    }
+                }
+                for (int s = 0; s < 2; s++) {
+                    CacheMixFigures f = tallies[s].figures(readShare, stores.get(s).engine.stats().rowCache());
+                    figures.get(s).add(f);
+                    log.printf("%s, %.0f%% reads: %.0f ops/s, read p99 %.1f ms, hit ratio %.3f%n",
+                            stores.get(s).setup.label, readShare * 100, f.opsPerSecond(), f.readP99Millis(),
+                            f.hitRatio());
+                }
+                log.flush();
+            }
+            return figures;
+        }
     }
 
     /**
@@ -212,51 +296,40 @@ public final class CacheBenchmark {
         return done;
     }
 
-    private CacheMixFigures measureMix(Setup setup, Engine engine, Table table, SimulatedDeviceFileSystem disk,
-            AtomicIntegerArray versions, int mixIndex) throws IOException {
-        double readShare = config.readShares().get(mixIndex);
+    private void measureSlice(Store store, double readShare, Duration slice, SplittableRandom[] randoms, Tally tally)
+            throws IOException {
         int threads = config.threads();
-        SplittableRandom[] randoms = new SplittableRandom[threads];
         Histogram[] readLatencies = new Histogram[threads];
         long[] reads = new long[threads];
         for (int w = 0; w < threads; w++) {
-            randoms[w] = new SplittableRandom(Mix.mix(config.seed(), w, mixIndex, READ_SALT));
             readLatencies[w] = new Histogram(HIGHEST_TRACKABLE_NANOS, 3);
         }
-        RowCacheStats before = engine.stats().rowCache();
-        long deviceBefore = disk.accesses() + disk.sequentialReads();
-        String name = String.format("%s: %.0f%% reads", setup.label, readShare * 100);
-        ParallelPhase.Result result = phase(name, Long.MAX_VALUE, config.measureDuration(), (worker, n) -> {
+        RowCacheStats before = store.engine.stats().rowCache();
+        long deviceBefore = store.disk.accesses() + store.disk.sequentialReads();
+        ParallelPhase.Result result = ParallelPhase.run(store.setup.json, threads, Long.MAX_VALUE, slice, (worker, n) -> {
             SplittableRandom random = randoms[worker];
             boolean isRead = random.nextDouble() < readShare;
             long i = latest.item(random.nextDouble());
             if (isRead) {
                 long start = System.nanoTime();
-                read(table, versions, i);
+                read(store.table, store.versions, i);
                 readLatencies[worker].recordValue(Math.min(HIGHEST_TRACKABLE_NANOS, System.nanoTime() - start));
                 reads[worker]++;
             } else {
-                update(table, versions, i);
+                update(store.table, store.versions, i);
             }
         });
-        RowCacheStats after = engine.stats().rowCache();
-        long deviceReads = disk.accesses() + disk.sequentialReads() - deviceBefore;
-        Histogram merged = new Histogram(HIGHEST_TRACKABLE_NANOS, 3);
-        long readCount = 0;
+        RowCacheStats after = store.engine.stats().rowCache();
+        tally.deviceReads += store.disk.accesses() + store.disk.sequentialReads() - deviceBefore;
+        tally.memoryHits += after.memoryHits() - before.memoryHits();
+        tally.ssdHits += after.ssdHits() - before.ssdHits();
+        tally.misses += after.ssdMisses() - before.ssdMisses();
+        tally.operations += result.operations();
+        tally.elapsedNanos += result.elapsedNanos();
         for (int w = 0; w < threads; w++) {
-            merged.add(readLatencies[w]);
-            readCount += reads[w];
+            tally.readLatencies.add(readLatencies[w]);
+            tally.reads += reads[w];
         }
-        boolean any = merged.getTotalCount() > 0;
-        long memoryHits = after.memoryHits() - before.memoryHits();
-        long ssdHits = after.ssdHits() - before.ssdHits();
-        long misses = after.ssdMisses() - before.ssdMisses();
-        return new CacheMixFigures(readShare, readCount, result.operations() - readCount, result.elapsedNanos(),
-                any ? merged.getValueAtPercentile(50) / 1e6 : Double.NaN,
-                any ? merged.getValueAtPercentile(99) / 1e6 : Double.NaN,
-                any ? merged.getMean() / 1e6 : Double.NaN,
-                memoryHits, ssdHits, misses, deviceReads, after.memoryEntries(),
-                after.ssd() == null ? 0 : after.ssd().entries());
     }
 
     private void read(Table table, AtomicIntegerArray versions, long i) throws IOException {
