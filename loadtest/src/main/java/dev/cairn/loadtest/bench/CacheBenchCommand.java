@@ -32,7 +32,11 @@ public final class CacheBenchCommand implements Callable<Integer> {
     public static final int DEFAULT_ROUNDS = 3;
     /** About 12% of the default records' rows, so the hot set (twice that) is about a quarter of them. */
     public static final long DEFAULT_MEMORY_CACHE_BYTES = 6L << 20;
-    /** Room for the hot set four times over, as an SSD's size is cheap next to memory's. */
+    /**
+     * Four times the memory cache: room for the hot set (twice the memory cache's rows) about
+     * twice over, as SSD space is cheap next to memory. With room for the hot set alone (12 MiB)
+     * the gain falls to about the seed's; docs/benchmarks.md gives both.
+     */
     public static final long DEFAULT_SSD_CACHE_BYTES = 24L << 20;
     public static final long DEFAULT_BLOCK_CACHE_BYTES = 0;
 

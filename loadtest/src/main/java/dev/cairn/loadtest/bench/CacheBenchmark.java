@@ -168,11 +168,21 @@ public final class CacheBenchmark {
             disk = new SimulatedDeviceFileSystem(new LocalFileSystem(), DeviceProfile.HDD_7200, sleeper);
             RoutingFileSystem fs = RoutingFileSystem.builder(new LocalFileSystem())
                     .route(root.resolve("capacity"), disk).build();
-            engine = Engine.open(options(root).fileSystem(fs)
-                    .rowCacheBytes(config.memoryCacheBytes())
-                    .ssdCacheBytes(setup == Setup.TIERED ? config.ssdCacheBytes() : 0)
-                    .build());
-            table = engine.table(TABLE);
+            Engine opened = null;
+            try {
+                opened = Engine.open(options(root).fileSystem(fs)
+                        .rowCacheBytes(config.memoryCacheBytes())
+                        .ssdCacheBytes(setup == Setup.TIERED ? config.ssdCacheBytes() : 0)
+                        .build());
+                table = opened.table(TABLE);
+            } catch (IOException | RuntimeException e) {
+                if (opened != null) {
+                    opened.close();
+                }
+                EngineBenchmark.deleteRecursively(root);
+                throw e;
+            }
+            engine = opened;
         }
 
         @Override
