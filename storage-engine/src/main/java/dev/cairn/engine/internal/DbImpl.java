@@ -43,7 +43,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -606,14 +605,7 @@ public final class DbImpl implements Engine {
         try {
             log.sync();
         } finally {
-            try {
-                valueSync.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted syncing value file");
-            } catch (ExecutionException e) {
-                throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-            }
+            Futures.await(valueSync, "the value file sync");
         }
     }
 
@@ -1323,22 +1315,7 @@ public final class DbImpl implements Engine {
 
     private Object runOnCompactionThread(IoTask task) throws IOException {
         checkOpen();
-        Future<Object> f = compactionExecutor.submit(() -> task.run());
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted");
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IOException io) {
-                throw io;
-            }
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IOException(cause);
-        }
+        return Futures.await(compactionExecutor.submit(() -> task.run()), "the compaction thread");
     }
 
     // ---------------------------------------------------------------- value garbage collection

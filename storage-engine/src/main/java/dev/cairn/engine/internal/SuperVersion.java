@@ -1,7 +1,6 @@
 package dev.cairn.engine.internal;
 
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Everything a read needs, published as one reference: the active memtable, the frozen ones
@@ -12,8 +11,7 @@ final class SuperVersion {
     final Memtable mem;
     final List<Memtable> immutables;
     final Version version;
-    private final AtomicInteger refs = new AtomicInteger(1);
-    private final java.util.function.Consumer<SuperVersion> onDeath;
+    private final RefCount refs;
 
     SuperVersion(long id, Memtable mem, List<Memtable> immutables, Version version,
                  java.util.function.Consumer<SuperVersion> onDeath) {
@@ -21,25 +19,17 @@ final class SuperVersion {
         this.mem = mem;
         this.immutables = immutables;
         this.version = version;
-        this.onDeath = onDeath;
+        this.refs = new RefCount(() -> {
+            version.unref();
+            onDeath.accept(this);
+        });
     }
 
     boolean tryRef() {
-        while (true) {
-            int r = refs.get();
-            if (r <= 0) {
-                return false;
-            }
-            if (refs.compareAndSet(r, r + 1)) {
-                return true;
-            }
-        }
+        return refs.tryRef();
     }
 
     void unref() {
-        if (refs.decrementAndGet() == 0) {
-            version.unref();
-            onDeath.accept(this);
-        }
+        refs.unref();
     }
 }

@@ -1,7 +1,6 @@
 package dev.cairn.engine.internal;
 
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An immutable set of live SSTables per level. Reference counted: while any reader holds it,
@@ -9,12 +8,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class Version {
     private final List<List<FileMeta>> levels;
-    private final AtomicInteger refs = new AtomicInteger(1);
-    private final Runnable onDeath;
+    private final RefCount refs;
 
     Version(List<List<FileMeta>> levels, Runnable onDeath) {
         this.levels = levels;
-        this.onDeath = onDeath;
+        this.refs = new RefCount(onDeath);
     }
 
     List<List<FileMeta>> levels() {
@@ -26,21 +24,11 @@ final class Version {
     }
 
     boolean tryRef() {
-        while (true) {
-            int r = refs.get();
-            if (r <= 0) {
-                return false;
-            }
-            if (refs.compareAndSet(r, r + 1)) {
-                return true;
-            }
-        }
+        return refs.tryRef();
     }
 
     void unref() {
-        if (refs.decrementAndGet() == 0) {
-            onDeath.run();
-        }
+        refs.unref();
     }
 
     long levelBytes(int level) {

@@ -2,10 +2,8 @@ package dev.cairn.engine.internal;
 
 import dev.cairn.engine.WriteBatch;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 
@@ -122,21 +120,7 @@ final class WriteQueue {
     }
 
     private static Object await(Request r) throws IOException {
-        try {
-            return r.done.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while waiting for the write thread");
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IOException io) {
-                throw io;
-            }
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IOException(cause);
-        }
+        return Futures.await(r.done, "the write thread");
     }
 
     /** The next request; null once closed and drained. */
