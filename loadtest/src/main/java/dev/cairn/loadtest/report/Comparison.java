@@ -68,9 +68,10 @@ public final class Comparison {
                     List<String> row = new ArrayList<>(List.of(op, "p99 ms " + phase));
                     boolean any = false;
                     for (JsonNode r : results) {
-                        JsonNode v = r.path("phases").path(phase).path(op).path("p99Ms");
-                        any |= !v.isMissingNode();
-                        row.add(v.isMissingNode() ? "-" : number(v.asDouble()));
+                        JsonNode p = r.path("phases").path(phase).path(op);
+                        boolean has = p.path("count").asLong() > 0;
+                        any |= has;
+                        row.add(has ? number(p.path("p99Ms").asDouble()) : "-");
                     }
                     while (row.size() < header.size()) {
                         row.add("");

@@ -87,14 +87,22 @@ public final class Runner {
     }
 
     /**
-     * Runs to a bound; returns the result. One untimed GET first initialises the client (an SDK
-     * spends seconds on its first request), so the first interval measures the target.
+     * Runs to a bound; returns the result. One untimed GET (and one listing of the traversal
+     * source) first initialises the clients (an SDK spends seconds on its first request), so the
+     * first interval measures the target.
      */
     public RunResult run() throws InterruptedException {
         try {
             target.get(keys.key(0));
         } catch (TargetException | RuntimeException e) {
             // A failing target shows in the timed operations, counted by kind.
+        }
+        if (traversalSource != null) {
+            try {
+                traversalSource.list(name -> false);
+            } catch (TargetException | RuntimeException e) {
+                // A failing traversal source shows in the traversal's error counts.
+            }
         }
         Instant startedAt = Instant.now();
         Timeline timeline = new Timeline(stats.keySet());
