@@ -14,7 +14,7 @@ final class Progress {
 
     private final PrintWriter out;
     private final RunConfig config;
-    private final boolean terminal = System.console() != null;
+    private final boolean terminal = onTerminal();
     private long lastPrinted = Long.MIN_VALUE;
 
     Progress(PrintWriter out, RunConfig config) {
@@ -42,6 +42,19 @@ final class Progress {
                         : "  traversal pending");
         out.print(terminal ? "\r" + line : line + "\n");
         out.flush();
+    }
+
+    /** Whether standard output is a terminal (Console.isTerminal from JDK 22; before, a console exists only then). */
+    private static boolean onTerminal() {
+        java.io.Console console = System.console();
+        if (console == null) {
+            return false;
+        }
+        try {
+            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+        } catch (ReflectiveOperationException e) {
+            return true;
+        }
     }
 
     void finish(long elapsedNanos, long ops, long errors) {
