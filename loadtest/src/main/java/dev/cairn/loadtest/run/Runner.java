@@ -18,7 +18,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import org.HdrHistogram.Histogram;
 
 /**
  * Runs one workload against one target: worker threads issue operations (closed loop, or open
@@ -256,9 +255,5 @@ public final class Runner {
             }
             TimeUnit.NANOSECONDS.timedJoin(t, left);
         }
-    }
-
-    static Histogram copy(Histogram h) {
-        return h.copy();
     }
 }
