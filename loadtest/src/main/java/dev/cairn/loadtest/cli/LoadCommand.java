@@ -4,7 +4,7 @@ import dev.cairn.loadtest.dataset.Dataset;
 import dev.cairn.loadtest.dataset.DatasetSpec;
 import dev.cairn.loadtest.dataset.KeyRegistry;
 import dev.cairn.loadtest.dataset.Loader;
-import dev.cairn.loadtest.target.S3Target;
+import dev.cairn.loadtest.targets.S3Target;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -96,7 +96,7 @@ public final class LoadCommand implements Callable<Integer> {
                         + "; the dataset is left incomplete (its count stays 0)");
             }
             return 0;
-        } catch (dev.cairn.loadtest.target.TargetException e) {
+        } catch (dev.cairn.loadtest.targets.TargetException e) {
             throw new IOException(e.getMessage(), e);
         }
     }

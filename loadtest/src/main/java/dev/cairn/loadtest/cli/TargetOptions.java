@@ -1,9 +1,9 @@
 package dev.cairn.loadtest.cli;
 
-import dev.cairn.loadtest.target.HttpTarget;
-import dev.cairn.loadtest.target.S3Endpoint;
-import dev.cairn.loadtest.target.S3Target;
-import dev.cairn.loadtest.target.Target;
+import dev.cairn.loadtest.targets.HttpTarget;
+import dev.cairn.loadtest.targets.S3Endpoint;
+import dev.cairn.loadtest.targets.S3Target;
+import dev.cairn.loadtest.targets.Target;
 import java.net.URI;
 import java.time.Duration;
 import picocli.CommandLine.Option;

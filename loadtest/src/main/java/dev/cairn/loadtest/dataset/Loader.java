@@ -1,7 +1,7 @@
 package dev.cairn.loadtest.dataset;
 
-import dev.cairn.loadtest.target.Target;
-import dev.cairn.loadtest.target.TargetException;
+import dev.cairn.loadtest.targets.Target;
+import dev.cairn.loadtest.targets.TargetException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.loadtest.dataset.DatasetSpec;
-import dev.cairn.loadtest.target.TraversalSource;
+import dev.cairn.loadtest.targets.TraversalSource;
 import dev.cairn.loadtest.workload.Operation;
 import java.nio.ByteBuffer;
 import java.time.Instant;

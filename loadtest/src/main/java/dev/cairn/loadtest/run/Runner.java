@@ -2,9 +2,9 @@ package dev.cairn.loadtest.run;
 
 import dev.cairn.loadtest.dataset.Dataset;
 import dev.cairn.loadtest.generator.KeyChooser;
-import dev.cairn.loadtest.target.Target;
-import dev.cairn.loadtest.target.TargetException;
-import dev.cairn.loadtest.target.TraversalSource;
+import dev.cairn.loadtest.targets.Target;
+import dev.cairn.loadtest.targets.TargetException;
+import dev.cairn.loadtest.targets.TraversalSource;
 import dev.cairn.loadtest.workload.Operation;
 import dev.cairn.loadtest.workload.Workload;
 import java.io.PrintWriter;

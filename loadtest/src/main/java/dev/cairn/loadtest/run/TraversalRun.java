@@ -1,7 +1,7 @@
 package dev.cairn.loadtest.run;
 
-import dev.cairn.loadtest.target.TargetException;
-import dev.cairn.loadtest.target.TraversalSource;
+import dev.cairn.loadtest.targets.TargetException;
+import dev.cairn.loadtest.targets.TraversalSource;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
