@@ -1,12 +1,9 @@
 package dev.cairn.engine.sstable;
 
 import dev.cairn.engine.fs.FileSystem;
-import dev.cairn.engine.fs.ReadableFile;
-import dev.cairn.engine.fs.WritableFile;
 import dev.cairn.engine.fs.WriteLifetime;
 import dev.cairn.engine.internal.InternalKeys;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,7 +11,6 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /** Keys, tables and a read-counting file system for the SSTable tests. */
 final class SSTableTestSupport {
@@ -89,85 +85,4 @@ final class SSTableTestSupport {
         return out;
     }
 
-    /** Delegates to another file system and counts {@link ReadableFile#read} calls. */
-    static final class CountingFileSystem implements FileSystem {
-        final FileSystem delegate;
-        final AtomicLong reads = new AtomicLong();
-
-        CountingFileSystem(FileSystem delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public WritableFile create(Path path, WriteLifetime lifetime) throws IOException {
-            return delegate.create(path, lifetime);
-        }
-
-        @Override
-        public ReadableFile openRead(Path path) throws IOException {
-            ReadableFile file = delegate.openRead(path);
-            return new ReadableFile() {
-                @Override
-                public int read(long position, ByteBuffer dst) throws IOException {
-                    reads.incrementAndGet();
-                    return file.read(position, dst);
-                }
-
-                @Override
-                public long size() throws IOException {
-                    return file.size();
-                }
-
-                @Override
-                public void close() throws IOException {
-                    file.close();
-                }
-            };
-        }
-
-        @Override
-        public void rename(Path source, Path target) throws IOException {
-            delegate.rename(source, target);
-        }
-
-        @Override
-        public void delete(Path path) throws IOException {
-            delegate.delete(path);
-        }
-
-        @Override
-        public void link(Path existing, Path link) throws IOException {
-            delegate.link(existing, link);
-        }
-
-        @Override
-        public boolean exists(Path path) throws IOException {
-            return delegate.exists(path);
-        }
-
-        @Override
-        public long size(Path path) throws IOException {
-            return delegate.size(path);
-        }
-
-        @Override
-        public List<String> list(Path directory) throws IOException {
-            return delegate.list(directory);
-        }
-
-        @Override
-        public void createDirectories(Path directory) throws IOException {
-            delegate.createDirectories(directory);
-        }
-
-        @Override
-        public void syncDirectory(Path directory) throws IOException {
-            delegate.syncDirectory(directory);
-        }
-
-        @Override
-        public AutoCloseable lock(Path path) throws IOException {
-            return delegate.lock(path);
-        }
-    }
 }
