@@ -33,7 +33,8 @@ class MainTest {
     @Test
     void helpExitsZeroEverywhere() {
         for (String[] args : new String[][] {{"--help"}, {"bench", "--help"}, {"bench", "engine", "--help"},
-            {"dump", "--help"}}) {
+            {"dump", "--help"}, {"loadtest", "--help"}, {"loadtest", "load", "--help"}, {"loadtest", "run", "--help"},
+            {"loadtest", "report", "--help"}, {"loadtest", "compare", "--help"}}) {
             Run run = run(args);
             assertEquals(0, run.status(), String.join(" ", args) + ": " + run.err());
             assertTrue(run.out().startsWith("Usage: cairn"), run.out());

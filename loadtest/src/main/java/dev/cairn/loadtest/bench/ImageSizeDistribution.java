@@ -39,6 +39,21 @@ public final class ImageSizeDistribution {
         this.max = maxBytes;
     }
 
+    private ImageSizeDistribution(int bytes) {
+        this.median = bytes;
+        this.sigma = 0;
+        this.min = bytes;
+        this.max = bytes;
+    }
+
+    /** Every size {@code bytes}: for benchmarks at one object size (20 KB GETs). */
+    public static ImageSizeDistribution fixed(int bytes) {
+        if (bytes < 1) {
+            throw new IllegalArgumentException("a fixed size must be at least 1 byte, got " + bytes);
+        }
+        return new ImageSizeDistribution(bytes);
+    }
+
     public static ImageSizeDistribution images() {
         return new ImageSizeDistribution(DEFAULT_MEDIAN_BYTES, DEFAULT_P90_BYTES, DEFAULT_MIN_BYTES, DEFAULT_MAX_BYTES);
     }
