@@ -82,7 +82,7 @@ public class CairnProperties {
          */
         private Path credentialsFile;
         /** Requests whose signing time differs from the server clock by more than this are refused. */
-        private java.time.Duration maxClockSkew = java.time.Duration.ofMinutes(15);
+        private java.time.Duration maxClockSkew = dev.cairn.service.auth.SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW;
 
         public String getAccessKey() {
             return accessKey;

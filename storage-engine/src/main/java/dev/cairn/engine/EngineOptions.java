@@ -39,12 +39,16 @@ public final class EngineOptions {
     public static final long DEFAULT_COMPACTION_BYTES_PER_SECOND = 64L << 20;
     /** The default value of {@link #writeStallTimeout()}: 30 s. */
     public static final Duration DEFAULT_WRITE_STALL_TIMEOUT = Duration.ofSeconds(30);
+    /** The default value of {@link #fastLevels()}: levels 0 and 1 live on the fast tier. */
+    public static final int DEFAULT_FAST_LEVELS = 2;
     /** The default value of {@link #valueFileBytes()}: 256 MiB. */
     public static final long DEFAULT_VALUE_FILE_BYTES = 256L << 20;
     /** The default value of {@link #valueGcGarbageRatio()}: 0.5. */
     public static final double DEFAULT_VALUE_GC_GARBAGE_RATIO = 0.5;
 
     private final Path directory;
+    private final Path capacityDirectory;
+    private final int fastLevels;
     private final FileSystem fileSystem;
     private final boolean createIfMissing;
     private final long memtableBytes;
@@ -65,6 +69,8 @@ public final class EngineOptions {
 
     private EngineOptions(Builder b) {
         directory = b.directory;
+        capacityDirectory = b.capacityDirectory == null ? b.directory : b.capacityDirectory;
+        fastLevels = b.fastLevels;
         fileSystem = b.fileSystem;
         createIfMissing = b.createIfMissing;
         memtableBytes = b.memtableBytes;
@@ -93,8 +99,23 @@ public final class EngineOptions {
         return new Builder(this);
     }
 
-    /** The engine's directory: commit log, manifest, SSTables and value files. */
+    /**
+     * The engine's home and its fast tier (SSD): commit log, manifest, the young SSTable levels,
+     * and everything when no {@link #capacityDirectory()} is set.
+     */
     public Path directory() { return directory; }
+
+    /**
+     * The capacity tier (HDD): value files and the SSTable levels from {@link #fastLevels()} on.
+     * The default is {@link #directory()} itself, so a single-disk user sets nothing.
+     */
+    public Path capacityDirectory() { return capacityDirectory; }
+
+    /**
+     * How many SSTable levels, counting from level 0, live on the fast tier. Young levels are
+     * small, rewritten often and read most; older levels hold the bulk and change rarely.
+     */
+    public int fastLevels() { return fastLevels; }
 
     /** All I/O goes through it. The default is the local disk. */
     public FileSystem fileSystem() { return fileSystem; }
@@ -153,6 +174,8 @@ public final class EngineOptions {
 
     public static final class Builder {
         private Path directory;
+        private Path capacityDirectory;
+        private int fastLevels = DEFAULT_FAST_LEVELS;
         private FileSystem fileSystem = new LocalFileSystem();
         private boolean createIfMissing = true;
         private long memtableBytes = DEFAULT_MEMTABLE_BYTES;
@@ -177,6 +200,8 @@ public final class EngineOptions {
 
         private Builder(EngineOptions o) {
             directory = o.directory;
+            capacityDirectory = o.capacityDirectory.equals(o.directory) ? null : o.capacityDirectory;
+            fastLevels = o.fastLevels;
             fileSystem = o.fileSystem;
             createIfMissing = o.createIfMissing;
             memtableBytes = o.memtableBytes;
@@ -197,6 +222,8 @@ public final class EngineOptions {
         }
 
         public Builder directory(Path v) { directory = v; return this; }
+        public Builder capacityDirectory(Path v) { capacityDirectory = v; return this; }
+        public Builder fastLevels(int v) { fastLevels = v; return this; }
         public Builder fileSystem(FileSystem v) { fileSystem = v; return this; }
         public Builder createIfMissing(boolean v) { createIfMissing = v; return this; }
         public Builder memtableBytes(long v) { memtableBytes = v; return this; }
@@ -219,6 +246,7 @@ public final class EngineOptions {
             Objects.requireNonNull(directory, "directory");
             Objects.requireNonNull(fileSystem, "fileSystem");
             Objects.requireNonNull(syncPolicy, "syncPolicy");
+            require(fastLevels >= 0 && fastLevels <= 7, "fastLevels must be in [0, 7], got " + fastLevels);
             require(memtableBytes >= 4096, "memtableBytes must be at least 4096, got " + memtableBytes);
             require(valueThreshold >= 1, "valueThreshold must be at least 1, got " + valueThreshold);
             require(blockBytes >= 256 && blockBytes <= (1 << 20), "blockBytes must be in [256, 1 MiB], got " + blockBytes);

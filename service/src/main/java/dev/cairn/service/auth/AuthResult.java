@@ -4,6 +4,7 @@ import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The outcome of {@link SigV4Verifier#authenticate}: who signed (or nobody), how the payload is
@@ -18,7 +19,9 @@ public final class AuthResult {
     private final ChunkSigningContext chunkContext;
     private final String payloadSha256;
     private final List<String> declaredTrailers;
+    private boolean wrapped;
     private AwsChunkedInputStream chunkedBody;
+    private Sha256VerifyingInputStream hashedBody;
 
     AuthResult(String accessKey, PayloadMode payloadMode, long decodedContentLength,
                ChunkSigningContext chunkContext, String payloadSha256, List<String> declaredTrailers) {
@@ -64,16 +67,18 @@ public final class AuthResult {
      */
     public InputStream wrapBody(InputStream raw) {
         Objects.requireNonNull(raw, "raw");
-        if (chunkedBody != null) {
+        if (wrapped) {
             throw new IllegalStateException("wrapBody was already called for this request");
         }
+        wrapped = true;
         if (payloadMode.awsChunked()) {
             chunkedBody = new AwsChunkedInputStream(raw, payloadMode, chunkContext, decodedContentLength,
                     declaredTrailers);
             return chunkedBody;
         }
         if (payloadMode == PayloadMode.SIGNED) {
-            return new Sha256VerifyingInputStream(raw, payloadSha256);
+            hashedBody = new Sha256VerifyingInputStream(raw, payloadSha256);
+            return hashedBody;
         }
         return raw;
     }
@@ -85,6 +90,15 @@ public final class AuthResult {
      */
     public Map<String, String> trailers() {
         return chunkedBody == null ? Map.of() : chunkedBody.trailers();
+    }
+
+    /**
+     * The body's SHA-256 (lowercase hex) in {@link PayloadMode#SIGNED} mode, once the stream from
+     * {@link #wrapBody} has returned -1 and so verified it; empty otherwise. A caller that needs the
+     * hash need not compute it again.
+     */
+    public Optional<String> verifiedPayloadSha256() {
+        return hashedBody != null && hashedBody.verified() ? Optional.of(hashedBody.expectedHex()) : Optional.empty();
     }
 
     @Override

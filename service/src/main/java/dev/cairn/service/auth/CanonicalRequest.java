@@ -1,5 +1,6 @@
 package dev.cairn.service.auth;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -135,6 +136,25 @@ final class CanonicalRequest {
 
     private static boolean isSpace(char c) {
         return c == ' ' || c == '\t';
+    }
+
+    /**
+     * Servers may hand over header bytes decoded as ISO-8859-1; a client signs the UTF-8 it sent.
+     * Returns the headers with such text decoded again as UTF-8, or null when there is none.
+     */
+    static String redecodeLatin1AsUtf8(String canonicalHeaders) {
+        boolean latin1 = false;
+        for (int i = 0; i < canonicalHeaders.length(); i++) {
+            char c = canonicalHeaders.charAt(i);
+            if (c > 0xff) {
+                return null;
+            }
+            latin1 |= c >= 0x80;
+        }
+        if (!latin1) {
+            return null;
+        }
+        return new String(canonicalHeaders.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
     }
 
     static String build(String method, String canonicalUri, String canonicalQuery, String canonicalHeaders,

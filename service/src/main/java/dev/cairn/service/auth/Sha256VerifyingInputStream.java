@@ -62,6 +62,14 @@ final class Sha256VerifyingInputStream extends InputStream {
         verified = true;
     }
 
+    boolean verified() {
+        return verified;
+    }
+
+    String expectedHex() {
+        return expectedHex;
+    }
+
     @Override
     public int available() throws IOException {
         return verified || failure != null ? 0 : in.available();

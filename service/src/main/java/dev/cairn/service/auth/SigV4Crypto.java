@@ -17,6 +17,11 @@ final class SigV4Crypto {
     private SigV4Crypto() {
     }
 
+    // Looking a primitive up costs more than using it on the short strings of a request: each thread
+    // keeps one, used only within a call, never across calls.
+    private static final ThreadLocal<MessageDigest> THREAD_SHA256 = ThreadLocal.withInitial(SigV4Crypto::sha256);
+    private static final ThreadLocal<Mac> THREAD_MAC = ThreadLocal.withInitial(SigV4Crypto::newMac);
+
     static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
@@ -26,22 +31,43 @@ final class SigV4Crypto {
     }
 
     static String sha256Hex(String data) {
-        return HEX.formatHex(sha256().digest(data.getBytes(StandardCharsets.UTF_8)));
+        MessageDigest digest = THREAD_SHA256.get();
+        digest.reset();
+        return HEX.formatHex(digest.digest(data.getBytes(StandardCharsets.UTF_8)));
     }
 
-    /** A MAC initialised with {@code key}; reuse it for every HMAC under the same key. */
-    static Mac mac(byte[] key) {
+    private static Mac newMac() {
         try {
-            Mac mac = Mac.getInstance(HMAC_SHA256);
-            mac.init(new SecretKeySpec(key, HMAC_SHA256));
-            return mac;
+            return Mac.getInstance(HMAC_SHA256);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is required of every Java platform", e);
         }
     }
 
+    private static Mac init(Mac mac, byte[] key) {
+        try {
+            mac.init(new SecretKeySpec(key, HMAC_SHA256));
+            return mac;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 rejected a key", e);
+        }
+    }
+
+    /** A MAC of its own initialised with {@code key}, for an object that signs across calls. */
+    static Mac mac(byte[] key) {
+        return init(newMac(), key);
+    }
+
+    /**
+     * This thread's MAC initialised with {@code key}. Use it only until the calling method returns
+     * and before any other use of this thread's MAC.
+     */
+    static Mac threadMac(byte[] key) {
+        return init(THREAD_MAC.get(), key);
+    }
+
     static byte[] hmac(byte[] key, String data) {
-        return mac(key).doFinal(data.getBytes(StandardCharsets.UTF_8));
+        return threadMac(key).doFinal(data.getBytes(StandardCharsets.UTF_8));
     }
 
     /** kSigning = HMAC(HMAC(HMAC(HMAC("AWS4" + secret, date), region), service), "aws4_request"). */

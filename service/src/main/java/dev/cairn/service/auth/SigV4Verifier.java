@@ -57,11 +57,13 @@ public final class SigV4Verifier {
     private static final String X_AMZ_SIGNATURE = "X-Amz-Signature";
     private static final String CONTENT_SHA256 = "x-amz-content-sha256";
     private static final int SIGNING_KEY_CACHE_LIMIT = 1024;
+    private static final int SIGNED_HEADERS_CACHE_LIMIT = 256;
 
     private final CredentialsProvider credentials;
     private final Clock clock;
     private final Duration maxClockSkew;
     private final Map<String, CachedSigningKey> signingKeys = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> signedHeaderLists = new ConcurrentHashMap<>();
 
     public SigV4Verifier(CredentialsProvider credentials) {
         this(credentials, Clock.systemUTC(), DEFAULT_MAX_CLOCK_SKEW);
@@ -241,7 +243,7 @@ public final class SigV4Verifier {
             throw malformed(presigned, "The credential is malformed; expecting "
                     + "\"<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request\".");
         }
-        if (parts[1].length() != 8 || !parts[1].chars().allMatch(c -> c >= '0' && c <= '9')) {
+        if (parts[1].length() != 8 || digits(parts[1], 0, 8) < 0) {
             throw malformed(presigned, "The credential is malformed; the date must be YYYYMMDD");
         }
         if (!parts[3].equals(SERVICE)) {
@@ -255,7 +257,20 @@ public final class SigV4Verifier {
         return new String[] {parts[0], parts[1], parts[2]};
     }
 
-    private static List<String> parseSignedHeaders(String signedHeaders, boolean presigned) {
+    private List<String> parseSignedHeaders(String signedHeaders, boolean presigned) {
+        List<String> cached = signedHeaderLists.get(signedHeaders);
+        if (cached != null) {
+            return cached;
+        }
+        List<String> parsed = List.copyOf(parseSignedHeaderList(signedHeaders, presigned));
+        if (signedHeaderLists.size() >= SIGNED_HEADERS_CACHE_LIMIT) {
+            signedHeaderLists.clear();
+        }
+        signedHeaderLists.put(signedHeaders, parsed);
+        return parsed;
+    }
+
+    private static List<String> parseSignedHeaderList(String signedHeaders, boolean presigned) {
         String[] names = signedHeaders.split(";", -1);
         List<String> result = new ArrayList<>(names.length);
         for (String name : names) {
@@ -292,7 +307,8 @@ public final class SigV4Verifier {
             }
         }
         if (presigned) {
-            throw AuthException.queryMalformed("X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"");
+            throw AuthException.queryMalformed(
+                    "X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"");
         }
         throw AuthException.accessDenied("AWS authentication requires a valid Date or x-amz-date header");
     }
@@ -352,19 +368,22 @@ public final class SigV4Verifier {
         long decodedLength = decodedContentLength(request, mode);
 
         byte[] signingKey = signingKey(sig, secret);
-        Mac mac = SigV4Crypto.mac(signingKey);
+        Mac mac = SigV4Crypto.threadMac(signingKey);
         String canonicalHeaders = CanonicalRequest.canonicalHeaders(request, sig.signedHeaderNames());
         String excluded = sig.presigned() ? X_AMZ_SIGNATURE : null;
         String uri = CanonicalRequest.canonicalUri(request.rawPath(), true);
         String queryString = CanonicalRequest.canonicalQuery(query, excluded, true);
-        boolean matches = matches(mac, sig, CanonicalRequest.build(request.method(), uri, queryString,
-                canonicalHeaders, sig.signedHeaders(), payloadHash));
+        boolean matches = matches(mac, sig, request.method(), uri, queryString, canonicalHeaders, payloadHash);
         if (!matches) {
             String rawUri = CanonicalRequest.canonicalUri(request.rawPath(), false);
             String rawQuery = CanonicalRequest.canonicalQuery(query, excluded, false);
-            if (!rawUri.equals(uri) || !rawQuery.equals(queryString)) {
-                matches = matches(mac, sig, CanonicalRequest.build(request.method(), rawUri, rawQuery,
-                        canonicalHeaders, sig.signedHeaders(), payloadHash));
+            boolean rawDiffers = !rawUri.equals(uri) || !rawQuery.equals(queryString);
+            String method = request.method();
+            matches = rawDiffers && matches(mac, sig, method, rawUri, rawQuery, canonicalHeaders, payloadHash);
+            String utf8Headers = CanonicalRequest.redecodeLatin1AsUtf8(canonicalHeaders);
+            if (!matches && utf8Headers != null) {
+                matches = matches(mac, sig, method, uri, queryString, utf8Headers, payloadHash)
+                        || rawDiffers && matches(mac, sig, method, rawUri, rawQuery, utf8Headers, payloadHash);
             }
         }
         if (!matches) {
@@ -377,7 +396,10 @@ public final class SigV4Verifier {
                 mode == PayloadMode.SIGNED ? payloadHash : null, trailers);
     }
 
-    private static boolean matches(Mac mac, Signature sig, String canonicalRequest) {
+    private static boolean matches(Mac mac, Signature sig, String method, String uri, String query,
+                                   String canonicalHeaders, String payloadHash) {
+        String canonicalRequest = CanonicalRequest.build(method, uri, query, canonicalHeaders, sig.signedHeaders(),
+                payloadHash);
         String stringToSign = ALGORITHM + '\n' + sig.amzDate() + '\n' + sig.scope() + '\n'
                 + SigV4Crypto.sha256Hex(canonicalRequest);
         return SigV4Crypto.signaturesEqual(SigV4Crypto.sign(mac, stringToSign), sig.signature());

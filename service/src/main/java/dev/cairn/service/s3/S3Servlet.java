@@ -63,7 +63,8 @@ public final class S3Servlet extends HttpServlet {
     @Override
     protected void service(HttpServletRequest http, HttpServletResponse response) throws ServletException, IOException {
         String uri = http.getRequestURI();
-        if (uri != null && (uri.equals(ACTUATOR) || uri.startsWith(ACTUATOR + "/"))) {
+        if (http.getDispatcherType() == jakarta.servlet.DispatcherType.ERROR
+                || (uri != null && (uri.equals(ACTUATOR) || uri.startsWith(ACTUATOR + "/")))) {
             RequestDispatcher spring = getServletContext().getNamedDispatcher("dispatcherServlet");
             spring.forward(http, response);
             return;

@@ -173,8 +173,9 @@ public final class EmbeddedObjectStore implements ObjectStore {
             String sha = content.sha256();
             byte[] small = null;
             boolean large = content.size() > CHUNK_BYTES;
+            boolean stored = false;
             if (large) {
-                acquireLarge(sha, REF_OBJECT, bucket, content);
+                stored = acquireLarge(sha, REF_OBJECT, bucket, content);
             } else if (blobs.get(Hex.decode(sha)) == null) {
                 small = readSmall(content);
             }
@@ -195,6 +196,7 @@ public final class EmbeddedObjectStore implements ObjectStore {
                                 small = readSmall(content);
                             }
                             changes.newContent(sha, small);
+                            stored = true;
                         }
                         changes.add(sha, REF_OBJECT, bucket, +1);
                     }
@@ -205,6 +207,9 @@ public final class EmbeddedObjectStore implements ObjectStore {
                     batch.put(objects, rowKey, RowCodec.encodeObject(info));
                     engine.write(batch);
                     logicalBytes.addAndGet(content.size());
+                    if (stored) {
+                        physicalBytes.addAndGet(content.size());
+                    }
                     done = true;
                     return info;
                 }
@@ -431,7 +436,6 @@ public final class EmbeddedObjectStore implements ObjectStore {
                     batch.put(parts, rowKey, RowCodec.encodePart(part));
                     engine.write(batch);
                 }
-                logicalBytes.addAndGet(content.size());
                 done = true;
                 return part;
             } finally {
@@ -502,7 +506,6 @@ public final class EmbeddedObjectStore implements ObjectStore {
             ContentSource whole = MultipartAssembly.concatenate(chosen, (sha, size) -> openStable(sha, size));
             ObjectInfo info = putObject(bucket, key, upload.attributes(), whole, MultipartAssembly.etag(chosen),
                     chosen.size(), Map.of(), false);
-            logicalBytes.addAndGet(-whole.size());
             dropUpload(upload);
             return info;
         } finally {
@@ -550,17 +553,20 @@ public final class EmbeddedObjectStore implements ObjectStore {
      * Takes a reference on content of any size, storing it first if it is new. Chunks are
      * written one by one before the reference that makes them reachable.
      */
-    private void acquireLarge(String sha, byte kind, String bucket, ContentSource content) throws IOException {
+    private boolean acquireLarge(String sha, byte kind, String bucket, ContentSource content) throws IOException {
         try (StripedLocks.Held c = contentLocks.lock(sha)) {
             WriteBatch batch = new WriteBatch();
             RefChanges changes = new RefChanges();
+            boolean stored = false;
             if (blobs.get(Hex.decode(sha)) == null) {
                 writeChunks(sha, content);
                 changes.newContentWritten(sha, content.size());
+                stored = true;
             }
             changes.add(sha, kind, bucket, +1);
             changes.apply(batch);
             engine.write(batch);
+            return stored;
         }
     }
 
@@ -590,7 +596,6 @@ public final class EmbeddedObjectStore implements ObjectStore {
                 written += n;
             }
         }
-        physicalBytes.addAndGet(size);
     }
 
     private static byte[] readSmall(ContentSource content) throws IOException {
@@ -698,7 +703,6 @@ public final class EmbeddedObjectStore implements ObjectStore {
                     if (data.length > 0) {
                         batch.put(chunks, chunkKey(sha, 0), data);
                     }
-                    physicalBytes.addAndGet(data.length);
                 } else if (written.containsKey(sha)) {
                     batch.put(blobs, shaBytes, RowCodec.encodeCount(written.get(sha)));
                 }

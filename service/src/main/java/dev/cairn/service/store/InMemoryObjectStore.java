@@ -84,6 +84,10 @@ public final class InMemoryObjectStore implements ObjectStore {
             if (onlyIfAbsent && rows.containsKey(key)) {
                 throw new StoreException(StoreException.Reason.PRECONDITION_FAILED, key + " exists");
             }
+            logicalBytes += bytes.length;
+            if (!contents.containsKey(content.sha256())) {
+                physicalBytes += bytes.length;
+            }
             addRef(content.sha256(), bucket, bytes);
             ObjectInfo info = new ObjectInfo(key, content.sha256(), content.size(), etag, attributes,
                     System.currentTimeMillis(), partCount, checksums);
@@ -350,10 +354,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     }
 
     private void addRef(String sha, String bucket, byte[] bytes) {
-        logicalBytes += bytes.length;
-        if (contents.putIfAbsent(sha, bytes) == null) {
-            physicalBytes += bytes.length;
-        }
+        contents.putIfAbsent(sha, bytes);
         refs.computeIfAbsent(sha, s -> new HashMap<>()).merge(bucket, 1, Integer::sum);
     }
 

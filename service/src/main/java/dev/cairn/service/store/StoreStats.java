@@ -3,8 +3,9 @@ package dev.cairn.service.store;
 /**
  * Counters since the store was opened.
  *
- * @param logicalBytesWritten  content bytes of every object and part written
- * @param physicalBytesWritten content bytes that were new and had to be stored
+ * @param logicalBytesWritten  content bytes of every object written (a completed multipart
+ *                             upload counts once, its parts not)
+ * @param physicalBytesWritten of those, the bytes whose content was new and had to be stored
  */
 public record StoreStats(long logicalBytesWritten, long physicalBytesWritten) {
 

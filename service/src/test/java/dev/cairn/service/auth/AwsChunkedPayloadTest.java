@@ -262,6 +262,51 @@ class AwsChunkedPayloadTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void randomlyMutatedBodiesNeverDecodeToOtherData(Mode mode) throws IOException {
+        byte[] data = randomBytes(3000);
+        Wire wire = mode.sign(data);
+        byte[] body = wire.body();
+        Random random = new Random(SEED ^ mode.ordinal());
+        int refused = 0;
+        for (int round = 0; round < 300; round++) {
+            byte[] mutated = mutate(body, random);
+            AuthResult result = VERIFIER.authenticate(wire.request());
+            try (InputStream in = result.wrapBody(new ByteArrayInputStream(mutated))) {
+                byte[] decoded = in.readAllBytes();
+                assertArrayEquals(data, decoded, "round " + round + " accepted other data");
+            } catch (AuthFailureIOException e) {
+                refused++;
+            }
+        }
+        assertTrue(refused > 250, "most mutations are refused: " + refused);
+    }
+
+    private static byte[] mutate(byte[] body, Random random) {
+        int at = random.nextInt(body.length);
+        switch (random.nextInt(3)) {
+            case 0 -> {
+                byte[] copy = body.clone();
+                copy[at] ^= (byte) (1 + random.nextInt(255));
+                return copy;
+            }
+            case 1 -> {
+                byte[] copy = new byte[body.length + 1];
+                System.arraycopy(body, 0, copy, 0, at);
+                copy[at] = (byte) random.nextInt(256);
+                System.arraycopy(body, at, copy, at + 1, body.length - at);
+                return copy;
+            }
+            default -> {
+                byte[] copy = new byte[body.length - 1];
+                System.arraycopy(body, 0, copy, 0, at);
+                System.arraycopy(body, at + 1, copy, at, body.length - at - 1);
+                return copy;
+            }
+        }
+    }
+
     @Test
     void missingDeclaredTrailerIsRefused() {
         byte[] data = randomBytes(1024);
@@ -342,8 +387,10 @@ class AwsChunkedPayloadTest {
                 + "SignedHeaders=content-encoding;content-length;host;x-amz-content-sha256;x-amz-date;"
                 + "x-amz-decoded-content-length;x-amz-storage-class,"
                 + "Signature=4f232c4386841ef735655705268965c44a0e4690baa4adea153f7db9fa80a0a9"));
-        SigV4Verifier verifier = new SigV4Verifier(CredentialsProvider.of(Map.of("AKIAIOSFODNN7EXAMPLE", DOC_SECRET_KEY)),
-                Clock.fixed(Instant.parse("2013-05-24T00:00:00Z"), ZoneOffset.UTC), SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
+        SigV4Verifier verifier = new SigV4Verifier(
+                CredentialsProvider.of(Map.of("AKIAIOSFODNN7EXAMPLE", DOC_SECRET_KEY)),
+                Clock.fixed(Instant.parse("2013-05-24T00:00:00Z"), ZoneOffset.UTC),
+                SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
         AuthResult result = verifier.authenticate(
                 new SignedRequest("PUT", "/examplebucket/chunkObject.txt", null, headers));
         assertEquals(PayloadMode.STREAMING_SIGNED, result.payloadMode());
@@ -369,14 +416,16 @@ class AwsChunkedPayloadTest {
         String trailerSignature = "d81f82fc3505edab99d459891051a732e8730629a2e4a59689829ca17fe2e435";
         for (String separator : new String[] {"\r\n", "\n\r\n"}) {
             byte[] body = docBody(signatures,
-                    "x-amz-checksum-crc32c:sOO8/Q==" + separator + "x-amz-trailer-signature:" + trailerSignature + "\r\n");
+                    "x-amz-checksum-crc32c:sOO8/Q==" + separator
+                            + "x-amz-trailer-signature:" + trailerSignature + "\r\n");
             AwsChunkedInputStream in = new AwsChunkedInputStream(new ByteArrayInputStream(body),
                     PayloadMode.STREAMING_SIGNED_TRAILER, context, 66560, List.of("x-amz-checksum-crc32c"));
             assertArrayEquals("a".repeat(66560).getBytes(StandardCharsets.US_ASCII), in.readAllBytes());
             assertEquals(Map.of("x-amz-checksum-crc32c", "sOO8/Q=="), in.trailers());
         }
         byte[] tampered = docBody(signatures,
-                "x-amz-checksum-crc32c:sOO8/Q==\r\nx-amz-trailer-signature:" + trailerSignature.replace('d', 'e') + "\r\n");
+                "x-amz-checksum-crc32c:sOO8/Q==\r\nx-amz-trailer-signature:"
+                        + trailerSignature.replace('d', 'e') + "\r\n");
         AwsChunkedInputStream in = new AwsChunkedInputStream(new ByteArrayInputStream(tampered),
                 PayloadMode.STREAMING_SIGNED_TRAILER, context, 66560, List.of("x-amz-checksum-crc32c"));
         AuthFailureIOException e = assertThrows(AuthFailureIOException.class, in::readAllBytes);

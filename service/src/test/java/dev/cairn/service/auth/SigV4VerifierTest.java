@@ -230,7 +230,19 @@ class SigV4VerifierTest {
     void configuredSkewIsHonoured() {
         SigV4Verifier strict = new SigV4Verifier(CREDENTIALS, Clock.fixed(NOW, ZoneOffset.UTC), Duration.ofSeconds(30));
         rejected(strict, spec().signedAt(NOW.minusSeconds(31)).sign(), "RequestTimeTooSkewed");
-        assertEquals(ACCESS_KEY, strict.authenticate(spec().signedAt(NOW.minusSeconds(30)).sign().request()).accessKey());
+        Wire withinSkew = spec().signedAt(NOW.minusSeconds(30)).sign();
+        assertEquals(ACCESS_KEY, strict.authenticate(withinSkew.request()).accessKey());
+    }
+
+    @Test
+    void configurationIsValidatedAtConstruction() {
+        assertEquals(Duration.ofMinutes(15), SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
+        assertThrows(IllegalArgumentException.class,
+                () -> new SigV4Verifier(CREDENTIALS, Clock.systemUTC(), Duration.ofSeconds(-1)));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> CredentialsProvider.of(Map.of("AKIAEMPTYSECRET00000", "")));
+        assertTrue(e.getMessage().contains("AKIAEMPTYSECRET00000"));
+        assertEquals(java.util.Optional.empty(), CREDENTIALS.secretKey("nobody"));
     }
 
     @Test
@@ -352,6 +364,60 @@ class SigV4VerifierTest {
         assertFalse(e.toString().contains("wrong"));
     }
 
+    @Test
+    void nonAsciiHeaderIsAcceptedWhetherTheServerDecodedItAsUtf8OrLatin1() {
+        String value = "Zoë – 東京";
+        Wire wire = spec().key("bucket", "k").header("x-amz-meta-name", value).sign();
+        assertEquals(ACCESS_KEY, authenticate(wire).accessKey());
+        String latin1 = new String(value.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+        assertEquals(ACCESS_KEY, authenticate(wire.withHeader("x-amz-meta-name", latin1)).accessKey());
+        rejected(wire.withHeader("x-amz-meta-name", "Zoe – 東京"), "SignatureDoesNotMatch");
+    }
+
+    @Test
+    void verifiedPayloadHashIsOfferedAfterEndOfStream() throws IOException {
+        byte[] body = "hash me".getBytes(StandardCharsets.UTF_8);
+        Wire wire = spec().method(SdkHttpMethod.PUT).key("bucket", "k").body(body).signedPayload().sign();
+        AuthResult result = authenticate(wire);
+        InputStream in = result.wrapBody(new ByteArrayInputStream(wire.body()));
+        assertTrue(result.verifiedPayloadSha256().isEmpty());
+        in.readAllBytes();
+        assertEquals(wire.header("x-amz-content-sha256"), result.verifiedPayloadSha256().orElseThrow());
+        assertThrows(IllegalStateException.class, () -> result.wrapBody(new ByteArrayInputStream(body)));
+    }
+
+    @Test
+    void anonymousRequestMayStreamAnUnsignedTrailerButNotSignedChunks() throws IOException {
+        byte[] data = "anonymous data".getBytes(StandardCharsets.UTF_8);
+        Wire wire = spec().method(SdkHttpMethod.PUT).key("bucket", "k").body(data)
+                .chunked(false, software.amazon.awssdk.checksums.DefaultChecksumAlgorithm.CRC32).sign()
+                .withoutHeader("Authorization");
+        AuthResult result = authenticate(wire);
+        assertTrue(result.isAnonymous());
+        assertEquals(PayloadMode.STREAMING_UNSIGNED_TRAILER, result.payloadMode());
+        assertArrayEquals(data, readBody(result, wire.body()));
+        assertEquals(ChecksumAlgorithm.CRC32.checksum(data), result.trailers().get("x-amz-checksum-crc32"));
+
+        Wire signedChunks = spec().method(SdkHttpMethod.PUT).key("bucket", "k").body(data).chunked(true, null).sign()
+                .withoutHeader("Authorization");
+        rejected(signedChunks, "AccessDenied");
+    }
+
+    @Test
+    void partialPresignedParametersAreRefusedNotAnonymous() {
+        Wire wire = spec().key("bucket", "k").sign().withoutHeader("Authorization")
+                .withQuery("X-Amz-Credential=" + ACCESS_KEY + "%2F20260314%2Fus-east-1%2Fs3%2Faws4_request");
+        rejected(wire, "AuthorizationQueryParametersError");
+    }
+
+    @Test
+    void unknownTrailerChecksumIsRefused() {
+        Wire wire = spec().method(SdkHttpMethod.PUT).key("bucket", "k").body(new byte[5])
+                .chunked(true, software.amazon.awssdk.checksums.DefaultChecksumAlgorithm.CRC32).sign();
+        assertEquals("STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER", wire.header("x-amz-content-sha256"));
+        rejected(wire.withHeader("x-amz-trailer", "x-amz-checksum-md5"), "InvalidRequest");
+    }
+
     // The examples published with the S3 SigV4 documentation.
     private static final String DOC_ACCESS_KEY = "AKIAIOSFODNN7EXAMPLE";
     private static final String DOC_SECRET_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
@@ -371,7 +437,8 @@ class SigV4VerifierTest {
         }
         if (signature != null) {
             headers.put("Authorization", List.of("AWS4-HMAC-SHA256 Credential=" + DOC_ACCESS_KEY
-                    + "/20130524/us-east-1/s3/aws4_request,SignedHeaders=" + signedHeaders + ",Signature=" + signature));
+                    + "/20130524/us-east-1/s3/aws4_request,SignedHeaders=" + signedHeaders
+                    + ",Signature=" + signature));
         }
         return new SignedRequest(method, path, query, headers);
     }

@@ -2,6 +2,7 @@ package dev.cairn.engine.fs;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -34,8 +35,9 @@ import java.util.Set;
  *       at once for every caller, but only a sync of the directory makes the changes survive a
  *       crash. A file created in an unsynced directory vanishes, an unsynced rename reverts, an
  *       unsynced delete reappears. A rename between two directories is two changes, one in each.
- *   <li>Directories themselves, once made by {@link #createDirectories}, are durable: the
- *       engine's directories are made once, before any file that matters.
+ *   <li>Directories themselves, once made by {@link #createDirectories}, are durable, and so is
+ *       the deletion of an empty one: the engine's directories are made once, before any file
+ *       that matters.
  *   <li>{@link #crashClone()} keeps exactly the durable state. {@link #crashClone(Random)} is the
  *       looser, more realistic model: each file additionally keeps a random prefix of its
  *       unsynced bytes (a torn tail), and each directory a random prefix of its unsynced changes
@@ -103,6 +105,14 @@ public final class MemFileSystem implements FileSystem {
     @Override
     public synchronized void delete(Path path) throws IOException {
         Path file = normalize(path);
+        Directory directory = directories.get(file);
+        if (directory != null) {
+            if (!list(file).isEmpty()) {
+                throw new DirectoryNotEmptyException(file.toString());
+            }
+            directories.remove(file);
+            return;
+        }
         Directory parent = directories.get(file.getParent());
         if (parent != null && parent.live.containsKey(name(file))) {
             parent.change(name(file), null);

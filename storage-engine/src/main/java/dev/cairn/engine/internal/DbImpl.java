@@ -75,6 +75,8 @@ public final class DbImpl implements Engine {
     private final EngineOptions options;
     private final FileSystem fs;
     private final Path dir;
+    private final Tiers tiers;
+    private final ConcurrentHashMap<Long, Path> tablePaths = new ConcurrentHashMap<>();
     private final SSTableOptions tableOptions;
     private final BlockCache blockCache;
     private final WriteThrottle compactionThrottle;
@@ -116,6 +118,7 @@ public final class DbImpl implements Engine {
     private final ExecutorService flushExecutor;
     private final ExecutorService compactionExecutor;
     private final ScheduledExecutorService syncTimer;
+    private final ExecutorService syncExecutor;
 
     private final AtomicLong userBytesWritten = new AtomicLong();
     private final AtomicLong flushes = new AtomicLong();
@@ -131,19 +134,22 @@ public final class DbImpl implements Engine {
         this.options = options;
         this.fs = options.fileSystem();
         this.dir = options.directory();
+        this.tiers = new Tiers(options);
         this.directoryLock = directoryLock;
         this.tableOptions = SSTableOptions.builder().blockBytes(options.blockBytes()).build();
         this.blockCache = new BlockCache(options.blockCacheBytes());
         this.compactionThrottle = options.compactionBytesPerSecond() == 0
                 ? WriteThrottle.NONE : new TokenBucketThrottle(options.compactionBytesPerSecond());
         this.manifestStore = new ManifestStore(fs, dir);
-        this.values = new ValueStore(fs, dir, options.valueFileBytes(), nextFileNumber::getAndIncrement);
+        this.values = new ValueStore(fs, tiers.valueDirectory(), options.valueFileBytes(),
+                nextFileNumber::getAndIncrement);
         this.snapshots = new SnapshotList(() -> visibleSequence, this::deleteObsoleteValueFiles);
         this.writeThread = new Thread(this::writeLoop, "cairn-write");
         this.writeThread.setDaemon(true);
         this.flushExecutor = Executors.newSingleThreadExecutor(daemon("cairn-flush"));
         this.compactionExecutor = Executors.newSingleThreadExecutor(daemon("cairn-compaction"));
-        this.syncTimer = Executors.newSingleThreadScheduledExecutor(daemon("cairn-sync"));
+        this.syncTimer = Executors.newSingleThreadScheduledExecutor(daemon("cairn-sync-timer"));
+        this.syncExecutor = Executors.newSingleThreadExecutor(daemon("cairn-value-sync"));
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {
@@ -172,6 +178,7 @@ public final class DbImpl implements Engine {
             }
             fs.createDirectories(dir);
         }
+        fs.createDirectories(options.capacityDirectory());
         AutoCloseable lock = fs.lock(dir.resolve(FileNames.LOCK));
         DbImpl db = new DbImpl(options, lock);
         try {
@@ -198,8 +205,10 @@ public final class DbImpl implements Engine {
         }
         long maxOnDisk = 0;
         List<String> names = fs.list(dir);
-        for (String name : names) {
-            maxOnDisk = Math.max(maxOnDisk, FileNames.number(name).orElse(0));
+        for (Path tier : tierDirectories()) {
+            for (String name : fs.list(tier)) {
+                maxOnDisk = Math.max(maxOnDisk, FileNames.number(name).orElse(0));
+            }
         }
         nextFileNumber.set(Math.max(state.nextFileNumber(), maxOnDisk + 1));
         for (Map.Entry<String, Integer> t : state.tables().entrySet()) {
@@ -207,12 +216,12 @@ public final class DbImpl implements Engine {
         }
         for (List<FileMeta> level : state.levels()) {
             for (FileMeta f : level) {
-                readers.put(f.number(), SSTableReader.open(fs, FileNames.table(dir, f.number()), f.number(), blockCache));
+                openReader(f.number(), locateTable(f.number()));
             }
         }
         for (Map.Entry<Long, Long> v : state.valueFiles().entrySet()) {
-            if (!fs.exists(FileNames.value(dir, v.getKey()))) {
-                throw new CorruptionException("value file " + FileNames.value(dir, v.getKey())
+            if (!fs.exists(FileNames.value(tiers.valueDirectory(), v.getKey()))) {
+                throw new CorruptionException("value file " + FileNames.value(tiers.valueDirectory(), v.getKey())
                         + " is listed in the manifest but missing");
             }
             values.addSealed(v.getKey(), v.getValue());
@@ -233,6 +242,7 @@ public final class DbImpl implements Engine {
         }
         logs.sort(Comparator.naturalOrder());
         Memtable recovered = new Memtable(0);
+        manifest = state;
         for (int i = 0; i < logs.size(); i++) {
             boolean last = i == logs.size() - 1;
             if (!replay(FileNames.log(dir, logs.get(i)), recovered, last)) {
@@ -249,10 +259,10 @@ public final class DbImpl implements Engine {
         List<List<FileMeta>> levels = state.levels();
         Map<Long, Long> garbage = Map.of();
         if (!recovered.isEmpty()) {
-            MergeJob.Output out = new MergeJob(fs, dir, tableOptions, WriteLifetime.MEDIUM, WriteThrottle.NONE,
-                    Long.MAX_VALUE, nextFileNumber::getAndIncrement)
+            MergeJob.Output out = new MergeJob(fs, tiers.tableDirectory(0), tableOptions, WriteLifetime.MEDIUM,
+                    WriteThrottle.NONE, Long.MAX_VALUE, nextFileNumber::getAndIncrement)
                     .run(new MemtableIterator(recovered), lastSequence, k -> false);
-            openReaders(out.files());
+            openReaders(out.files(), tiers.tableDirectory(0));
             levels = withLevel0Added(levels, out.files());
             garbage = out.garbage();
         }
@@ -275,9 +285,11 @@ public final class DbImpl implements Engine {
     /** Replays one log; returns false when replay must stop here (a torn or invalid tail). */
     private boolean replay(Path path, Memtable into, boolean lastLog) throws IOException {
         RecordFile.Contents contents = RecordFile.read(fs, path, LOG_MAGIC, LOG_FORMAT_VERSION);
-        for (byte[] record : contents.records()) {
-            BatchCodec.Decoded batch = BatchCodec.decode(record, path.toString());
-            if (!pointersValid(batch.ops())) {
+        List<byte[]> records = contents.records();
+        for (int i = 0; i < records.size(); i++) {
+            BatchCodec.Decoded batch = BatchCodec.decode(records.get(i), path.toString());
+            boolean verifyValues = options.syncPolicy() == SyncPolicy.PERIODIC || (lastLog && i == records.size() - 1);
+            if (!pointersValid(batch.ops(), verifyValues)) {
                 LOG.log(System.Logger.Level.WARNING, "commit log " + path
                         + " refers to value bytes that never became durable; replay stops there");
                 return false;
@@ -296,15 +308,22 @@ public final class DbImpl implements Engine {
         return !contents.damagedTail();
     }
 
-    private boolean pointersValid(List<BatchCodec.LoggedOp> ops) throws IOException {
+    /**
+     * Whether the values a replayed record points at are durable. A pointer into a value file the
+     * manifest no longer lists was superseded by value GC's relocation, logged and synced later.
+     */
+    private boolean pointersValid(List<BatchCodec.LoggedOp> ops, boolean verifyValues) throws IOException {
         for (BatchCodec.LoggedOp op : ops) {
             if (op.kind() == InternalKeys.KIND_VALUE_POINTER) {
                 ValuePointer p = ValuePointer.decode(op.value());
-                Path file = FileNames.value(dir, p.fileNumber());
+                if (!manifest.valueFiles().containsKey(p.fileNumber())) {
+                    continue;
+                }
+                Path file = FileNames.value(tiers.valueDirectory(), p.fileNumber());
                 if (!fs.exists(file) || fs.size(file) < p.offset() + p.length()) {
                     return false;
                 }
-                if (options.syncPolicy() == SyncPolicy.PERIODIC) {
+                if (verifyValues) {
                     try {
                         values.read(p);
                     } catch (CorruptionException e) {
@@ -323,19 +342,21 @@ public final class DbImpl implements Engine {
         }
         java.util.Set<Long> liveTables = new java.util.HashSet<>();
         state.levels().forEach(l -> l.forEach(f -> liveTables.add(f.number())));
-        for (String name : fs.list(dir)) {
-            FileNames.Kind kind = FileNames.kind(name);
-            long number = FileNames.number(name).orElse(-1);
-            boolean obsolete = switch (kind) {
-                case TABLE -> !liveTables.contains(number);
-                case VALUE -> !state.valueFiles().containsKey(number);
-                case LOG -> number < state.logNumber();
-                case MANIFEST -> number != manifestStore.currentNumber();
-                case TEMP -> true;
-                default -> false;
-            };
-            if (obsolete) {
-                fs.delete(dir.resolve(name));
+        for (Path tier : tierDirectories()) {
+            for (String name : fs.list(tier)) {
+                FileNames.Kind kind = FileNames.kind(name);
+                long number = FileNames.number(name).orElse(-1);
+                boolean obsolete = switch (kind) {
+                    case TABLE -> !liveTables.contains(number) || !tier.resolve(name).equals(tablePaths.get(number));
+                    case VALUE -> !state.valueFiles().containsKey(number) || !tier.equals(tiers.valueDirectory());
+                    case LOG -> number < state.logNumber() || !tier.equals(dir);
+                    case MANIFEST -> number != manifestStore.currentNumber() || !tier.equals(dir);
+                    case TEMP -> true;
+                    default -> false;
+                };
+                if (obsolete) {
+                    fs.delete(tier.resolve(name));
+                }
             }
         }
     }
@@ -345,6 +366,7 @@ public final class DbImpl implements Engine {
         flushExecutor.shutdownNow();
         compactionExecutor.shutdownNow();
         syncTimer.shutdownNow();
+        syncExecutor.shutdownNow();
         try {
             if (log != null) {
                 log.close();
@@ -506,14 +528,10 @@ public final class DbImpl implements Engine {
             return;
         }
         values.flush();
-        boolean durable = options.syncPolicy() == SyncPolicy.EVERY_WRITE;
-        if (durable) {
-            values.sync();
-        }
         long first = lastSequence + 1;
         log.append(BatchCodec.encode(first, ops));
-        if (durable) {
-            log.sync();
+        if (options.syncPolicy() == SyncPolicy.EVERY_WRITE) {
+            syncBoth();
         } else {
             logDirty = true;
         }
@@ -524,6 +542,34 @@ public final class DbImpl implements Engine {
         lastSequence = first + ops.size() - 1;
         visibleSequence = lastSequence;
         userBytesWritten.addAndGet(userBytes);
+    }
+
+    /**
+     * Syncs the value file and the log at once. Only the group being synced can have a durable
+     * log record whose values are not durable yet, and it is the log's last record: recovery
+     * checks the values of that record alone.
+     */
+    private void syncBoth() throws IOException {
+        if (!values.hasUnsynced()) {
+            log.sync();
+            return;
+        }
+        Future<Void> valueSync = syncExecutor.submit(() -> {
+            values.sync();
+            return null;
+        });
+        try {
+            log.sync();
+        } finally {
+            try {
+                valueSync.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted syncing value file");
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+            }
+        }
     }
 
     private BatchCodec.LoggedOp logged(int tableId, byte[] key, byte[] value) throws IOException {
@@ -869,7 +915,10 @@ public final class DbImpl implements Engine {
                     r.close();
                 }
                 if (!closed) {
-                    fs.delete(FileNames.table(dir, number));
+                    Path path = tablePaths.remove(number);
+                    if (path != null) {
+                        fs.delete(path);
+                    }
                 }
             } catch (IOException e) {
                 LOG.log(System.Logger.Level.WARNING, "could not delete obsolete table " + number + ": " + e);
@@ -877,10 +926,31 @@ public final class DbImpl implements Engine {
         }
     }
 
-    private void openReaders(List<FileMeta> files) throws IOException {
+    private void openReaders(List<FileMeta> files, Path directory) throws IOException {
         for (FileMeta f : files) {
-            readers.put(f.number(), SSTableReader.open(fs, FileNames.table(dir, f.number()), f.number(), blockCache));
+            openReader(f.number(), FileNames.table(directory, f.number()));
         }
+    }
+
+    private void openReader(long number, Path path) throws IOException {
+        readers.put(number, SSTableReader.open(fs, path, number, blockCache));
+        tablePaths.put(number, path);
+    }
+
+    /** An SSTable of the manifest: on the fast tier or the capacity tier. */
+    private Path locateTable(long number) throws IOException {
+        for (Path tier : tierDirectories()) {
+            Path path = FileNames.table(tier, number);
+            if (fs.exists(path)) {
+                return path;
+            }
+        }
+        throw new CorruptionException("table file " + FileNames.table(dir, number)
+                + " is listed in the manifest but missing" + (tiers.split() ? " from both tiers" : ""));
+    }
+
+    private List<Path> tierDirectories() {
+        return tiers.split() ? List.of(tiers.fast(), tiers.capacity()) : List.of(dir);
     }
 
     /** REQUIRES: manifestLock held. */
@@ -918,10 +988,10 @@ public final class DbImpl implements Engine {
             } finally {
                 stateLock.unlock();
             }
-            MergeJob.Output out = new MergeJob(fs, dir, tableOptions, WriteLifetime.MEDIUM, WriteThrottle.NONE,
-                    Long.MAX_VALUE, nextFileNumber::getAndIncrement)
+            MergeJob.Output out = new MergeJob(fs, tiers.tableDirectory(0), tableOptions, WriteLifetime.MEDIUM,
+                    WriteThrottle.NONE, Long.MAX_VALUE, nextFileNumber::getAndIncrement)
                     .run(new MemtableIterator(oldest), snapshots.smallest(), k -> false);
-            openReaders(out.files());
+            openReaders(out.files(), tiers.tableDirectory(0));
             stateLock.lock();
             try {
                 synchronized (manifestLock) {
@@ -1100,7 +1170,7 @@ public final class DbImpl implements Engine {
     }
 
     private void runCompaction(Compaction c) throws IOException {
-        if (c.level() > 0 && c.next().isEmpty() && c.inputs().size() == 1) {
+        if (c.level() > 0 && c.next().isEmpty() && c.inputs().size() == 1 && tiers.sameTier(c.level(), c.outputLevel())) {
             moveFile(c.inputs().get(0), c.level(), c.outputLevel());
             return;
         }
@@ -1134,11 +1204,12 @@ public final class DbImpl implements Engine {
         };
         MergeJob.Output out;
         try (MergingIterator merged = new MergingIterator(children)) {
-            out = new MergeJob(fs, dir, tableOptions, lifetimeForLevel(c.outputLevel()), compactionThrottle,
-                    options.targetFileBytes(), nextFileNumber::getAndIncrement)
+            out = new MergeJob(fs, tiers.tableDirectory(c.outputLevel()), tableOptions,
+                    lifetimeForLevel(c.outputLevel()), compactionThrottle, options.targetFileBytes(),
+                    nextFileNumber::getAndIncrement)
                     .run(merged, snapshots.smallest(), isBase);
         }
-        openReaders(out.files());
+        openReaders(out.files(), tiers.tableDirectory(c.outputLevel()));
         java.util.Set<Long> removed = new java.util.HashSet<>();
         c.inputs().forEach(f -> removed.add(f.number()));
         c.next().forEach(f -> removed.add(f.number()));
@@ -1217,11 +1288,11 @@ public final class DbImpl implements Engine {
         }
         MergeJob.Output out;
         try (MergingIterator merged = new MergingIterator(children)) {
-            out = new MergeJob(fs, dir, tableOptions, lifetimeForLevel(outputLevel), compactionThrottle,
-                    options.targetFileBytes(), nextFileNumber::getAndIncrement)
+            out = new MergeJob(fs, tiers.tableDirectory(outputLevel), tableOptions, lifetimeForLevel(outputLevel),
+                    compactionThrottle, options.targetFileBytes(), nextFileNumber::getAndIncrement)
                     .run(merged, snapshots.smallest(), k -> true);
         }
-        openReaders(out.files());
+        openReaders(out.files(), tiers.tableDirectory(outputLevel));
         java.util.Set<Long> removed = new java.util.HashSet<>();
         upper.forEach(f -> removed.add(f.number()));
         bottom.forEach(f -> removed.add(f.number()));
@@ -1302,7 +1373,7 @@ public final class DbImpl implements Engine {
     private void relocateLiveValues(long number) throws IOException {
         List<Relocation> batch = new ArrayList<>();
         long batchBytes = 0;
-        try (ValueFileScanner scanner = ValueFileScanner.open(fs, FileNames.value(dir, number), number, true)) {
+        try (ValueFileScanner scanner = ValueFileScanner.open(fs, FileNames.value(tiers.valueDirectory(), number), number, true)) {
             ValueFileScanner.Entry e;
             while ((e = scanner.next()) != null) {
                 byte[] key = e.key();
@@ -1362,11 +1433,11 @@ public final class DbImpl implements Engine {
             fs.createDirectories(temp);
             for (List<FileMeta> level : state.levels()) {
                 for (FileMeta f : level) {
-                    fs.link(FileNames.table(dir, f.number()), FileNames.table(temp, f.number()));
+                    linkOrCopy(tablePaths.get(f.number()), FileNames.table(temp, f.number()));
                 }
             }
             for (long number : state.valueFiles().keySet()) {
-                fs.link(FileNames.value(dir, number), FileNames.value(temp, number));
+                linkOrCopy(FileNames.value(tiers.valueDirectory(), number), FileNames.value(temp, number));
             }
             ManifestStore copy = new ManifestStore(fs, temp);
             long manifestNumber = state.nextFileNumber();
@@ -1377,6 +1448,30 @@ public final class DbImpl implements Engine {
             fs.syncDirectory(target.toAbsolutePath().getParent());
             return null;
         });
+    }
+
+    /** Hard links when the target is on the same file system; copies otherwise (another tier's disk). */
+    private void linkOrCopy(Path source, Path target) throws IOException {
+        try {
+            fs.link(source, target);
+        } catch (IOException linkFailed) {
+            try (var in = fs.openRead(source); var out = fs.create(target, WriteLifetime.LONG)) {
+                java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(1 << 20);
+                long at = 0;
+                long size = in.size();
+                while (at < size) {
+                    buffer.clear();
+                    int n = in.read(at, buffer);
+                    if (n < 0) {
+                        break;
+                    }
+                    buffer.flip();
+                    out.append(buffer);
+                    at += n;
+                }
+                out.sync();
+            }
+        }
     }
 
     @Override
@@ -1428,6 +1523,7 @@ public final class DbImpl implements Engine {
         closed = true;
         syncTimer.shutdownNow();
         queue.close();
+        syncExecutor.shutdown();
         try {
             writeThread.join(TimeUnit.SECONDS.toMillis(30));
         } catch (InterruptedException e) {

@@ -105,6 +105,10 @@ final class ValueStore implements AutoCloseable {
         }
     }
 
+    boolean hasUnsynced() {
+        return active != null && dirty;
+    }
+
     long activeNumber() {
         return activeNumber;
     }

@@ -81,6 +81,7 @@ final class Block {
         private int valueOffset;
         private int valueLength;
         private int nextOffset;
+        private int position;
 
         private Cursor(String fileName) {
             this.fileName = fileName;
@@ -135,34 +136,12 @@ final class Block {
         }
 
         private void decodeAt(int offset, byte[] previousKey) throws CorruptionException {
-            int p = offset;
-            long shared = 0;
-            long unshared = 0;
-            long length = 0;
-            try {
-                long[] header = new long[3];
-                for (int field = 0; field < 3; field++) {
-                    long v = 0;
-                    for (int shift = 0; ; shift += 7) {
-                        if (shift > 28 || p >= restartsOffset) {
-                            throw corrupt(fileName, fileOffset, "bad entry header at " + offset);
-                        }
-                        byte b = data[p++];
-                        v |= (long) (b & 0x7F) << shift;
-                        if (b >= 0) {
-                            break;
-                        }
-                    }
-                    header[field] = v;
-                }
-                shared = header[0];
-                unshared = header[1];
-                length = header[2];
-            } catch (ArrayIndexOutOfBoundsException e) {
-                throw corrupt(fileName, fileOffset, "bad entry header at " + offset);
-            }
+            position = offset;
+            long shared = readVarint32(offset);
+            long unshared = readVarint32(offset);
+            long length = readVarint32(offset);
             int previousLength = previousKey == null ? 0 : previousKey.length;
-            if (shared > previousLength || p + unshared + length > restartsOffset
+            if (shared > previousLength || position + unshared + length > restartsOffset
                     || shared + unshared < MIN_KEY_BYTES) {
                 throw corrupt(fileName, fileOffset, "bad entry at " + offset);
             }
@@ -170,12 +149,27 @@ final class Block {
             if (shared > 0) {
                 System.arraycopy(previousKey, 0, k, 0, (int) shared);
             }
-            System.arraycopy(data, p, k, (int) shared, (int) unshared);
-            p += (int) unshared;
+            System.arraycopy(data, position, k, (int) shared, (int) unshared);
             key = k;
-            valueOffset = p;
+            valueOffset = position + (int) unshared;
             valueLength = (int) length;
-            nextOffset = p + (int) length;
+            nextOffset = valueOffset + valueLength;
+        }
+
+        /** A varint of at most 5 bytes at {@link #position}, which it advances. */
+        private long readVarint32(int entryOffset) throws CorruptionException {
+            long value = 0;
+            for (int shift = 0; shift <= 28; shift += 7) {
+                if (position >= restartsOffset) {
+                    break;
+                }
+                byte b = data[position++];
+                value |= (long) (b & 0x7F) << shift;
+                if (b >= 0) {
+                    return value;
+                }
+            }
+            throw corrupt(fileName, fileOffset, "bad entry header at " + entryOffset);
         }
     }
 }

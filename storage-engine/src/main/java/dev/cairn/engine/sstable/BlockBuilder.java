@@ -7,7 +7,8 @@ import java.util.Arrays;
  * Each entry is {@code shared varint | unshared varint | value length varint | key[shared..] |
  * value}; every {@code restartInterval}-th entry stores its whole key ({@code shared = 0}) and its
  * offset goes into the restart array, so a reader can binary-search the restarts. The array is
- * {@code u32 big-endian} offsets followed by their count as {@code u32}. Not thread-safe.
+ * {@code u32 big-endian} offsets followed by their count as {@code u32}. DO NOT CHANGE the
+ * encoding: embedded in on-disk data. Not thread-safe.
  */
 final class BlockBuilder {
     private final int restartInterval;
@@ -61,10 +62,6 @@ final class BlockBuilder {
 
     int entryCount() {
         return entryCount;
-    }
-
-    byte[] lastKey() {
-        return lastKey;
     }
 
     /** The block's contents; the builder must be {@link #reset()} before reuse. */

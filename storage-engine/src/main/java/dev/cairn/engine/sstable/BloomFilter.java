@@ -5,7 +5,8 @@ package dev.cairn.engine.sstable;
  * hashing (Kirsch and Mitzenmacher, "Less Hashing, Same Performance", 2006): probe {@code i}
  * sets bit {@code (h1 + i * h2) mod m}, where {@code h1} and {@code h2} are the low and high 32
  * bits of the key's XXH64. Encoded as the bit array (bit {@code b} is bit {@code b & 7} of byte
- * {@code b >>> 3}) followed by the probe count as one byte. Immutable and thread-safe once built.
+ * {@code b >>> 3}) followed by the probe count as one byte. DO NOT CHANGE the hash, the probing or
+ * the encoding: embedded in on-disk data. Immutable and thread-safe once built.
  */
 final class BloomFilter {
     private static final int MIN_BITS = 64;

@@ -21,7 +21,7 @@ import java.util.Objects;
  * one. Not thread-safe: one thread adds and finishes.
  */
 public final class SSTableWriter {
-    private enum State { OPEN, FINISHED, ABANDONED }
+    private enum State { OPEN, FAILED, FINISHED, ABANDONED }
 
     private final FileSystem fs;
     private final Path path;
@@ -30,6 +30,8 @@ public final class SSTableWriter {
     private final WritableFile file;
     private final BlockBuilder dataBlock;
     private final BlockBuilder indexBlock = new BlockBuilder(1);
+    /** The last flushed data block, whose index entry waits for the next key to shorten its separator. */
+    private BlockHandle pendingHandle;
     private State state = State.OPEN;
 
     private long[] filterHashes = new long[256];
@@ -85,6 +87,10 @@ public final class SSTableWriter {
                     + InternalKeyFormat.describe(key) + " after " + InternalKeyFormat.describe(lastKey) + " in " + path);
         }
         byte[] copy = key.clone();
+        if (pendingHandle != null) {
+            indexBlock.add(Separators.between(lastKey, copy), pendingHandle.toVarints());
+            pendingHandle = null;
+        }
         if (lastKey == null || !InternalKeys.sameUserKey(lastKey, copy)) {
             addFilterKey(copy);
         }
@@ -107,7 +113,12 @@ public final class SSTableWriter {
 
         dataBlock.add(copy, value);
         if (dataBlock.estimatedSize() >= options.blockBytes()) {
-            flushDataBlock();
+            try {
+                flushDataBlock();
+            } catch (IOException | RuntimeException e) {
+                state = State.FAILED;
+                throw e;
+            }
         }
     }
 
@@ -124,8 +135,8 @@ public final class SSTableWriter {
     }
 
     /**
-     * Writes the remaining blocks and the footer, syncs and closes the file. On failure the file
-     * is left behind and the caller must {@link #abandon()} it.
+     * Writes the remaining blocks and the footer, syncs and closes the file. On failure the writer
+     * accepts nothing more and the caller must {@link #abandon()} it.
      *
      * @throws IllegalStateException if no entry was added
      */
@@ -134,9 +145,20 @@ public final class SSTableWriter {
         if (entryCount == 0) {
             throw new IllegalStateException("an SSTable needs at least one entry; abandon() the writer of " + path);
         }
+        try {
+            return writeTail();
+        } catch (IOException | RuntimeException e) {
+            state = State.FAILED;
+            throw e;
+        }
+    }
+
+    private TableProperties writeTail() throws IOException {
         if (!dataBlock.isEmpty()) {
             flushDataBlock();
         }
+        indexBlock.add(lastKey, pendingHandle.toVarints());
+        pendingHandle = null;
         byte[] filter = options.bloomBitsPerKey() == 0 ? new byte[0]
                 : BloomFilter.build(filterHashes, filterKeyCount, options.bloomBitsPerKey());
         BlockHandle filterHandle = writeBlock(filter);
@@ -157,9 +179,12 @@ public final class SSTableWriter {
                 filterKeyCount, properties.creationTimeMillis(), fileSize);
     }
 
-    /** Closes and deletes the file. Does nothing after {@link #finish()} succeeded or a first abandon. */
+    /**
+     * Closes and deletes the file; the way out after a failed {@code add} or {@code finish}. Does
+     * nothing after {@link #finish()} succeeded or a first abandon.
+     */
     public void abandon() throws IOException {
-        if (state != State.OPEN) {
+        if (state != State.OPEN && state != State.FAILED) {
             return;
         }
         state = State.ABANDONED;
@@ -188,12 +213,11 @@ public final class SSTableWriter {
     }
 
     private void flushDataBlock() throws IOException {
-        byte[] separator = dataBlock.lastKey();
         BlockHandle handle = writeBlock(dataBlock.finish());
         dataBlock.reset();
         dataBlockCount++;
         dataBytes += handle.size() + BLOCK_TRAILER_BYTES;
-        indexBlock.add(separator, handle.toVarints());
+        pendingHandle = handle;
     }
 
     private BlockHandle writeBlock(byte[] contents) throws IOException {

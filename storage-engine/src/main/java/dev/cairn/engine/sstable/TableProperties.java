@@ -1,7 +1,9 @@
 package dev.cairn.engine.sstable;
 
 import dev.cairn.engine.internal.InternalKeys;
+import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Objects;
 
 /**
  * What a table holds, recorded in its properties block when it is written. Immutable; the key
@@ -37,6 +39,25 @@ public record TableProperties(
         long filterKeyCount,
         long creationTimeMillis,
         long fileSize) {
+
+    /** Equal when every field is, keys compared by content. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TableProperties p && entryCount == p.entryCount && deletionCount == p.deletionCount
+                && valuePointerCount == p.valuePointerCount && Arrays.equals(smallestKey, p.smallestKey)
+                && Arrays.equals(largestKey, p.largestKey) && smallestSequence == p.smallestSequence
+                && largestSequence == p.largestSequence && rawKeyBytes == p.rawKeyBytes
+                && rawValueBytes == p.rawValueBytes && dataBlockCount == p.dataBlockCount && dataBytes == p.dataBytes
+                && filterKeyCount == p.filterKeyCount && creationTimeMillis == p.creationTimeMillis
+                && fileSize == p.fileSize;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(entryCount, deletionCount, valuePointerCount, Arrays.hashCode(smallestKey),
+                Arrays.hashCode(largestKey), smallestSequence, largestSequence, rawKeyBytes, rawValueBytes,
+                dataBlockCount, dataBytes, filterKeyCount, creationTimeMillis, fileSize);
+    }
 
     @Override
     public String toString() {

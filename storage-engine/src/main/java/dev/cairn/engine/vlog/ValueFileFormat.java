@@ -24,6 +24,13 @@ public final class ValueFileFormat {
     public static final int HEADER_SIZE = 16;
     /** crc32c u32 | keyLength u32 | valueLength u32. DO NOT CHANGE: embedded in on-disk data. */
     public static final int RECORD_HEADER_SIZE = 12;
+    /**
+     * The longest key a record may hold. Beyond checking the writer's input, the limit lets a scan
+     * tell a damaged length field from a torn tail. DO NOT CHANGE: readers rely on it.
+     */
+    public static final int MAX_KEY_LENGTH = 64 * 1024;
+    /** The longest value a record may hold: what a Java array can. DO NOT CHANGE: readers rely on it. */
+    public static final int MAX_VALUE_LENGTH = Integer.MAX_VALUE - 64;
     /** The largest number a value file can have: pointers store it as a u32. */
     public static final long MAX_FILE_NUMBER = 0xFFFF_FFFFL;
 

@@ -19,9 +19,11 @@ import java.util.zip.CRC32C;
  * followed only by zero bytes. The scan stops cleanly there and {@link #validLength()} says where
  * the intact records end. A record failing its checksum with bytes other than zeros after it is
  * damage in the middle of the file, and {@link #next()} throws {@link CorruptionException}.
- * One case cannot be told apart: damage to the length fields of the last intact-looking record
- * that makes it reach past the end of the file looks like a torn tail. Values inside such a
- * record still fail their pointer's checksum when read, so wrong bytes are never returned.
+ * Lengths beyond {@link ValueFileFormat#MAX_KEY_LENGTH} or {@link ValueFileFormat#MAX_VALUE_LENGTH}
+ * are never written, so they count as damage. One case cannot be told apart: damage to a length
+ * field that keeps it within those limits but makes the record reach past the end of the file
+ * looks like a torn tail there. The records after it are then not returned; a pointer into them
+ * still reads its value, checked by the pointer's own checksum, so wrong bytes are never returned.
  *
  * <p>The scan covers the bytes present when it was opened. Not thread-safe: one thread scans.
  */
@@ -111,11 +113,12 @@ public final class ValueFileScanner implements Closeable {
         long keyLength = Integer.toUnsignedLong(header.getInt());
         long valueLength = Integer.toUnsignedLong(header.getInt());
         long end = recordOffset + ValueFileFormat.RECORD_HEADER_SIZE + keyLength + valueLength;
+        if (keyLength > ValueFileFormat.MAX_KEY_LENGTH || valueLength > ValueFileFormat.MAX_VALUE_LENGTH) {
+            return badRecord(recordOffset, -1, "has impossible lengths (key " + keyLength + ", value " + valueLength
+                    + ")");
+        }
         if (end > fileSize) {
             return stopAtTornTail();
-        }
-        if (keyLength + valueLength > Integer.MAX_VALUE - 16) {
-            return badRecord(recordOffset, end, "has impossible lengths");
         }
         crc.reset();
         crc.update(window, at + 4, ValueFileFormat.RECORD_HEADER_SIZE - 4);
@@ -166,13 +169,14 @@ public final class ValueFileScanner implements Closeable {
         return null;
     }
 
+    /** A record that is not intact: the torn tail if it ends the file or zeros follow, else damage. */
     private Entry badRecord(long recordOffset, long end, String problem) throws IOException {
         if (end == fileSize || onlyZerosFrom(recordOffset)) {
             return stopAtTornTail();
         }
         done = true;
         throw new CorruptionException("value file " + path + ": record at offset " + recordOffset + " " + problem
-                + ", and " + (fileSize - Math.min(end, fileSize)) + " bytes follow it");
+                + "; the file goes on to " + fileSize + " bytes");
     }
 
     private boolean onlyZerosFrom(long offset) throws IOException {

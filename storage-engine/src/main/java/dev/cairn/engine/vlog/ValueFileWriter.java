@@ -73,6 +73,11 @@ public final class ValueFileWriter implements Closeable {
      */
     public ValuePointer append(byte[] key, byte[] value) throws IOException {
         ensureWritable();
+        if (key.length > ValueFileFormat.MAX_KEY_LENGTH || value.length > ValueFileFormat.MAX_VALUE_LENGTH) {
+            throw new IllegalArgumentException("record too large for a value file: key " + key.length + " bytes (max "
+                    + ValueFileFormat.MAX_KEY_LENGTH + "), value " + value.length + " bytes (max "
+                    + ValueFileFormat.MAX_VALUE_LENGTH + ")");
+        }
         ByteBuffer.wrap(recordHeader).putInt(0).putInt(key.length).putInt(value.length);
         crc.reset();
         crc.update(recordHeader, 4, ValueFileFormat.RECORD_HEADER_SIZE - 4);

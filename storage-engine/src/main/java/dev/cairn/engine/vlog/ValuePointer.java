@@ -10,6 +10,8 @@ import java.nio.ByteBuffer;
  * <p>Encoded form, 20 bytes, big-endian:
  * {@code fileNumber u32 | offset u64 | length u32 | crc32c u32}.
  * DO NOT CHANGE: embedded in on-disk data (SSTables hold encoded pointers).
+ *
+ * <p>Immutable; thread-safe.
  */
 public record ValuePointer(long fileNumber, long offset, int length, int crc32c) {
 

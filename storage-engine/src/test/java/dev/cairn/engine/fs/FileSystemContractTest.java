@@ -11,6 +11,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -210,6 +211,18 @@ abstract class FileSystemContractTest {
         write(deep.resolve("f"), "x");
         fs.syncDirectory(deep);
         assertEquals("x", read(deep.resolve("f")));
+    }
+
+    @Test
+    void deleteRemovesEmptyDirectoriesOnly() throws IOException {
+        Path sub = dir.resolve("sub");
+        fs.createDirectories(sub);
+        write(sub.resolve("f"), "x");
+        assertThrows(DirectoryNotEmptyException.class, () -> fs.delete(sub));
+        fs.delete(sub.resolve("f"));
+        fs.delete(sub);
+        assertFalse(fs.exists(sub));
+        assertEquals(List.of(), fs.list(dir));
     }
 
     @Test

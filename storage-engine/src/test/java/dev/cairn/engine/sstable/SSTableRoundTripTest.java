@@ -53,6 +53,8 @@ class SSTableRoundTripTest {
                 assertTrue(reader.mayContain(InternalKeys.filterKey(denseKey(j))));
             }
             TableProperties p = reader.properties();
+            assertEquals(written, p, "what finish() returns is what the file records");
+            assertEquals(written.hashCode(), p.hashCode());
             assertEquals(count, p.entryCount());
             assertArrayEquals(denseKey(0), p.smallestKey());
             assertArrayEquals(denseKey(count - 1), p.largestKey());
@@ -112,6 +114,37 @@ class SSTableRoundTripTest {
             }
             assertNull(reader.seekFirstAtOrAfter(key(2, "", 0), false), "a later table id sorts after all");
             assertArrayEquals(entries.firstKey(), reader.seekFirstAtOrAfter(key(0, "zzz", 1), false).key());
+        }
+    }
+
+    @Test
+    void aTargetBetweenABlocksLastKeyAndItsShortSeparatorFindsTheNextBlock() throws IOException {
+        // User keys 0, 4, 8, ... as two bytes: a separator ends in last + 1, leaving room between.
+        NavigableMap<byte[], byte[]> entries = new java.util.TreeMap<>(InternalKeys.COMPARATOR);
+        for (int i = 0; i < 4000; i += 4) {
+            entries.put(InternalKeys.encode(1, new byte[] {(byte) (i >>> 8), (byte) i}, 1, InternalKeys.KIND_VALUE),
+                    denseValue(i));
+        }
+        Path path = dir.resolve("separators.sst");
+        write(fs, path, entries, SSTableOptions.builder().blockBytes(256).build());
+        try (SSTableReader reader = SSTableReader.open(fs, path, 1, null)) {
+            int shortened = 0;
+            for (int b = 0; b + 1 < reader.dataBlockCount(); b++) {
+                byte[] separator = reader.separator(b);
+                if (entries.containsKey(separator)) {
+                    continue;
+                }
+                shortened++;
+                byte[] before = entries.lowerKey(separator);
+                byte[] after = entries.higherKey(separator);
+                byte[] between = InternalKeys.encode(1, InternalKeys.userKey(separator), 5, InternalKeys.KIND_VALUE);
+                assertTrue(InternalKeys.COMPARATOR.compare(before, between) < 0);
+                assertArrayEquals(after, reader.seekFirstAtOrAfter(between, false).key());
+                TableIterator it = reader.iterator(false);
+                it.seek(between);
+                assertArrayEquals(after, it.key());
+            }
+            assertTrue(shortened > 10, "separators shortened: " + shortened);
         }
     }
 
@@ -187,6 +220,27 @@ class SSTableRoundTripTest {
     }
 
     @Test
+    void aWriterThatFailedAcceptsOnlyAbandon() throws IOException {
+        Path path = dir.resolve("failed.sst");
+        java.util.concurrent.atomic.AtomicBoolean fail = new java.util.concurrent.atomic.AtomicBoolean();
+        SSTableWriter writer = new SSTableWriter(fs, path, WriteLifetime.SHORT, SSTableOptions.DEFAULTS, bytes -> {
+            if (fail.get()) {
+                throw new java.io.InterruptedIOException("stop");
+            }
+        });
+        for (int i = 0; i < 100; i++) {
+            writer.add(denseKey(i), denseValue(i));
+        }
+        fail.set(true);
+        assertThrows(java.io.InterruptedIOException.class, writer::finish);
+        fail.set(false);
+        assertThrows(IllegalStateException.class, writer::finish);
+        assertThrows(IllegalStateException.class, () -> writer.add(denseKey(100), denseValue(100)));
+        writer.abandon();
+        assertFalse(fs.exists(path));
+    }
+
+    @Test
     void estimatedSizeTracksTheFinalSize() throws IOException {
         Path path = dir.resolve("estimate.sst");
         SSTableWriter writer = new SSTableWriter(fs, path, WriteLifetime.SHORT, SSTableOptions.DEFAULTS);
@@ -200,6 +254,25 @@ class SSTableRoundTripTest {
         long estimate = writer.estimatedSize();
         long actual = writer.finish().fileSize();
         assertTrue(Math.abs(estimate - actual) < actual / 10, "estimate " + estimate + " vs actual " + actual);
+    }
+
+    @Test
+    void theTablesFilterRejectsAbsentKeysAtAboutTheConfiguredRate() throws IOException {
+        Path path = dir.resolve("bloom.sst");
+        write(fs, path, denseEntries(10_000), SSTableOptions.DEFAULTS);
+        try (SSTableReader reader = SSTableReader.open(fs, path, 1, null)) {
+            int falsePositives = 0;
+            int probes = 50_000;
+            for (int i = 0; i < probes; i++) {
+                byte[] absent = InternalKeys.filterKey(key(1, String.format("absent-%08d", i), 1));
+                if (reader.mayContain(absent)) {
+                    falsePositives++;
+                }
+            }
+            // 10 bits per key: about 0.8% in theory.
+            assertTrue(falsePositives < probes * 0.02, "false positives " + falsePositives + " of " + probes);
+            assertTrue(falsePositives > 0, "with 50,000 probes some false positives are expected");
+        }
     }
 
     @Test

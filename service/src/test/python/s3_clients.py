@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Drives a running Cairn service with boto3 or with the AWS CLI; exits non-zero on any failure.
+
+usage: s3_clients.py boto3|cli ENDPOINT ACCESS_KEY SECRET_KEY BUCKET_PREFIX
+"""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import urllib.request
+
+
+def check(condition, what):
+    if not condition:
+        raise AssertionError(what)
+    print("ok:", what)
+
+
+def run_boto3(endpoint, access, secret, prefix):
+    import boto3
+    from boto3.s3.transfer import TransferConfig
+    from botocore.config import Config
+    from botocore.exceptions import ClientError
+
+    s3 = boto3.client("s3", endpoint_url=endpoint, aws_access_key_id=access, aws_secret_access_key=secret,
+                      region_name="us-east-1", config=Config(signature_version="s3v4", s3={"addressing_style": "path"}))
+    bucket = prefix + "-boto3"
+    s3.create_bucket(Bucket=bucket)
+    check(any(b["Name"] == bucket for b in s3.list_buckets()["Buckets"]), "bucket listed")
+
+    body = b"hello from boto3"
+    put = s3.put_object(Bucket=bucket, Key="dir/a b.txt", Body=body, ContentType="text/plain",
+                        Metadata={"k": "v"})
+    check(put["ETag"] == '"%s"' % hashlib.md5(body).hexdigest(), "ETag is the MD5")
+    got = s3.get_object(Bucket=bucket, Key="dir/a b.txt")
+    check(got["Body"].read() == body, "body round trip")
+    check(got["ContentType"] == "text/plain" and got["Metadata"] == {"k": "v"}, "headers and metadata")
+    check(s3.get_object(Bucket=bucket, Key="dir/a b.txt", Range="bytes=0-4")["Body"].read() == b"hello", "range")
+
+    try:
+        s3.get_object(Bucket=bucket, Key="missing")
+        check(False, "NoSuchKey raised")
+    except ClientError as e:
+        check(e.response["Error"]["Code"] == "NoSuchKey", "NoSuchKey code")
+        check(e.response["ResponseMetadata"]["HTTPStatusCode"] == 404, "NoSuchKey status")
+
+    for i in range(5):
+        s3.put_object(Bucket=bucket, Key="many/%d" % i, Body=b"x%d" % i)
+    pages = list(s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix="many/", PaginationConfig={"PageSize": 2}))
+    keys = [o["Key"] for p in pages for o in p.get("Contents", [])]
+    check(keys == ["many/%d" % i for i in range(5)] and len(pages) == 3, "paginated listing")
+    top = s3.list_objects_v2(Bucket=bucket, Delimiter="/")
+    check([p["Prefix"] for p in top["CommonPrefixes"]] == ["dir/", "many/"], "common prefixes")
+    v1 = s3.list_objects(Bucket=bucket, Prefix="many/", MaxKeys=2)
+    check(v1["IsTruncated"] and len(v1["Contents"]) == 2, "list objects v1")
+
+    big = os.urandom(6 * 1024 * 1024 + 123)
+    with tempfile.NamedTemporaryFile() as f:
+        f.write(big)
+        f.flush()
+        s3.upload_file(f.name, bucket, "big.bin",
+                       Config=TransferConfig(multipart_threshold=1024 * 1024, multipart_chunksize=1024 * 1024))
+    head = s3.head_object(Bucket=bucket, Key="big.bin")
+    check(head["ContentLength"] == len(big) and head["ETag"].endswith('-2"'), "multipart upload by upload_file (5 MiB parts)")
+    check(s3.get_object(Bucket=bucket, Key="big.bin")["Body"].read() == big, "multipart content")
+
+    s3.copy_object(Bucket=bucket, Key="copy.txt", CopySource={"Bucket": bucket, "Key": "dir/a b.txt"})
+    check(s3.get_object(Bucket=bucket, Key="copy.txt")["Body"].read() == body, "copy")
+
+    url = s3.generate_presigned_url("get_object", Params={"Bucket": bucket, "Key": "copy.txt"}, ExpiresIn=300)
+    with urllib.request.urlopen(url) as r:
+        check(r.read() == body, "presigned GET")
+
+    check(s3.get_bucket_versioning(Bucket=bucket).get("Status") is None, "unversioned")
+    versions = s3.list_object_versions(Bucket=bucket, Prefix="many/")
+    check(all(v["VersionId"] == "null" for v in versions["Versions"]), "versions are null")
+
+    everything = [{"Key": o["Key"]} for o in s3.list_objects_v2(Bucket=bucket)["Contents"]]
+    deleted = s3.delete_objects(Bucket=bucket, Delete={"Objects": everything})
+    check(len(deleted["Deleted"]) == len(everything), "delete_objects")
+    s3.delete_bucket(Bucket=bucket)
+    try:
+        s3.head_bucket(Bucket=bucket)
+        check(False, "bucket gone")
+    except ClientError as e:
+        check(e.response["ResponseMetadata"]["HTTPStatusCode"] == 404, "bucket gone")
+
+
+def run_cli(endpoint, access, secret, prefix):
+    env = dict(os.environ, AWS_ACCESS_KEY_ID=access, AWS_SECRET_ACCESS_KEY=secret, AWS_DEFAULT_REGION="us-east-1",
+               AWS_EC2_METADATA_DISABLED="true", AWS_CONFIG_FILE="/dev/null", AWS_SHARED_CREDENTIALS_FILE="/dev/null")
+
+    def aws(*args):
+        cmd = ["aws", "--endpoint-url", endpoint] + list(args)
+        if args[0] == "s3" and args[1] in ("cp", "sync"):
+            cmd.append("--no-progress")
+        out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        if out.returncode != 0:
+            raise AssertionError("%s failed: %s %s" % (" ".join(cmd), out.stdout, out.stderr))
+        return out.stdout
+
+    bucket = prefix + "-cli"
+    aws("s3", "mb", "s3://" + bucket)
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "src")
+        os.makedirs(os.path.join(src, "sub dir"))
+        files = {"a.txt": b"alpha", "sub dir/b.bin": os.urandom(9 * 1024 * 1024), "c%+.txt": b"odd name"}
+        for name, data in files.items():
+            with open(os.path.join(src, name), "wb") as f:
+                f.write(data)
+        aws("s3", "sync", src, "s3://%s/site" % bucket)
+        listing = aws("s3", "ls", "--recursive", "s3://%s/" % bucket)
+        for name in files:
+            check(("site/" + name) in listing, "listed " + name)
+        dst = os.path.join(d, "dst")
+        aws("s3", "sync", "s3://%s/site" % bucket, dst)
+        for name, data in files.items():
+            with open(os.path.join(dst, name), "rb") as f:
+                check(f.read() == data, "synced back " + name)
+        aws("s3", "cp", os.path.join(src, "a.txt"), "s3://%s/single.txt" % bucket)
+        head = json.loads(aws("s3api", "head-object", "--bucket", bucket, "--key", "single.txt"))
+        check(head["ContentLength"] == 5 and head["ETag"] == '"%s"' % hashlib.md5(b"alpha").hexdigest(), "s3api head-object")
+        objs = json.loads(aws("s3api", "list-objects-v2", "--bucket", bucket, "--prefix", "site/"))
+        check(len(objs["Contents"]) == 3, "s3api list-objects-v2")
+        out = os.path.join(d, "got.txt")
+        aws("s3api", "get-object", "--bucket", bucket, "--key", "single.txt", out)
+        with open(out, "rb") as f:
+            check(f.read() == b"alpha", "s3api get-object")
+    aws("s3", "rm", "--recursive", "s3://%s/" % bucket)
+    aws("s3", "rb", "s3://" + bucket)
+    check(bucket not in aws("s3", "ls"), "bucket removed")
+
+
+if __name__ == "__main__":
+    mode, endpoint, access, secret, prefix = sys.argv[1:6]
+    {"boto3": run_boto3, "cli": run_cli}[mode](endpoint, access, secret, prefix)
+    print("PASS", mode)
