@@ -34,6 +34,27 @@ public class CairnProperties {
     private final Limits limits = new Limits();
     private final Engine engine = new Engine();
 
+    /** The backend: {@code embedded} (the engine under the data directory) or {@code cassandra}. */
+    private String store = STORE_EMBEDDED;
+    private final dev.cairn.service.store.cassandra.CassandraSettings cassandra =
+            new dev.cairn.service.store.cassandra.CassandraSettings();
+
+    public static final String STORE_EMBEDDED = "embedded";
+    public static final String STORE_CASSANDRA = "cassandra";
+
+    public String getStore() {
+        return store;
+    }
+
+    public void setStore(String store) {
+        this.store = store;
+    }
+
+    /** The Cassandra backend's settings ({@code cairn.cassandra.*}), used when {@code cairn.store=cassandra}. */
+    public dev.cairn.service.store.cassandra.CassandraSettings getCassandra() {
+        return cassandra;
+    }
+
     public Path getDataDir() {
         return dataDir;
     }
@@ -251,6 +272,11 @@ public class CairnProperties {
         require(auth.maxClockSkew != null && !auth.maxClockSkew.isNegative(),
                 "cairn.auth.max-clock-skew must not be negative");
         limits.validate();
+        require(STORE_EMBEDDED.equals(store) || STORE_CASSANDRA.equals(store),
+                "cairn.store must be embedded or cassandra, got '" + store + "'");
+        if (STORE_CASSANDRA.equals(store)) {
+            cassandra.validate();
+        }
     }
 
     private static void require(boolean condition, String message) {

@@ -61,6 +61,8 @@ public class ServiceConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
+    @org.springframework.boot.autoconfigure.condition.ConditionalOnProperty(name = "cairn.store",
+            havingValue = CairnProperties.STORE_EMBEDDED, matchIfMissing = true)
     public ObjectStore objectStore(Engine engine) throws IOException {
         return new EmbeddedObjectStore(engine);
     }
