@@ -33,6 +33,7 @@ public class CairnProperties {
     private final Auth auth = new Auth();
     private final Limits limits = new Limits();
     private final Engine engine = new Engine();
+    private final Cache cache = new Cache();
 
     /** The backend: {@code embedded} (the engine under the data directory) or {@code cassandra}. */
     private String store = STORE_EMBEDDED;
@@ -89,6 +90,34 @@ public class CairnProperties {
 
     public Engine getEngine() {
         return engine;
+    }
+
+    public Cache getCache() {
+        return cache;
+    }
+
+    /** The service's hot object cache, in front of the store (the engine keeps its own caches). */
+    public static class Cache {
+        /** Memory for whole small objects (row and bytes); 0 disables the cache. */
+        private DataSize objectCacheSize = DataSize.ofMegabytes(256);
+        /** Objects up to this size are cached; larger ones always stream from the store. */
+        private DataSize maxCachedObjectSize = DataSize.ofMegabytes(1);
+
+        public DataSize getObjectCacheSize() {
+            return objectCacheSize;
+        }
+
+        public void setObjectCacheSize(DataSize v) {
+            objectCacheSize = v;
+        }
+
+        public DataSize getMaxCachedObjectSize() {
+            return maxCachedObjectSize;
+        }
+
+        public void setMaxCachedObjectSize(DataSize v) {
+            maxCachedObjectSize = v;
+        }
     }
 
     /** Credentials. With none configured, a pair is generated on first start into the data directory. */
@@ -272,6 +301,9 @@ public class CairnProperties {
         require(auth.maxClockSkew != null && !auth.maxClockSkew.isNegative(),
                 "cairn.auth.max-clock-skew must not be negative");
         limits.validate();
+        require(cache.objectCacheSize.toBytes() >= 0, "cairn.cache.object-cache-size must not be negative");
+        require(cache.maxCachedObjectSize.toBytes() >= 0 && cache.maxCachedObjectSize.toBytes() <= (64L << 20),
+                "cairn.cache.max-cached-object-size must be in [0, 64MB]");
         require(STORE_EMBEDDED.equals(store) || STORE_CASSANDRA.equals(store),
                 "cairn.store must be embedded or cassandra, got '" + store + "'");
         if (STORE_CASSANDRA.equals(store)) {

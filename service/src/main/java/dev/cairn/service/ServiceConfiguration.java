@@ -8,8 +8,9 @@ import dev.cairn.service.auth.SigV4Verifier;
 import dev.cairn.service.s3.Authenticator;
 import dev.cairn.service.s3.S3Context;
 import dev.cairn.service.s3.S3Metrics;
-import dev.cairn.service.s3.S3Servlet;
+import dev.cairn.service.s3.S3Filter;
 import dev.cairn.service.s3.SigV4Authenticator;
+import dev.cairn.service.store.CachingObjectStore;
 import dev.cairn.service.store.EmbeddedObjectStore;
 import dev.cairn.service.store.ObjectStore;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -31,6 +32,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.embedded.jetty.JettyServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -49,6 +51,8 @@ public class ServiceConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
+    @org.springframework.boot.autoconfigure.condition.ConditionalOnProperty(name = "cairn.store",
+            havingValue = CairnProperties.STORE_EMBEDDED, matchIfMissing = true)
     public Engine engine(CairnProperties props) throws IOException {
         props.validate();
         CairnProperties.Engine e = props.getEngine();
@@ -63,8 +67,10 @@ public class ServiceConfiguration {
     @ConditionalOnMissingBean
     @org.springframework.boot.autoconfigure.condition.ConditionalOnProperty(name = "cairn.store",
             havingValue = CairnProperties.STORE_EMBEDDED, matchIfMissing = true)
-    public ObjectStore objectStore(Engine engine) throws IOException {
-        return new EmbeddedObjectStore(engine);
+    public ObjectStore objectStore(Engine engine, CairnProperties props) throws IOException {
+        CairnProperties.Cache cache = props.getCache();
+        return new CachingObjectStore(new EmbeddedObjectStore(engine), cache.getObjectCacheSize().toBytes(),
+                cache.getMaxCachedObjectSize().toBytes());
     }
 
     @Bean
@@ -104,11 +110,14 @@ public class ServiceConfiguration {
                 java.util.Arrays.copyOf(OWNER_NAME.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 32));
     }
 
+    /** First in the chain: S3 requests are answered there and never reach Spring MVC. */
     @Bean
-    public ServletRegistrationBean<S3Servlet> s3Servlet(S3Context ctx, S3Metrics metrics) {
-        ServletRegistrationBean<S3Servlet> reg = new ServletRegistrationBean<>(new S3Servlet(ctx, metrics), "/*");
+    public FilterRegistrationBean<S3Filter> s3Filter(S3Context ctx, S3Metrics metrics) {
+        FilterRegistrationBean<S3Filter> reg = new FilterRegistrationBean<>(new S3Filter(ctx, metrics), new ServletRegistrationBean<?>[0]);
         reg.setName("s3");
-        reg.setLoadOnStartup(1);
+        reg.addUrlPatterns("/*");
+        reg.setDispatcherTypes(jakarta.servlet.DispatcherType.REQUEST);
+        reg.setOrder(org.springframework.core.Ordered.HIGHEST_PRECEDENCE);
         return reg;
     }
 
@@ -137,7 +146,8 @@ public class ServiceConfiguration {
     }
 
     @Bean
-    public MeterBinder storeAndEngineMeters(ObjectStore store, Engine engine) {
+    public MeterBinder storeAndEngineMeters(ObjectStore store,
+                                            org.springframework.beans.factory.ObjectProvider<Engine> engines) {
         return registry -> {
             Gauge.builder("cairn.store.dedup.ratio", store, s -> s.stats().dedupRatio())
                     .description("content bytes written over content bytes stored since start").register(registry);
@@ -145,6 +155,18 @@ public class ServiceConfiguration {
                     .baseUnit("bytes").register(registry);
             FunctionCounter.builder("cairn.store.bytes.physical", store, s -> s.stats().physicalBytesWritten())
                     .baseUnit("bytes").register(registry);
+            if (store instanceof CachingObjectStore cached) {
+                FunctionCounter.builder("cairn.cache.objects.hits", cached, c -> c.cacheStats().hitCount())
+                        .description("GETs answered from the hot object cache").register(registry);
+                FunctionCounter.builder("cairn.cache.objects.misses", cached, c -> c.cacheStats().missCount())
+                        .register(registry);
+                Gauge.builder("cairn.cache.objects.bytes", cached, CachingObjectStore::cachedBytes)
+                        .baseUnit("bytes").register(registry);
+            }
+            Engine engine = engines.getIfAvailable();
+            if (engine == null) {
+                return;
+            }
             engineGauge(registry, engine, "cairn.engine.memtable.bytes", EngineStats::memtableBytes);
             engineGauge(registry, engine, "cairn.engine.value.bytes", EngineStats::valueBytes);
             engineGauge(registry, engine, "cairn.engine.value.garbage.bytes", EngineStats::valueGarbageBytes);

@@ -20,6 +20,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LocalCassandraCluster {
     public static final int SERVING_NODES = 2;
+    /** The serving nodes, as {@code cairn.cassandra.contact-points}. */
+    public static final String CONTACT_POINTS = "127.0.0.31:9042,127.0.0.32:9042";
+    /** The keyspace the service runs on in the S3 tests. */
+    public static final String SERVICE_KEYSPACE = "s3test";
     public static final int BACKUP_NODES = 1;
     private static final String NET = "127.0.0";
     private static final int FIRST = 31;
@@ -49,13 +53,9 @@ public final class LocalCassandraCluster {
         return s;
     }
 
-    /** Spring properties that point the service at the test cluster. */
-    public static synchronized List<String> springProperties(String keyspace) {
-        CassandraSettings s = settings(keyspace);
-        return List.of("cairn.store=cassandra",
-                "cairn.cassandra.contact-points=" + String.join(",", s.getContactPoints()),
-                "cairn.cassandra.keyspace=" + keyspace,
-                "cairn.cassandra.request-timeout=10s");
+    /** Starts the cluster when it is not running yet. */
+    public static synchronized void ensureRunning() {
+        ensureStarted();
     }
 
     /** One session to the serving datacenter shared by the tests of this JVM; do not close it. */

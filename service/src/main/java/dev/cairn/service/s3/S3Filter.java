@@ -5,9 +5,9 @@ import dev.cairn.engine.WriteStallException;
 import dev.cairn.service.store.BucketInfo;
 import dev.cairn.service.store.BucketAcl;
 import dev.cairn.service.store.StoreException;
-import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -22,13 +22,14 @@ import org.slf4j.LoggerFactory;
 /**
  * The S3 front door: gives every request an id, resolves its addressing, authenticates and
  * authorises it, routes it to the handler of its operation family, and turns failures into S3
- * XML errors. Records metrics and writes the access log. Requests under {@code /actuator} are
- * passed to Spring's dispatcher.
+ * XML errors. Records metrics and writes the access log. It is the first filter of the chain
+ * and answers S3 requests itself, so they pay for no other filter or servlet; requests under
+ * {@code /actuator} continue down the chain to Spring.
  *
  * <p>Thread-safety: stateless apart from thread-safe collaborators; one instance serves all.
  */
-public final class S3Servlet extends HttpServlet {
-    private static final Logger LOG = LoggerFactory.getLogger(S3Servlet.class);
+public final class S3Filter extends HttpFilter {
+    private static final Logger LOG = LoggerFactory.getLogger(S3Filter.class);
     private static final Logger ACCESS = LoggerFactory.getLogger("dev.cairn.service.access");
     private static final String ACTUATOR = "/actuator";
 
@@ -49,7 +50,7 @@ public final class S3Servlet extends HttpServlet {
     private final String idPrefix;
     private final AtomicLong ids = new AtomicLong();
 
-    public S3Servlet(S3Context ctx, S3Metrics metrics) {
+    public S3Filter(S3Context ctx, S3Metrics metrics) {
         this.ctx = ctx;
         this.metrics = metrics;
         this.buckets = new BucketHandler(ctx);
@@ -61,12 +62,11 @@ public final class S3Servlet extends HttpServlet {
     }
 
     @Override
-    protected void service(HttpServletRequest http, HttpServletResponse response) throws ServletException, IOException {
+    protected void doFilter(HttpServletRequest http, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
         String uri = http.getRequestURI();
-        if (http.getDispatcherType() == jakarta.servlet.DispatcherType.ERROR
-                || (uri != null && (uri.equals(ACTUATOR) || uri.startsWith(ACTUATOR + "/")))) {
-            RequestDispatcher spring = getServletContext().getNamedDispatcher("dispatcherServlet");
-            spring.forward(http, response);
+        if (uri != null && (uri.equals(ACTUATOR) || uri.startsWith(ACTUATOR + "/"))) {
+            chain.doFilter(http, response);
             return;
         }
         long start = System.nanoTime();
