@@ -22,6 +22,8 @@ public final class LocalCassandraCluster {
     public static final int SERVING_NODES = 2;
     /** The serving nodes, as {@code cairn.cassandra.contact-points}. */
     public static final String CONTACT_POINTS = "127.0.0.31:9042,127.0.0.32:9042";
+    /** The node of datacenter "backup". */
+    public static final String BACKUP_CONTACT_POINT = "127.0.0.33:9042";
     /** The keyspace the service runs on in the S3 tests. */
     public static final String SERVICE_KEYSPACE = "s3test";
     public static final int BACKUP_NODES = 1;
