@@ -14,8 +14,28 @@ public final class HttpDates {
     private HttpDates() {
     }
 
+    private static final String[] DAYS = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+    private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+        "Nov", "Dec"};
+
+    /** RFC 1123 as HTTP wants it ({@code Sun, 06 Nov 1994 08:49:37 GMT}); written by hand, it is on every GET. */
     public static String http(long epochMillis) {
-        return DateTimeFormatter.RFC_1123_DATE_TIME.format(Instant.ofEpochMilli(epochMillis).atOffset(ZoneOffset.UTC));
+        long seconds = Math.floorDiv(epochMillis, 1000);
+        long days = Math.floorDiv(seconds, 86400);
+        int secondOfDay = (int) Math.floorMod(seconds, 86400);
+        java.time.LocalDate date = java.time.LocalDate.ofEpochDay(days);
+        StringBuilder b = new StringBuilder(29);
+        b.append(DAYS[date.getDayOfWeek().ordinal()]).append(", ");
+        two(b, date.getDayOfMonth()).append(' ').append(MONTHS[date.getMonthValue() - 1]).append(' ');
+        b.append(date.getYear()).append(' ');
+        two(b, secondOfDay / 3600).append(':');
+        two(b, secondOfDay / 60 % 60).append(':');
+        two(b, secondOfDay % 60).append(" GMT");
+        return b.toString();
+    }
+
+    private static StringBuilder two(StringBuilder b, int v) {
+        return b.append((char) ('0' + v / 10)).append((char) ('0' + v % 10));
     }
 
     public static String iso(long epochMillis) {

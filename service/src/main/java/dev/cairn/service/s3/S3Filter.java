@@ -70,7 +70,7 @@ public final class S3Filter extends HttpFilter {
             return;
         }
         long start = System.nanoTime();
-        String requestId = idPrefix + String.format("%010X", ids.incrementAndGet());
+        String requestId = requestId(ids.incrementAndGet());
         response.setHeader("x-amz-request-id", requestId);
         response.setHeader("x-amz-id-2", requestId);
         S3Request r = null;
@@ -127,6 +127,19 @@ public final class S3Filter extends HttpFilter {
             }
         }
     }
+
+    /** The process's random prefix and a counter, 16 upper-case hex digits in all. */
+    private String requestId(long n) {
+        char[] id = new char[16];
+        idPrefix.getChars(0, 6, id, 0);
+        for (int i = 15; i >= 6; i--) {
+            id[i] = HEX[(int) (n & 15)];
+            n >>>= 4;
+        }
+        return new String(id);
+    }
+
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
     private static boolean isClientGone(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {

@@ -23,6 +23,10 @@ public final class SigV4Authenticator implements Authenticator {
 
     @Override
     public Authentication authenticate(HttpServletRequest request) throws S3Exception {
+        if (request.getHeader("Authorization") == null && request.getHeader("x-amz-content-sha256") == null
+                && !hasSignatureParameter(request.getQueryString())) {
+            return anonymousWithoutPayload(request);
+        }
         Map<String, List<String>> headers = new HashMap<>();
         for (String name : Collections.list(request.getHeaderNames())) {
             headers.put(name, Collections.list(request.getHeaders(name)));
@@ -53,6 +57,37 @@ public final class SigV4Authenticator implements Authenticator {
             @Override
             public Map<String, String> trailers() {
                 return result.trailers();
+            }
+        };
+    }
+
+    /** Whether a query string carries presigned-URL parameters (checked exactly by the verifier). */
+    private static boolean hasSignatureParameter(String query) {
+        return query != null && (query.contains("X-Amz-") || query.contains("x-amz-"));
+    }
+
+    /** The common anonymous read: no signature, no payload claim; the verifier has nothing to check. */
+    private static Authentication anonymousWithoutPayload(HttpServletRequest request) {
+        long length = request.getContentLengthLong();
+        return new Authentication() {
+            @Override
+            public String accessKey() {
+                return null;
+            }
+
+            @Override
+            public long decodedContentLength() {
+                return length;
+            }
+
+            @Override
+            public InputStream wrapBody(InputStream raw) {
+                return raw;
+            }
+
+            @Override
+            public Map<String, String> trailers() {
+                return Map.of();
             }
         };
     }

@@ -1,0 +1,29 @@
+-- wrk script: cycles through presigned URLs (urls.txt); with WRK_METHOD=PUT sends a distinct
+-- 20 KB body per request (the request number in front of fixed filler), so content never dedups.
+local method = os.getenv("WRK_METHOD") or "GET"
+local file = os.getenv("WRK_URLS") or "urls.txt"
+local urls = {}
+for line in io.lines(file) do urls[#urls + 1] = line end
+local filler = string.rep("cairn-bench-", 1707):sub(1, 20480 - 16)
+local counter = 0
+local id = 0
+local threads = 1
+
+function setup(thread)
+  thread:set("id", id)
+  id = id + 1
+end
+
+function init(args)
+  counter = 0
+end
+
+function request()
+  counter = counter + 1
+  local n = (counter * 8 + id) % #urls + 1
+  if method == "PUT" then
+    local body = string.format("%016d", counter * 8 + id) .. filler
+    return wrk.format("PUT", urls[n], nil, body)
+  end
+  return wrk.format("GET", urls[n])
+end

@@ -1,0 +1,73 @@
+package dev.cairn.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * A start with no credentials configured generates a pair (owner-only file) and keeps it; a
+ * shutdown closes the engine cleanly, so a restart on the same data directory finds everything.
+ */
+class LifecycleTest {
+    @TempDir
+    Path dataDir;
+
+    private ConfigurableApplicationContext start() {
+        return new SpringApplicationBuilder(CairnApplication.class).properties(Map.of(
+                "server.port", "0",
+                "server.address", "127.0.0.1",
+                "cairn.data-dir", dataDir.toString(),
+                "cairn.engine.memtable-size", "4MB",
+                "logging.level.dev.cairn.service.access", "WARN")).run();
+    }
+
+    private static S3Client client(ConfigurableApplicationContext ctx, String access, String secret) {
+        int port = ((WebServerApplicationContext) ctx).getWebServer().getPort();
+        return S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:" + port)).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(access, secret)))
+                .forcePathStyle(true).build();
+    }
+
+    @Test
+    void generatedCredentialsAndDataSurviveARestart() throws Exception {
+        String access;
+        String secret;
+        try (ConfigurableApplicationContext first = start()) {
+            Path file = dataDir.resolve(Credentials.GENERATED_FILE);
+            assertTrue(Files.exists(file));
+            assertEquals(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE),
+                    Files.getPosixFilePermissions(file));
+            Properties p = new Properties();
+            try (InputStream in = Files.newInputStream(file)) {
+                p.load(in);
+            }
+            access = p.stringPropertyNames().iterator().next();
+            secret = p.getProperty(access);
+            try (S3Client s3 = client(first, access, secret)) {
+                s3.createBucket(b -> b.bucket("kept"));
+                s3.putObject(b -> b.bucket("kept").key("k"), RequestBody.fromString("survives"));
+            }
+        }
+        try (ConfigurableApplicationContext second = start(); S3Client s3 = client(second, access, secret)) {
+            assertEquals("survives", s3.getObjectAsBytes(b -> b.bucket("kept").key("k")).asUtf8String());
+        }
+    }
+}
