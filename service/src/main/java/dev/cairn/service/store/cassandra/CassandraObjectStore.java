@@ -85,7 +85,10 @@ public final class CassandraObjectStore implements ObjectStore {
     static final int READ_LEASE_TTL_SECONDS = 24 * 3600;
     private static final int MAX_MARKER_CACHE = 100_000;
     private static final int WRITES_IN_FLIGHT = 4;
-    private static final int MAX_READ_ATTEMPTS = 3;
+    private static final int MAX_READ_ATTEMPTS = 8;
+    /** While a reclaimer withdraws its doom mark, a reader holding a lease waits this long between looks. */
+    private static final long DOOM_WAIT_MILLIS = 20;
+    private static final int DOOM_WAITS = 100;
     private static final int PUBLIC_CHECK_LIMIT = 1000;
 
     private final CqlSession session;
@@ -264,14 +267,29 @@ public final class CassandraObjectStore implements ObjectStore {
     }
 
     /** After writing: removes the recorded writes of this key that can no longer win. */
-    private void settleObject(String bucket, String key, WriteId mine) throws IOException {
+    private void settleObject(String bucket, String key, WriteId mine) {
+        // Read in parallel: whatever the order, a write ordered before the row's can never win.
+        CompletableFuture<AsyncResultSet> writes = session.executeAsync(
+                protocol(q.selectWrites.bind(bucket, KIND_OBJECT, key))).toCompletableFuture();
         RowFormat.Stored<ObjectInfo> current = readObject(bucket, key, protocolCl);
+        Iterable<Row> recorded = allRows(join(writes));
         if (current == null) {
             // A delete with a timestamp at or after this write shadows it.
-            releaseWrites(bucket, KIND_OBJECT, key, w -> w.timestampMicros() <= mine.timestampMicros());
+            releaseWrites(bucket, KIND_OBJECT, key, w -> w.timestampMicros() <= mine.timestampMicros(), recorded);
         } else {
             WriteId winner = current.writeId();
-            releaseWrites(bucket, KIND_OBJECT, key, w -> w.compareTo(winner) < 0);
+            releaseWrites(bucket, KIND_OBJECT, key, w -> w.compareTo(winner) < 0, recorded);
+        }
+    }
+
+    /** Every row of an async result, fetching further pages as needed. */
+    private static List<Row> allRows(AsyncResultSet rs) {
+        List<Row> rows = new ArrayList<>();
+        for (AsyncResultSet page = rs; ; page = join(page.fetchNextPage().toCompletableFuture())) {
+            page.currentPage().forEach(rows::add);
+            if (!page.hasMorePages()) {
+                return rows;
+            }
         }
     }
 
@@ -313,6 +331,7 @@ public final class CassandraObjectStore implements ObjectStore {
                             + " changed during " + attempt + " reads", null);
                 }
                 cl = protocolCl;
+                pause(attempt);
             }
         });
     }
@@ -567,8 +586,12 @@ public final class CassandraObjectStore implements ObjectStore {
 
     /** Removes the recorded writes of a slot that {@code dead} says can never be the row again. */
     private void releaseWrites(String bucket, int kind, String slot, Predicate<WriteId> dead) throws IOException {
+        releaseWrites(bucket, kind, slot, dead, session.execute(protocol(q.selectWrites.bind(bucket, kind, slot))));
+    }
+
+    private void releaseWrites(String bucket, int kind, String slot, Predicate<WriteId> dead, Iterable<Row> writes) {
         Set<String> released = new LinkedHashSet<>();
-        for (Row r : session.execute(protocol(q.selectWrites.bind(bucket, kind, slot)))) {
+        for (Row r : writes) {
             WriteId w = WriteId.of(r.getByteBuffer("wid"));
             if (dead.test(w)) {
                 String sha = r.getString("sha256");
@@ -640,10 +663,12 @@ public final class CassandraObjectStore implements ObjectStore {
             }
         }
         UUID gen = Uuids.timeBased();
-        session.execute(write(q.insertGeneration.bind(sha, gen, content.size(), CassandraSchema.CHUNK_BYTES)));
         MessageDigest sha256 = digest("SHA-256");
         MessageDigest md5 = digest("MD5");
         List<CompletableFuture<AsyncResultSet>> inFlight = new ArrayList<>();
+        // Until marked complete the generation is not used, so its row and chunks go in parallel.
+        inFlight.add(session.executeAsync(write(q.insertGeneration.bind(sha, gen, content.size(),
+                CassandraSchema.CHUNK_BYTES))).toCompletableFuture());
         long total = 0;
         try (InputStream in = content.open()) {
             for (int index = 0; ; index++) {
@@ -707,12 +732,29 @@ public final class CassandraObjectStore implements ObjectStore {
         String leaseSlot = Hex.encode(Uuids.timeBased().toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         WriteId lease = ids.next();
         session.execute(write(q.insertLease.bind(sha, leaseSlot, lease.buffer(), READ_LEASE_TTL_SECONDS)));
-        Row g = session.execute(protocol(q.selectGeneration.bind(sha, gen))).one();
-        if (g == null || !usable(g)) {
-            releaseLease(sha, leaseSlot, lease);
-            return null;
+        // A doom mark seen now belongs to a reclaimer that will see the lease and withdraw it,
+        // or that passed its check before the lease and deletes the generation.
+        for (int i = 0; i < DOOM_WAITS; i++) {
+            Row g = session.execute(protocol(q.selectGeneration.bind(sha, gen))).one();
+            if (g == null || g.isNull("size") || g.isNull("complete") || !g.getBoolean("complete")) {
+                break;
+            }
+            if (g.getSet("dooms", UUID.class).isEmpty()) {
+                return new ChunkedContent(sha, gen, size, null, new Lease(leaseSlot, lease));
+            }
+            pause(1);
         }
-        return new ChunkedContent(sha, gen, size, null, new Lease(leaseSlot, lease));
+        releaseLease(sha, leaseSlot, lease);
+        return null;
+    }
+
+    private static void pause(int attempt) {
+        try {
+            Thread.sleep(DOOM_WAIT_MILLIS * attempt);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading content", e);
+        }
     }
 
     private record Lease(String slot, WriteId id) {
