@@ -41,6 +41,10 @@ public final class EngineOptions {
     public static final Duration DEFAULT_WRITE_STALL_TIMEOUT = Duration.ofSeconds(30);
     /** The default value of {@link #fastLevels()}: levels 0 and 1 live on the fast tier. */
     public static final int DEFAULT_FAST_LEVELS = 2;
+    /** The default value of {@link #rowCacheBytes()}: 256 MiB. */
+    public static final long DEFAULT_ROW_CACHE_BYTES = 256L << 20;
+    /** The default value of {@link #ssdCacheBytes()}: 0, no SSD tier. */
+    public static final long DEFAULT_SSD_CACHE_BYTES = 0;
     /** The default value of {@link #valueFileBytes()}: 256 MiB. */
     public static final long DEFAULT_VALUE_FILE_BYTES = 256L << 20;
     /** The default value of {@link #valueGcGarbageRatio()}: 0.5. */
@@ -49,6 +53,8 @@ public final class EngineOptions {
     private final Path directory;
     private final Path capacityDirectory;
     private final int fastLevels;
+    private final long rowCacheBytes;
+    private final long ssdCacheBytes;
     private final FileSystem fileSystem;
     private final boolean createIfMissing;
     private final long memtableBytes;
@@ -71,6 +77,8 @@ public final class EngineOptions {
         directory = b.directory;
         capacityDirectory = b.capacityDirectory == null ? b.directory : b.capacityDirectory;
         fastLevels = b.fastLevels;
+        rowCacheBytes = b.rowCacheBytes;
+        ssdCacheBytes = b.ssdCacheBytes;
         fileSystem = b.fileSystem;
         createIfMissing = b.createIfMissing;
         memtableBytes = b.memtableBytes;
@@ -116,6 +124,19 @@ public final class EngineOptions {
      * small, rewritten often and read most; older levels hold the bulk and change rarely.
      */
     public int fastLevels() { return fastLevels; }
+
+    /**
+     * Memory for the row cache of whole, current values (Caffeine, W-TinyLFU) in front of the
+     * read path; 0 disables it. A hit costs no device read.
+     */
+    public long rowCacheBytes() { return rowCacheBytes; }
+
+    /**
+     * Capacity of the SSD row cache on the fast tier ({@code row-cache/} under
+     * {@link #directory()}), where rows evicted from memory cascade; 0 disables it. Worth it
+     * when the capacity tier is slower than the fast one; a hit costs exactly one read.
+     */
+    public long ssdCacheBytes() { return ssdCacheBytes; }
 
     /** All I/O goes through it. The default is the local disk. */
     public FileSystem fileSystem() { return fileSystem; }
@@ -176,6 +197,8 @@ public final class EngineOptions {
         private Path directory;
         private Path capacityDirectory;
         private int fastLevels = DEFAULT_FAST_LEVELS;
+        private long rowCacheBytes = DEFAULT_ROW_CACHE_BYTES;
+        private long ssdCacheBytes = DEFAULT_SSD_CACHE_BYTES;
         private FileSystem fileSystem = new LocalFileSystem();
         private boolean createIfMissing = true;
         private long memtableBytes = DEFAULT_MEMTABLE_BYTES;
@@ -202,6 +225,8 @@ public final class EngineOptions {
             directory = o.directory;
             capacityDirectory = o.capacityDirectory.equals(o.directory) ? null : o.capacityDirectory;
             fastLevels = o.fastLevels;
+            rowCacheBytes = o.rowCacheBytes;
+            ssdCacheBytes = o.ssdCacheBytes;
             fileSystem = o.fileSystem;
             createIfMissing = o.createIfMissing;
             memtableBytes = o.memtableBytes;
@@ -224,6 +249,8 @@ public final class EngineOptions {
         public Builder directory(Path v) { directory = v; return this; }
         public Builder capacityDirectory(Path v) { capacityDirectory = v; return this; }
         public Builder fastLevels(int v) { fastLevels = v; return this; }
+        public Builder rowCacheBytes(long v) { rowCacheBytes = v; return this; }
+        public Builder ssdCacheBytes(long v) { ssdCacheBytes = v; return this; }
         public Builder fileSystem(FileSystem v) { fileSystem = v; return this; }
         public Builder createIfMissing(boolean v) { createIfMissing = v; return this; }
         public Builder memtableBytes(long v) { memtableBytes = v; return this; }
@@ -247,6 +274,9 @@ public final class EngineOptions {
             Objects.requireNonNull(fileSystem, "fileSystem");
             Objects.requireNonNull(syncPolicy, "syncPolicy");
             require(fastLevels >= 0 && fastLevels <= 7, "fastLevels must be in [0, 7], got " + fastLevels);
+            require(rowCacheBytes >= 0, "rowCacheBytes must not be negative, got " + rowCacheBytes);
+            require(ssdCacheBytes >= 0, "ssdCacheBytes must not be negative, got " + ssdCacheBytes);
+            require(ssdCacheBytes == 0 || rowCacheBytes > 0, "ssdCacheBytes needs a memory row cache (rowCacheBytes > 0)");
             require(memtableBytes >= 4096, "memtableBytes must be at least 4096, got " + memtableBytes);
             require(valueThreshold >= 1, "valueThreshold must be at least 1, got " + valueThreshold);
             require(blockBytes >= 256 && blockBytes <= (1 << 20), "blockBytes must be in [256, 1 MiB], got " + blockBytes);

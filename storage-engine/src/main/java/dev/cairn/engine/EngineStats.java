@@ -1,5 +1,6 @@
 package dev.cairn.engine;
 
+import dev.cairn.engine.cache.RowCacheStats;
 import java.util.List;
 
 /**
@@ -21,6 +22,8 @@ import java.util.List;
  * @param compactionBytesWritten bytes written by compaction
  * @param valueGcRuns           value files rewritten by garbage collection
  * @param writeStalls           writes that had to wait for flushes
+ * @param rowCache              the row cache's counters per tier; null when it is disabled
+ * @param schemas               schema ids in the catalogue
  */
 public record EngineStats(
         List<Integer> filesPerLevel,
@@ -38,5 +41,7 @@ public record EngineStats(
         long compactions,
         long compactionBytesWritten,
         long valueGcRuns,
-        long writeStalls) {
+        long writeStalls,
+        RowCacheStats rowCache,
+        int schemas) {
 }

@@ -1,5 +1,6 @@
 package dev.cairn.engine;
 
+import dev.cairn.engine.row.Row;
 import java.io.IOException;
 
 /** One named key space of an {@link Engine}. Keys and values are arbitrary bytes; keys sort unsigned. */
@@ -7,7 +8,10 @@ public interface Table {
 
     String name();
 
-    /** The value, or null when absent. */
+    /**
+     * The value, or null when absent. The array may be shared with the row cache: do not modify
+     * it.
+     */
     default byte[] get(byte[] key) throws IOException {
         return get(key, ReadOptions.DEFAULT);
     }
@@ -16,6 +20,20 @@ public interface Table {
 
     /** Durable (per the sync policy) when it returns. */
     void put(byte[] key, byte[] value) throws IOException;
+
+    /**
+     * Stores a row of named columns. The row carries a schema id from the catalogue instead of
+     * its column names (self-describing when the table's columns vary too much); see
+     * docs/format/row.md.
+     */
+    void putRow(byte[] key, Row row) throws IOException;
+
+    /** The row, or null when absent. */
+    default Row getRow(byte[] key) throws IOException {
+        return getRow(key, ReadOptions.DEFAULT);
+    }
+
+    Row getRow(byte[] key, ReadOptions options) throws IOException;
 
     void delete(byte[] key) throws IOException;
 

@@ -143,8 +143,7 @@ public final class S3Filter extends HttpFilter {
 
     private static boolean isClientGone(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            String name = t.getClass().getSimpleName();
-            if (name.equals("EofException") || name.equals("ClosedChannelException")) {
+            if (t instanceof org.eclipse.jetty.io.EofException || t instanceof java.nio.channels.ClosedChannelException) {
                 return true;
             }
         }

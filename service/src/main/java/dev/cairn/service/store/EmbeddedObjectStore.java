@@ -176,8 +176,6 @@ public final class EmbeddedObjectStore implements ObjectStore {
             boolean stored = false;
             if (large) {
                 stored = acquireLarge(sha, REF_OBJECT, bucket, content);
-            } else if (blobs.get(Hex.decode(sha)) == null) {
-                small = readSmall(content);
             }
             boolean done = false;
             try (StripedLocks.Held k = keyLocks.lock(new String(rowKey, StandardCharsets.ISO_8859_1))) {
@@ -192,9 +190,7 @@ public final class EmbeddedObjectStore implements ObjectStore {
                     RefChanges changes = new RefChanges();
                     if (!large) {
                         if (blobs.get(Hex.decode(sha)) == null) {
-                            if (small == null) {
-                                small = readSmall(content);
-                            }
+                            small = readSmall(content);
                             changes.newContent(sha, small);
                             stored = true;
                         }
@@ -669,8 +665,10 @@ public final class EmbeddedObjectStore implements ObjectStore {
                 String sha = d.getKey();
                 byte[] shaBytes = Hex.decode(sha);
                 Map<String, Long> counts = new HashMap<>();
-                try (EntryIterator it = refs.scan(KeyRange.prefix(shaBytes))) {
-                    while (it.hasNext()) {
+                boolean isNew = newSmall.containsKey(sha) || written.containsKey(sha);
+                // New content has no reference yet: nothing to read.
+                try (EntryIterator it = isNew ? null : refs.scan(KeyRange.prefix(shaBytes))) {
+                    while (it != null && it.hasNext()) {
                         Entry e = it.next();
                         String refKey = new String(e.key(), SHA_BYTES, e.key().length - SHA_BYTES, StandardCharsets.UTF_8);
                         counts.put(refKey, RowCodec.decodeCount(e.value(), "refs/" + sha));

@@ -81,7 +81,7 @@ final class MemoryEngine implements Engine {
 
     @Override
     public EngineStats stats() {
-        return new EngineStats(List.of(), List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        return new EngineStats(List.of(), List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0);
     }
 
     @Override
@@ -119,6 +119,16 @@ final class MemoryEngine implements Engine {
         @Override
         public void put(byte[] key, byte[] value) {
             write(new WriteBatch().put(this, key, value));
+        }
+
+        @Override
+        public void putRow(byte[] key, dev.cairn.engine.row.Row row) {
+            throw new UnsupportedOperationException("rows: not part of what this fake serves");
+        }
+
+        @Override
+        public dev.cairn.engine.row.Row getRow(byte[] key, ReadOptions options) {
+            throw new UnsupportedOperationException("rows: not part of what this fake serves");
         }
 
         @Override

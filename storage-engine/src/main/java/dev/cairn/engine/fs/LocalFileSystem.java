@@ -1,5 +1,6 @@
 package dev.cairn.engine.fs;
 
+import dev.cairn.engine.fs.hint.LifetimeHints;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -15,13 +16,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** The real disk, through {@link FileChannel} positional I/O. */
+/**
+ * The real disk, through {@link FileChannel} positional I/O. Each created file carries its
+ * {@link WriteLifetime} as a kernel write-life hint (see {@link LifetimeHints}).
+ */
 public final class LocalFileSystem implements FileSystem {
 
     @Override
     public WritableFile create(Path path, WriteLifetime lifetime) throws IOException {
         FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
+        if (lifetime != WriteLifetime.NOT_SET) {
+            // Best effort: where the kernel or file system refuses, the hint is logged once and skipped.
+            LifetimeHints.apply(path, lifetime);
+        }
         return new LocalWritableFile(channel);
     }
 

@@ -13,6 +13,14 @@ import dev.cairn.engine.SyncPolicy;
 import dev.cairn.engine.Table;
 import dev.cairn.engine.WriteBatch;
 import dev.cairn.engine.WriteStallException;
+import dev.cairn.engine.cache.RowCache;
+import dev.cairn.engine.cache.RowCacheOptions;
+import dev.cairn.engine.cache.SsdCache;
+import dev.cairn.engine.cache.SsdCacheOptions;
+import dev.cairn.engine.row.Row;
+import dev.cairn.engine.row.RowCodec;
+import dev.cairn.engine.row.SchemaCatalogue;
+import dev.cairn.engine.row.SchemaCatalogueOptions;
 import dev.cairn.engine.fs.FileSystem;
 import dev.cairn.engine.fs.WriteLifetime;
 import dev.cairn.engine.sstable.BlockCache;
@@ -64,6 +72,9 @@ public final class DbImpl implements Engine {
     static final int MAX_KEY_BYTES = 64 * 1024;
     static final int MAX_VALUE_BYTES = 512 << 20;
     static final int MAX_TABLES = 65535;
+    /** Subdirectories of the fast tier. */
+    static final String ROW_CACHE_DIRECTORY = "row-cache";
+    static final String CATALOGUE_DIRECTORY = "catalogue";
     /** Writes stall when level 0 holds this many times the compaction trigger. */
     static final int LEVEL0_STOP_FACTOR = 3;
     private static final int MAX_GROUP_OPS = 4096;
@@ -81,6 +92,7 @@ public final class DbImpl implements Engine {
     private final BlockCache blockCache;
     private final WriteThrottle compactionThrottle;
     private final ManifestStore manifestStore;
+    private final CompactionPicker picker;
     private final AtomicLong nextFileNumber = new AtomicLong(1);
     private final ValueStore values;
     private final SnapshotList snapshots;
@@ -95,7 +107,6 @@ public final class DbImpl implements Engine {
     private final ReentrantLock stateLock = new ReentrantLock();
     private final Condition flushDone = stateLock.newCondition();
     private final Object manifestLock = new Object();
-    private final int[] compactPointer = new int[ManifestState.MAX_LEVELS];
 
     // Guarded by manifestLock.
     private ManifestState manifest;
@@ -107,6 +118,10 @@ public final class DbImpl implements Engine {
     private RecordFile.Writer log;
     private long lastSequence;
     private boolean logDirty;
+
+    // Set once by recovery; null when disabled.
+    private RowCache rowCache;
+    private SchemaCatalogue catalogue;
 
     private volatile long visibleSequence;
     private volatile IOException writeError;
@@ -141,6 +156,7 @@ public final class DbImpl implements Engine {
         this.compactionThrottle = options.compactionBytesPerSecond() == 0
                 ? WriteThrottle.NONE : new TokenBucketThrottle(options.compactionBytesPerSecond());
         this.manifestStore = new ManifestStore(fs, dir);
+        this.picker = new CompactionPicker(options);
         this.values = new ValueStore(fs, tiers.valueDirectory(), options.valueFileBytes(),
                 nextFileNumber::getAndIncrement);
         this.snapshots = new SnapshotList(() -> visibleSequence, this::deleteObsoleteValueFiles);
@@ -194,6 +210,24 @@ public final class DbImpl implements Engine {
         }
         db.scheduleCompaction();
         return db;
+    }
+
+    private void openCaches() throws IOException {
+        catalogue = SchemaCatalogue.open(SchemaCatalogueOptions.builder(dir.resolve(CATALOGUE_DIRECTORY))
+                .fileSystem(fs).build());
+        if (options.rowCacheBytes() == 0) {
+            return;
+        }
+        RowCacheOptions cacheOptions = RowCacheOptions.builder().memoryBytes(options.rowCacheBytes()).build();
+        if (options.ssdCacheBytes() == 0) {
+            rowCache = RowCache.memoryOnly(cacheOptions);
+            return;
+        }
+        long segment = Math.max(SsdCacheOptions.MIN_SEGMENT_BYTES,
+                Math.min(SsdCacheOptions.DEFAULT_SEGMENT_BYTES, options.ssdCacheBytes() / 8));
+        SsdCache ssd = SsdCache.open(SsdCacheOptions.builder(dir.resolve(ROW_CACHE_DIRECTORY)).fileSystem(fs)
+                .segmentBytes(segment).capacityBytes(Math.max(options.ssdCacheBytes(), 2 * segment)).build());
+        rowCache = RowCache.tiered(cacheOptions, ssd);
     }
 
     private void recover(boolean existing) throws IOException {
@@ -280,6 +314,7 @@ public final class DbImpl implements Engine {
             stateLock.unlock();
         }
         deleteUnlistedFiles();
+        openCaches();
     }
 
     /** Replays one log; returns false when replay must stop here (a torn or invalid tail). */
@@ -541,6 +576,16 @@ public final class DbImpl implements Engine {
         }
         lastSequence = first + ops.size() - 1;
         visibleSequence = lastSequence;
+        if (rowCache != null) {
+            // Relocations by value GC leave values unchanged; everything else drops the cached row.
+            for (WriteQueue.Request r : group) {
+                if (r instanceof WriteQueue.BatchRequest b) {
+                    for (WriteBatch.Op op : b.batch().ops()) {
+                        rowCache.invalidate(filterKey(own(op.table()).id(), op.key()));
+                    }
+                }
+            }
+        }
         userBytesWritten.addAndGet(userBytes);
     }
 
@@ -706,6 +751,23 @@ public final class DbImpl implements Engine {
     byte[] get(TableImpl table, byte[] key, ReadOptions readOptions) throws IOException {
         checkOpen();
         own(table);
+        RowCache cache = rowCache;
+        if (cache == null || readOptions.snapshot() != null) {
+            return getFromTree(table, key, readOptions);
+        }
+        byte[] cacheKey = filterKey(table.id(), key);
+        RowCache.Lookup lookup = cache.lookup(cacheKey, readOptions);
+        if (lookup.hit()) {
+            return lookup.value();
+        }
+        byte[] value = getFromTree(table, key, readOptions);
+        if (value != null && readOptions.fillCache()) {
+            cache.fill(cacheKey, value, lookup.stamp());
+        }
+        return value;
+    }
+
+    private byte[] getFromTree(TableImpl table, byte[] key, ReadOptions readOptions) throws IOException {
         SuperVersion sv = acquire();
         try {
             long sequence = readSequence(readOptions);
@@ -845,6 +907,15 @@ public final class DbImpl implements Engine {
         }
         // DbIterator releases the super version itself, also when its first seek fails.
         return new DbIterator(merged, table.id(), range, sequence, this::resolve, sv::unref);
+    }
+
+    /** Encodes a row through the schema catalogue; a new schema id is durable before the row is written. */
+    byte[] encodeRow(TableImpl table, Row row) throws IOException {
+        return RowCodec.encode(table.name(), row, catalogue);
+    }
+
+    Row decodeRow(byte[] encoded) throws IOException {
+        return encoded == null ? null : RowCodec.decode(encoded, catalogue);
     }
 
     @Override
@@ -1093,17 +1164,6 @@ public final class DbImpl implements Engine {
         }
     }
 
-    private record Compaction(int level, List<FileMeta> inputs, List<FileMeta> next, int outputLevel) {
-    }
-
-    private long levelTarget(int level) {
-        long target = options.level1Bytes();
-        for (int i = 1; i < level; i++) {
-            target *= options.levelSizeMultiplier();
-        }
-        return target;
-    }
-
     private Compaction pickCompaction() {
         Version v;
         stateLock.lock();
@@ -1112,53 +1172,7 @@ public final class DbImpl implements Engine {
         } finally {
             stateLock.unlock();
         }
-        List<List<FileMeta>> levels = v.levels();
-        if (levels.get(0).size() >= options.level0CompactionTrigger()) {
-            List<FileMeta> inputs = levels.get(0);
-            byte[][] range = range(inputs);
-            return new Compaction(0, inputs, overlapping(levels.get(1), range[0], range[1]), 1);
-        }
-        int best = -1;
-        double bestScore = 1.0;
-        for (int level = 1; level < levels.size() - 1; level++) {
-            double score = (double) v.levelBytes(level) / levelTarget(level);
-            if (score >= bestScore) {
-                best = level;
-                bestScore = score;
-            }
-        }
-        if (best < 0) {
-            return null;
-        }
-        List<FileMeta> files = levels.get(best);
-        int i = compactPointer[best] % files.size();
-        compactPointer[best] = i + 1;
-        FileMeta f = files.get(i);
-        return new Compaction(best, List.of(f), overlapping(levels.get(best + 1), f.smallest(), f.largest()), best + 1);
-    }
-
-    private static byte[][] range(List<FileMeta> files) {
-        byte[] lo = null;
-        byte[] hi = null;
-        for (FileMeta f : files) {
-            if (lo == null || InternalKeys.COMPARATOR.compare(f.smallest(), lo) < 0) {
-                lo = f.smallest();
-            }
-            if (hi == null || InternalKeys.COMPARATOR.compare(f.largest(), hi) > 0) {
-                hi = f.largest();
-            }
-        }
-        return new byte[][] {lo, hi};
-    }
-
-    private static List<FileMeta> overlapping(List<FileMeta> files, byte[] lo, byte[] hi) {
-        List<FileMeta> out = new ArrayList<>();
-        for (FileMeta f : files) {
-            if (f.overlaps(lo, hi)) {
-                out.add(f);
-            }
-        }
-        return out;
+        return picker.pick(v);
     }
 
     private static WriteLifetime lifetimeForLevel(int level) {
@@ -1439,6 +1453,13 @@ public final class DbImpl implements Engine {
             for (long number : state.valueFiles().keySet()) {
                 linkOrCopy(FileNames.value(tiers.valueDirectory(), number), FileNames.value(temp, number));
             }
+            // Copied, not linked: the catalogue's last segment is still appended to. Every id a row
+            // of this checkpoint uses was durable before the row, so the copy holds it.
+            Path catalogueDir = dir.resolve(CATALOGUE_DIRECTORY);
+            fs.createDirectories(temp.resolve(CATALOGUE_DIRECTORY));
+            for (String name : fs.list(catalogueDir)) {
+                copy(catalogueDir.resolve(name), temp.resolve(CATALOGUE_DIRECTORY).resolve(name));
+            }
             ManifestStore copy = new ManifestStore(fs, temp);
             long manifestNumber = state.nextFileNumber();
             copy.write(state.withLog(manifestNumber + 1, visibleSequence).withNextFileNumber(manifestNumber + 2),
@@ -1455,22 +1476,26 @@ public final class DbImpl implements Engine {
         try {
             fs.link(source, target);
         } catch (IOException linkFailed) {
-            try (var in = fs.openRead(source); var out = fs.create(target, WriteLifetime.LONG)) {
-                java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(1 << 20);
-                long at = 0;
-                long size = in.size();
-                while (at < size) {
-                    buffer.clear();
-                    int n = in.read(at, buffer);
-                    if (n < 0) {
-                        break;
-                    }
-                    buffer.flip();
-                    out.append(buffer);
-                    at += n;
+            copy(source, target);
+        }
+    }
+
+    private void copy(Path source, Path target) throws IOException {
+        try (var in = fs.openRead(source); var out = fs.create(target, WriteLifetime.LONG)) {
+            java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(1 << 20);
+            long at = 0;
+            long size = in.size();
+            while (at < size) {
+                buffer.clear();
+                int n = in.read(at, buffer);
+                if (n < 0) {
+                    break;
                 }
-                out.sync();
+                buffer.flip();
+                out.append(buffer);
+                at += n;
             }
+            out.sync();
         }
     }
 
@@ -1500,7 +1525,8 @@ public final class DbImpl implements Engine {
             return new EngineStats(List.copyOf(files), List.copyOf(bytes), values.fileCount(), values.totalBytes(),
                     values.garbageBytes(), memBytes, indexBytes, entries, blockCache.hits(), blockCache.misses(),
                     userBytesWritten.get(), flushes.get(), compactions.get(), compactionBytesWritten.get(),
-                    valueGcRuns.get(), writeStalls.get());
+                    valueGcRuns.get(), writeStalls.get(), rowCache == null ? null : rowCache.stats(),
+                    catalogue == null ? 0 : catalogue.schemaCount());
         } finally {
             sv.unref();
         }
@@ -1544,6 +1570,16 @@ public final class DbImpl implements Engine {
         }
         try {
             values.close();
+        } catch (IOException e) {
+            failure = failure == null ? e : failure;
+        }
+        try {
+            if (rowCache != null) {
+                rowCache.close();
+            }
+            if (catalogue != null) {
+                catalogue.close();
+            }
         } catch (IOException e) {
             failure = failure == null ? e : failure;
         }

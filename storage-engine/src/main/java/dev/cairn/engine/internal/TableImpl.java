@@ -5,6 +5,7 @@ import dev.cairn.engine.KeyRange;
 import dev.cairn.engine.ReadOptions;
 import dev.cairn.engine.Table;
 import dev.cairn.engine.WriteBatch;
+import dev.cairn.engine.row.Row;
 import java.io.IOException;
 
 /** A named table: a handle carrying the table id that prefixes its internal keys. */
@@ -40,6 +41,16 @@ final class TableImpl implements Table {
     @Override
     public void put(byte[] key, byte[] value) throws IOException {
         db.write(new WriteBatch().put(this, key, value));
+    }
+
+    @Override
+    public void putRow(byte[] key, Row row) throws IOException {
+        put(key, db.encodeRow(this, row));
+    }
+
+    @Override
+    public Row getRow(byte[] key, ReadOptions options) throws IOException {
+        return db.decodeRow(get(key, options));
     }
 
     @Override

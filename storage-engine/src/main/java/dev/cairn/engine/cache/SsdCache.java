@@ -1,0 +1,630 @@
+package dev.cairn.engine.cache;
+
+import dev.cairn.engine.fs.FileSystem;
+import dev.cairn.engine.fs.ReadableFile;
+import dev.cairn.engine.fs.WritableFile;
+import dev.cairn.engine.fs.WriteLifetime;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A cache of whole rows on the fast tier: the SSD row cache of seed 000 §IV.
+ *
+ * <p>Design. The cache is one logical append-only file cut into segment files
+ * ({@code NNNNNN.seg}, docs/format/ssd-cache-segment.md). A memory-resident {@link HashIndex} maps
+ * a 64-bit hash of each key to a 64-bit virtual offset (segment number in the high 32 bits,
+ * offset in the low 32) and the entry's size, so a hit costs one index probe and exactly one
+ * positional read — none when the entry still sits in the write buffer. Only the newest
+ * (active) segment takes writes, through a write buffer that readers copy from directly; every
+ * flush publishes a fresh buffer, so a reader never sees bytes change under it. Entries carry a
+ * CRC32C and their full key: a failed check is a miss (and the entry leaves the index), a hash
+ * collision is a miss; wrong bytes are never returned.
+ *
+ * <p>Invalidation only removes the key from the index and counts the entry's bytes as garbage in
+ * its segment. Garbage collection (in the background) copies the live entries of sealed segments
+ * whose garbage ratio reaches {@link SsdCacheOptions#gcGarbageRatio()} to the active segment and
+ * deletes them. When the cache is full the oldest segment is dropped whole (FIFO).
+ *
+ * <p>Restart: see {@link SsdRecovery}. Invalidations are not logged, so after a crash the
+ * segments cannot prove which entries are still current and are dropped; a clean {@link #close()}
+ * writes the list of live offsets that the next open rebuilds from, verifying every entry.
+ *
+ * <p>Thread-safe. Reads never block each other nor wait for writes (they take one index stripe's
+ * monitor briefly); writes are serialised by one lock; garbage collection runs one pass at a time.
+ * If a write to a segment fails, the cache disables itself (every get misses) and logs once.
+ */
+public final class SsdCache implements Closeable {
+    private static final System.Logger LOG = System.getLogger(SsdCache.class.getName());
+    private static final BooleanSupplier ALWAYS = () -> true;
+
+    /** The buffer readers may copy from: its segment, its file offset and its bytes. */
+    private record BufferView(int segment, long fileOffset, byte[] bytes) {
+    }
+
+    private final SsdCacheOptions options;
+    private final FileSystem fs;
+    private final Path directory;
+    private final HashIndex index = new HashIndex();
+    private final ConcurrentSkipListMap<Integer, CacheSegment> segments = new ConcurrentSkipListMap<>();
+    private final Doorkeeper doorkeeper;
+    private final long maxSegments;
+    private final Executor gcExecutor;
+    private final ExecutorService ownedExecutor;
+    private final AtomicBoolean gcScheduled = new AtomicBoolean();
+    private final Semaphore gcPermit = new Semaphore(1);
+
+    private final ReentrantLock writeLock = new ReentrantLock();
+    // Guarded by writeLock.
+    private CacheSegment active;
+    private WritableFile activeFile;
+    private byte[] buffer;
+    private int bufferLength;
+    private long bufferFileOffset;
+    private int nextSegment = 1;
+
+    private volatile BufferView view = new BufferView(0, 0, new byte[0]);
+    private volatile boolean closed;
+    private volatile boolean failed;
+
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
+    private final LongAdder evictions = new LongAdder();
+    private final LongAdder admissionRejected = new LongAdder();
+    private final LongAdder bytesWritten = new LongAdder();
+    private final LongAdder gcCopiedBytes = new LongAdder();
+    private final LongAdder gcSegments = new LongAdder();
+    private final LongAdder corruptions = new LongAdder();
+
+    private SsdCache(SsdCacheOptions options) {
+        this.options = options;
+        this.fs = options.fileSystem();
+        this.directory = options.directory();
+        this.doorkeeper = options.admission() == SsdAdmission.SECOND_ACCESS
+                ? new Doorkeeper(options.doorkeeperWindow()) : null;
+        this.maxSegments = options.capacityBytes() / options.segmentBytes();
+        if (options.gcExecutor() != null) {
+            this.gcExecutor = options.gcExecutor();
+            this.ownedExecutor = null;
+        } else {
+            this.ownedExecutor = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "cairn-ssd-cache-gc");
+                t.setDaemon(true);
+                return t;
+            });
+            this.gcExecutor = ownedExecutor;
+        }
+    }
+
+    /** Opens the cache in {@link SsdCacheOptions#directory()}, recovering as the options say. */
+    public static SsdCache open(SsdCacheOptions options) throws IOException {
+        SsdCache cache = new SsdCache(options);
+        try {
+            cache.fs.createDirectories(cache.directory);
+            cache.recover();
+            cache.writeLock.lock();
+            try {
+                cache.startSegment();
+            } finally {
+                cache.writeLock.unlock();
+            }
+        } catch (IOException | RuntimeException e) {
+            cache.shutdownExecutor();
+            cache.segments.values().forEach(CacheSegment::close);
+            throw e;
+        }
+        return cache;
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    /** The value cached under {@code key}, or null. Costs at most one device read. */
+    public byte[] get(byte[] key) {
+        byte[] value = read(key);
+        (value == null ? misses : hits).increment();
+        return value;
+    }
+
+    /** As {@link #get}, without counting: for scans, which must leave no trace. */
+    byte[] peek(byte[] key) {
+        return read(key);
+    }
+
+    /** Whether the index holds an entry for {@code key} (or for a key with the same hash). */
+    public boolean contains(byte[] key) {
+        return !closed && !failed && index.get(KeyHash.of(key)) != null;
+    }
+
+    /** Counts a request for {@code key}, for {@link SsdAdmission#SECOND_ACCESS} admission. */
+    public void recordAccess(byte[] key) {
+        if (doorkeeper != null) {
+            doorkeeper.record(KeyHash.of(key));
+        }
+    }
+
+    void recordAccess(long keyHash) {
+        if (doorkeeper != null) {
+            doorkeeper.record(keyHash);
+        }
+    }
+
+    private byte[] read(byte[] key) {
+        if (closed || failed) {
+            return null;
+        }
+        long hash = KeyHash.of(key);
+        HashIndex.Location location = index.get(hash);
+        if (location == null) {
+            return null;
+        }
+        long virtualOffset = location.virtualOffset();
+        int segmentNumber = VirtualOffset.segment(virtualOffset);
+        long offset = VirtualOffset.offset(virtualOffset);
+        int size = location.size();
+        BufferView buffered = view;
+        if (buffered.segment() == segmentNumber && offset >= buffered.fileOffset()
+                && offset + size <= buffered.fileOffset() + buffered.bytes().length) {
+            int at = (int) (offset - buffered.fileOffset());
+            byte[] bytes = buffered.bytes();
+            return CacheEntryFormat.keyEquals(bytes, at, key) ? CacheEntryFormat.value(bytes, at) : null;
+        }
+        CacheSegment segment = segments.get(segmentNumber);
+        if (segment == null) {
+            return null;
+        }
+        byte[] entry = new byte[size];
+        try {
+            segment.reader.readFully(offset, ByteBuffer.wrap(entry));
+        } catch (IOException e) {
+            if (!closed && segments.get(segmentNumber) == segment) {
+                discardCorrupt(hash, location, segment, "unreadable: " + e);
+            }
+            return null;
+        }
+        if (!CacheEntryFormat.verify(entry, 0, size)) {
+            discardCorrupt(hash, location, segment, "checksum mismatch");
+            return null;
+        }
+        return CacheEntryFormat.keyEquals(entry, 0, key) ? CacheEntryFormat.value(entry, 0) : null;
+    }
+
+    private void discardCorrupt(long hash, HashIndex.Location location, CacheSegment segment, String why) {
+        corruptions.increment();
+        if (index.removeIf(hash, location.virtualOffset())) {
+            segment.addGarbage(location.size());
+        }
+        LOG.log(System.Logger.Level.WARNING, "SSD cache entry dropped ({0}): file {1} offset {2}",
+                why, segment.path, VirtualOffset.offset(location.virtualOffset()));
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    /**
+     * Offers {@code value} for {@code key}; returns whether it was written. Refused by the
+     * admission policy, when larger than a segment, or when the cache is closed or disabled.
+     */
+    public boolean put(byte[] key, byte[] value) {
+        return putIf(key, value, ALWAYS);
+    }
+
+    /**
+     * As {@link #put}, but the entry enters the index only if {@code guard} holds at the moment it
+     * is published; the guard runs under the lock that {@link #invalidate} takes for the same key,
+     * so a value cannot be published after an invalidation that the guard observes.
+     */
+    boolean putIf(byte[] key, byte[] value, BooleanSupplier guard) {
+        if (closed || failed) {
+            return false;
+        }
+        long hash = KeyHash.of(key);
+        if (doorkeeper != null && !doorkeeper.admits(hash)) {
+            admissionRejected.increment();
+            return false;
+        }
+        byte[] entry = CacheEntryFormat.encode(key, value);
+        if (entry.length > options.segmentBytes() - SegmentHeader.BYTES) {
+            admissionRejected.increment();
+            return false;
+        }
+        writeLock.lock();
+        try {
+            if (closed || failed) {
+                return false;
+            }
+            long virtualOffset = append(entry);
+            HashIndex.Location previous = index.putIf(hash, virtualOffset, entry.length, guard);
+            if (previous == HashIndex.REJECTED) {
+                active.addGarbage(entry.length);
+                return false;
+            }
+            if (previous != null) {
+                addGarbage(previous);
+            }
+            return true;
+        } catch (IOException e) {
+            fail(e);
+            return false;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Removes {@code key}; its bytes become garbage. Never does I/O. */
+    public void invalidate(byte[] key) {
+        HashIndex.Location previous = index.remove(KeyHash.of(key));
+        if (previous != null) {
+            addGarbage(previous);
+        }
+    }
+
+    private void addGarbage(HashIndex.Location location) {
+        CacheSegment segment = segments.get(VirtualOffset.segment(location.virtualOffset()));
+        if (segment != null) {
+            segment.addGarbage(location.size());
+            if (segment.sealed() && segment.garbageRatio() >= options.gcGarbageRatio()) {
+                scheduleGc();
+            }
+        }
+    }
+
+    /** Appends an entry to the active segment, rolling first if it does not fit. REQUIRES: writeLock. */
+    private long append(byte[] entry) throws IOException {
+        while (bufferFileOffset + bufferLength + entry.length > options.segmentBytes()) {
+            roll();
+        }
+        long at = bufferFileOffset + bufferLength;
+        if (entry.length > buffer.length - bufferLength) {
+            flushBuffer();
+        }
+        if (entry.length > buffer.length) {
+            activeFile.append(ByteBuffer.wrap(entry));
+            bufferFileOffset += entry.length;
+            view = new BufferView(active.number, bufferFileOffset, buffer);
+        } else {
+            System.arraycopy(entry, 0, buffer, bufferLength, entry.length);
+            bufferLength += entry.length;
+        }
+        active.setWritten(bufferFileOffset + bufferLength);
+        bytesWritten.add(entry.length);
+        return VirtualOffset.of(active.number, at);
+    }
+
+    /** Writes the buffer out and publishes a fresh one. REQUIRES: writeLock. */
+    private void flushBuffer() throws IOException {
+        if (bufferLength > 0) {
+            activeFile.append(ByteBuffer.wrap(buffer, 0, bufferLength));
+            bufferFileOffset += bufferLength;
+            buffer = new byte[buffer.length];
+            bufferLength = 0;
+        }
+        view = new BufferView(active.number, bufferFileOffset, buffer);
+    }
+
+    /** Seals the active segment, makes room, and starts the next. REQUIRES: writeLock. */
+    private void roll() throws IOException {
+        flushBuffer();
+        activeFile.sync();
+        activeFile.close();
+        active.seal();
+        while (segments.size() >= maxSegments) {
+            Map.Entry<Integer, CacheSegment> oldest = segments.firstEntry();
+            if (oldest == null || oldest.getValue() == active) {
+                break;
+            }
+            evictions.add(dropSegment(oldest.getValue()));
+        }
+        startSegment();
+        scheduleGc();
+    }
+
+    /** REQUIRES: writeLock. */
+    private void startSegment() throws IOException {
+        int number = nextSegment++;
+        Path path = directory.resolve(CacheSegment.fileName(number));
+        activeFile = fs.create(path, WriteLifetime.SHORT);
+        ReadableFile reader;
+        try {
+            reader = fs.openRead(path);
+        } catch (IOException e) {
+            activeFile.close();
+            throw e;
+        }
+        active = new CacheSegment(number, path, reader, 0, false);
+        segments.put(number, active);
+        buffer = new byte[options.writeBufferBytes()];
+        bufferFileOffset = 0;
+        bufferLength = 0;
+        byte[] header = SegmentHeader.encode(number, options.segmentBytes());
+        System.arraycopy(header, 0, buffer, 0, header.length);
+        bufferLength = header.length;
+        active.setWritten(header.length);
+        view = new BufferView(number, 0, buffer);
+    }
+
+    /** Removes a segment and its index entries; returns how many entries it still held. */
+    private long dropSegment(CacheSegment segment) {
+        if (!segments.remove(segment.number, segment)) {
+            return 0;
+        }
+        long removed = index.removeSegment(segment.number);
+        segment.close();
+        try {
+            fs.delete(segment.path);
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "could not delete SSD cache segment {0}: {1}", segment.path, e);
+        }
+        return removed;
+    }
+
+    private void fail(IOException e) {
+        if (!failed) {
+            failed = true;
+            LOG.log(System.Logger.Level.ERROR, "SSD cache disabled after a write failed in " + directory, e);
+        }
+    }
+
+    // ---------------------------------------------------------------- garbage collection
+
+    private void scheduleGc() {
+        if (closed || !gcScheduled.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            gcExecutor.execute(() -> {
+                gcScheduled.set(false);
+                if (gcPermit.tryAcquire()) {
+                    try {
+                        collect();
+                    } finally {
+                        gcPermit.release();
+                    }
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            gcScheduled.set(false);
+        }
+    }
+
+    /**
+     * Runs one garbage-collection pass now, waiting for a running one to finish first: collects
+     * every sealed segment whose garbage ratio reaches the threshold, most garbage first.
+     * Returns the number of segments collected.
+     */
+    public int collectGarbage() {
+        gcPermit.acquireUninterruptibly();
+        try {
+            return collect();
+        } finally {
+            gcPermit.release();
+        }
+    }
+
+    /** REQUIRES: gcPermit. */
+    private int collect() {
+        List<CacheSegment> candidates = new ArrayList<>();
+        for (CacheSegment s : segments.values()) {
+            if (s.sealed() && s.garbageRatio() >= options.gcGarbageRatio()) {
+                candidates.add(s);
+            }
+        }
+        candidates.sort(Comparator.comparingLong(CacheSegment::garbage).reversed());
+        int collected = 0;
+        for (CacheSegment s : candidates) {
+            if (closed || failed) {
+                break;
+            }
+            if (segments.get(s.number) == s && compact(s)) {
+                collected++;
+                gcSegments.increment();
+            }
+        }
+        return collected;
+    }
+
+    /** Copies the live entries of {@code segment} forward and deletes it. */
+    private boolean compact(CacheSegment segment) {
+        try {
+            SegmentScanner.scan(segment.reader, segment.written(), (offset, bytes, at, size) -> {
+                long oldOffset = VirtualOffset.of(segment.number, offset);
+                long hash = KeyHash.of(CacheEntryFormat.key(bytes, at));
+                HashIndex.Location location = index.get(hash);
+                if (location == null || location.virtualOffset() != oldOffset) {
+                    return;
+                }
+                byte[] entry = Arrays.copyOfRange(bytes, at, at + size);
+                writeLock.lock();
+                try {
+                    if (closed || failed) {
+                        throw new IOException("cache closed during garbage collection");
+                    }
+                    long newOffset;
+                    try {
+                        newOffset = append(entry);
+                    } catch (IOException e) {
+                        fail(e);
+                        throw e;
+                    }
+                    if (index.replaceIf(hash, oldOffset, newOffset, size)) {
+                        gcCopiedBytes.add(size);
+                    } else {
+                        active.addGarbage(size);
+                    }
+                } finally {
+                    writeLock.unlock();
+                }
+            });
+        } catch (IOException e) {
+            if (segments.get(segment.number) != segment || closed || failed) {
+                return false;
+            }
+            LOG.log(System.Logger.Level.WARNING, "SSD cache segment {0} unreadable during collection, dropped: {1}",
+                    segment.path, e);
+        }
+        dropSegment(segment);
+        return true;
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    public SsdCacheStats stats() {
+        long bytes = 0;
+        long garbage = 0;
+        for (CacheSegment s : segments.values()) {
+            bytes += s.written();
+            garbage += s.garbage();
+        }
+        return new SsdCacheStats(hits.sum(), misses.sum(), index.size(), bytes, garbage, evictions.sum(),
+                admissionRejected.sum(), bytesWritten.sum(), gcCopiedBytes.sum(), gcSegments.sum(),
+                corruptions.sum(), segments.size(), index.memoryBytes());
+    }
+
+    /**
+     * Flushes and syncs the active segment, then records the live entries so that the next
+     * {@link SsdRecovery#REBUILD} open can keep them. Idempotent.
+     */
+    @Override
+    public void close() throws IOException {
+        writeLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (!failed) {
+                try {
+                    flushBuffer();
+                    activeFile.sync();
+                } catch (IOException e) {
+                    fail(e);
+                }
+            }
+            activeFile.close();
+        } finally {
+            writeLock.unlock();
+        }
+        gcPermit.acquireUninterruptibly();
+        try {
+            shutdownExecutor();
+            if (!failed) {
+                long[] live = liveOffsets();
+                LiveList.write(fs, directory, live);
+            }
+        } finally {
+            gcPermit.release();
+            segments.values().forEach(CacheSegment::close);
+        }
+    }
+
+    private long[] liveOffsets() {
+        long[] live = new long[(int) index.size()];
+        int[] n = {0};
+        index.forEachOffset(offset -> {
+            if (n[0] < live.length) {
+                live[n[0]++] = offset;
+            }
+        });
+        long[] sorted = Arrays.copyOf(live, n[0]);
+        Arrays.sort(sorted);
+        return sorted;
+    }
+
+    private void shutdownExecutor() {
+        if (ownedExecutor != null) {
+            ownedExecutor.shutdown();
+            try {
+                ownedExecutor.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- recovery
+
+    private void recover() throws IOException {
+        List<Integer> numbers = new ArrayList<>();
+        for (String name : fs.list(directory)) {
+            int number = CacheSegment.parseNumber(name);
+            if (number > 0) {
+                numbers.add(number);
+                nextSegment = Math.max(nextSegment, number + 1);
+            }
+        }
+        numbers.sort(null);
+        long[] live = options.recovery() == SsdRecovery.REBUILD ? LiveList.read(fs, directory) : null;
+        LiveList.delete(fs, directory);
+        for (int number : numbers) {
+            Path path = directory.resolve(CacheSegment.fileName(number));
+            if (live == null) {
+                fs.delete(path);
+            } else {
+                rebuildSegment(number, path, live);
+            }
+        }
+        if (live != null && live.length > 0 && index.size() < live.length) {
+            LOG.log(System.Logger.Level.INFO, "SSD cache rebuilt {0} of {1} live entries in {2}",
+                    index.size(), live.length, directory);
+        }
+        fs.syncDirectory(directory);
+    }
+
+    private void rebuildSegment(int number, Path path, long[] live) throws IOException {
+        ReadableFile reader = fs.openRead(path);
+        CacheSegment segment = null;
+        try {
+            long size = reader.size();
+            byte[] header = size >= SegmentHeader.BYTES ? reader.readFully(0, SegmentHeader.BYTES) : new byte[0];
+            if (SegmentHeader.isValid(header, number)) {
+                segment = new CacheSegment(number, path, reader, size, true);
+                CacheSegment s = segment;
+                long end = SegmentScanner.scan(reader, size, (offset, bytes, at, entrySize) -> {
+                    long virtualOffset = VirtualOffset.of(number, offset);
+                    if (Arrays.binarySearch(live, virtualOffset) < 0) {
+                        s.addGarbage(entrySize);
+                        return;
+                    }
+                    long hash = KeyHash.of(CacheEntryFormat.key(bytes, at));
+                    HashIndex.Location previous = index.putIf(hash, virtualOffset, entrySize, ALWAYS);
+                    if (previous != null) {
+                        CacheSegment holder = segments.getOrDefault(
+                                VirtualOffset.segment(previous.virtualOffset()), s);
+                        holder.addGarbage(previous.size());
+                    }
+                });
+                segment.addGarbage(size - end);
+                segments.put(number, segment);
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "SSD cache segment {0} unreadable, dropped: {1}", path, e);
+            if (segment != null) {
+                segments.remove(number, segment);
+                index.removeSegment(number);
+            }
+            segment = null;
+        }
+        if (segment == null || segment.garbage() >= segment.written() - SegmentHeader.BYTES) {
+            if (segment != null) {
+                segments.remove(number, segment);
+            }
+            reader.close();
+            fs.delete(path);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.cairn.engine.row;
+
+import dev.cairn.engine.util.Checksums;
+import dev.cairn.engine.util.Varint;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The byte layout of schema catalogue segments (docs/format/schema-catalogue.md), little-endian.
+ * <pre>
+ *   header (24 bytes): magic "CAIRNCAT" (8), version u32 (1), segment number u32,
+ *                      first id u32 (the next id when the segment was created),
+ *                      crc32c u32 of bytes 0..19
+ *   frame:             crc32c u32 of bytes 4..end, payload length u32, type u8, payload
+ *   SCHEMA payload:    varint id, varint tableLength, table (UTF-8),
+ *                      varint columnCount, columnCount × (varint nameLength, name (UTF-8))
+ *   VARIABLE payload:  varint tableLength, table (UTF-8)
+ * </pre>
+ */
+final class CatalogueFormat {
+    static final int HEADER_BYTES = 24;
+    static final int FRAME_HEADER_BYTES = 9;
+    /** DO NOT CHANGE: embedded in on-disk data. */
+    static final byte[] MAGIC = "CAIRNCAT".getBytes(StandardCharsets.US_ASCII);
+    /** DO NOT CHANGE: embedded in on-disk data. */
+    static final int VERSION = 1;
+    /** Record type of a schema definition. DO NOT CHANGE: embedded in on-disk data. */
+    static final byte TYPE_SCHEMA = 1;
+    /** Record type of a variable-table decision. DO NOT CHANGE: embedded in on-disk data. */
+    static final byte TYPE_VARIABLE_TABLE = 2;
+
+    private CatalogueFormat() {
+    }
+
+    static byte[] header(int segment, int firstId) {
+        ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        b.put(MAGIC).putInt(VERSION).putInt(segment).putInt(firstId);
+        b.putInt(Checksums.crc32c(b.array(), 0, 20));
+        return b.array();
+    }
+
+    /** The first id recorded in a valid header of {@code segment}, or -1 if the header is invalid. */
+    static int firstId(byte[] header, int segment) {
+        if (header.length < HEADER_BYTES || !Arrays.equals(header, 0, 8, MAGIC, 0, 8)) {
+            return -1;
+        }
+        ByteBuffer b = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
+        if (b.getInt(8) != VERSION || b.getInt(12) != segment || b.getInt(20) != Checksums.crc32c(header, 0, 20)) {
+            return -1;
+        }
+        return b.getInt(16);
+    }
+
+    static byte[] schemaFrame(int id, String table, List<String> columns) {
+        byte[] tableBytes = table.getBytes(StandardCharsets.UTF_8);
+        byte[][] names = new byte[columns.size()][];
+        int size = Varint.size(id) + Varint.size(tableBytes.length) + tableBytes.length + Varint.size(columns.size());
+        for (int i = 0; i < names.length; i++) {
+            names[i] = columns.get(i).getBytes(StandardCharsets.UTF_8);
+            size += Varint.size(names[i].length) + names[i].length;
+        }
+        ByteBuffer payload = ByteBuffer.allocate(size);
+        Varint.putLong(payload, id);
+        Varint.putLong(payload, tableBytes.length);
+        payload.put(tableBytes);
+        Varint.putLong(payload, names.length);
+        for (byte[] name : names) {
+            Varint.putLong(payload, name.length);
+            payload.put(name);
+        }
+        return frame(TYPE_SCHEMA, payload.array());
+    }
+
+    static byte[] variableTableFrame(String table) {
+        byte[] tableBytes = table.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer payload = ByteBuffer.allocate(Varint.size(tableBytes.length) + tableBytes.length);
+        Varint.putLong(payload, tableBytes.length);
+        payload.put(tableBytes);
+        return frame(TYPE_VARIABLE_TABLE, payload.array());
+    }
+
+    private static byte[] frame(byte type, byte[] payload) {
+        ByteBuffer b = ByteBuffer.allocate(FRAME_HEADER_BYTES + payload.length).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(0).putInt(payload.length).put(type).put(payload);
+        b.putInt(0, Checksums.crc32c(b.array(), 4, b.capacity() - 4));
+        return b.array();
+    }
+
+    /**
+     * Size of the intact frame at {@code at}, or -1 if there is none there (too short, length
+     * past {@code end}, or checksum mismatch).
+     */
+    static int intactFrameSize(byte[] bytes, int at, int end) {
+        if (end - at < FRAME_HEADER_BYTES) {
+            return -1;
+        }
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        long length = b.getInt(at + 4) & 0xFFFF_FFFFL;
+        if (length > end - at - FRAME_HEADER_BYTES) {
+            return -1;
+        }
+        int size = FRAME_HEADER_BYTES + (int) length;
+        return b.getInt(at) == Checksums.crc32c(bytes, at + 4, size - 4) ? size : -1;
+    }
+}

@@ -1,0 +1,328 @@
+package dev.cairn.engine.row;
+
+import dev.cairn.engine.CorruptionException;
+import dev.cairn.engine.fs.FileSystem;
+import dev.cairn.engine.fs.ReadableFile;
+import dev.cairn.engine.fs.WritableFile;
+import dev.cairn.engine.fs.WriteLifetime;
+import dev.cairn.engine.util.Varint;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The schema catalogue of seed 000 §V: 32-bit schema ids ↔ sorted sets of column names, so that
+ * rows carry an id instead of their column names.
+ *
+ * <p>Durability. A new id is appended to a segment file on the fast tier ({@code NNNNNN.cat},
+ * docs/format/schema-catalogue.md) and synced — and a new segment's header synced and its
+ * directory entry synced before its first record — before the id is returned. So no row that
+ * uses an id can become durable before the id. Ids are handed out in increasing order, never
+ * reused: on open, each segment yields "the next id it implies" — one past its last intact
+ * schema record, or the first id recorded in its header if it has none — plus one if its tail is
+ * damaged (a torn last record never reached its caller, but a synced one damaged later might
+ * have, and it can only be the record right after the last intact one). The next id is the
+ * largest of these. A damaged record followed by any intact record is corruption, not a tear, and
+ * opening fails rather than risk handing out an id again.
+ *
+ * <p>Variable tables: see {@link SchemaCatalogueOptions#maxNewSchemasPerTable()}. The decision is
+ * itself a durable record.
+ *
+ * <p>Thread-safe. Lookups are lock-free; assigning a new id takes the catalogue's monitor and
+ * waits for a sync. If a write or sync fails, the catalogue refuses further assignments (the
+ * state of the file is unknown) while lookups go on.
+ */
+public final class SchemaCatalogue implements SchemaLookup, Closeable {
+    /** Returned by {@link #schemaIdFor} when the row must be written self-describing. */
+    public static final int NO_SCHEMA = -1;
+    /** Largest catalogue record; a column set whose record would be larger is not catalogued. */
+    static final int MAX_FRAME_BYTES = 64 << 10;
+
+    private static final System.Logger LOG = System.getLogger(SchemaCatalogue.class.getName());
+
+    private final SchemaCatalogueOptions options;
+    private final FileSystem fs;
+    private final Path directory;
+    private final ConcurrentHashMap<List<String>, Integer> idsByColumns = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, List<String>> columnsById = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Integer> newSchemasByTable = new ConcurrentHashMap<>();
+    private final Set<String> variableTables = ConcurrentHashMap.newKeySet();
+
+    // Guarded by this.
+    private int nextId = 1;
+    private int nextSegment = 1;
+    private WritableFile current;
+    private boolean failed;
+    private boolean closed;
+
+    private SchemaCatalogue(SchemaCatalogueOptions options) {
+        this.options = options;
+        this.fs = options.fileSystem();
+        this.directory = options.directory();
+    }
+
+    /** Opens the catalogue, replaying its segments. */
+    public static SchemaCatalogue open(SchemaCatalogueOptions options) throws IOException {
+        SchemaCatalogue catalogue = new SchemaCatalogue(options);
+        catalogue.fs.createDirectories(catalogue.directory);
+        catalogue.replay();
+        return catalogue;
+    }
+
+    /**
+     * The id of the schema {@code sortedColumns}, assigning and persisting a new one on first use,
+     * or {@link #NO_SCHEMA} when {@code table} is variable (and this column set is not yet
+     * catalogued), the catalogue is full, or the record would be too large.
+     *
+     * @param sortedColumns column names in strictly ascending {@link String#compareTo} order
+     * @throws IOException if the new id could not be made durable; the row must not be written
+     */
+    public int schemaIdFor(String table, List<String> sortedColumns) throws IOException {
+        Integer known = idsByColumns.get(sortedColumns);
+        if (known != null) {
+            return known;
+        }
+        List<String> columns = List.copyOf(sortedColumns);
+        for (int i = 1; i < columns.size(); i++) {
+            if (columns.get(i - 1).compareTo(columns.get(i)) >= 0) {
+                throw new IllegalArgumentException("columns must be strictly ascending: " + columns);
+            }
+        }
+        return assign(table, columns);
+    }
+
+    private synchronized int assign(String table, List<String> columns) throws IOException {
+        Integer known = idsByColumns.get(columns);
+        if (known != null) {
+            return known;
+        }
+        if (variableTables.contains(table)) {
+            return NO_SCHEMA;
+        }
+        if (closed || failed) {
+            throw new IOException("schema catalogue in " + directory + (closed ? " is closed" : " failed earlier"));
+        }
+        if (newSchemasByTable.getOrDefault(table, 0) >= options.maxNewSchemasPerTable()) {
+            appendDurably(CatalogueFormat.variableTableFrame(table));
+            variableTables.add(table);
+            LOG.log(System.Logger.Level.INFO, "table {0} declared variable: rows written self-describing", table);
+            return NO_SCHEMA;
+        }
+        if (columnsById.size() >= options.maxSchemas()) {
+            return NO_SCHEMA;
+        }
+        byte[] frame = CatalogueFormat.schemaFrame(nextId, table, columns);
+        if (frame.length > MAX_FRAME_BYTES) {
+            return NO_SCHEMA;
+        }
+        int id = nextId;
+        appendDurably(frame);
+        nextId++;
+        columnsById.put(id, columns);
+        idsByColumns.put(columns, id);
+        newSchemasByTable.merge(table, 1, Integer::sum);
+        return id;
+    }
+
+    /** REQUIRES: this is locked. */
+    private void appendDurably(byte[] frame) throws IOException {
+        try {
+            if (current == null || current.size() + frame.length > options.segmentBytes()) {
+                startSegment();
+            }
+            current.append(ByteBuffer.wrap(frame));
+            current.sync();
+        } catch (IOException e) {
+            failed = true;
+            throw e;
+        }
+    }
+
+    /** REQUIRES: this is locked. */
+    private void startSegment() throws IOException {
+        if (current != null) {
+            current.close();
+            current = null;
+        }
+        int number = nextSegment++;
+        WritableFile file = fs.create(directory.resolve(fileName(number)), WriteLifetime.LONG);
+        current = file;
+        file.append(ByteBuffer.wrap(CatalogueFormat.header(number, nextId)));
+        file.sync();
+        fs.syncDirectory(directory);
+    }
+
+    /** The sorted column names of schema {@code schemaId}, or null if no such id exists. */
+    @Override
+    public List<String> columns(int schemaId) {
+        return columnsById.get(schemaId);
+    }
+
+    /** Whether {@code table} was declared variable. */
+    public boolean isVariable(String table) {
+        return variableTables.contains(table);
+    }
+
+    /** How many schema ids rows of {@code table} created. */
+    public int newSchemasBy(String table) {
+        return newSchemasByTable.getOrDefault(table, 0);
+    }
+
+    public int schemaCount() {
+        return columnsById.size();
+    }
+
+    /** The id the next new schema will get. */
+    public synchronized int nextId() {
+        return nextId;
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        closed = true;
+        if (current != null) {
+            current.close();
+            current = null;
+        }
+    }
+
+    static String fileName(int number) {
+        return String.format("%06d.cat", number);
+    }
+
+    /** The segment number named by {@code name}, or -1 if it is not a catalogue segment. */
+    static int parseNumber(String name) {
+        if (!name.endsWith(".cat") || name.length() < 10) {
+            return -1;
+        }
+        try {
+            long n = Long.parseLong(name.substring(0, name.length() - 4));
+            return n > 0 && n < Integer.MAX_VALUE ? (int) n : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    // ---------------------------------------------------------------- replay
+
+    private synchronized void replay() throws IOException {
+        List<Integer> numbers = new ArrayList<>();
+        for (String name : fs.list(directory)) {
+            int n = parseNumber(name);
+            if (n > 0) {
+                numbers.add(n);
+            }
+        }
+        numbers.sort(null);
+        for (int number : numbers) {
+            nextSegment = number + 1;
+            Path path = directory.resolve(fileName(number));
+            byte[] bytes;
+            try (ReadableFile file = fs.openRead(path)) {
+                long size = file.size();
+                if (size > Integer.MAX_VALUE - 8) {
+                    throw new CorruptionException("schema catalogue file " + path + " is " + size + " bytes");
+                }
+                bytes = file.readFully(0, (int) size);
+            }
+            int firstId = CatalogueFormat.firstId(bytes, number);
+            if (firstId < 1) {
+                if (bytes.length <= CatalogueFormat.HEADER_BYTES) {
+                    // Created, but the header never became durable: no record can follow it.
+                    fs.delete(path);
+                    continue;
+                }
+                throw new CorruptionException("schema catalogue file " + path + " has a bad header at offset 0");
+            }
+            nextId = Math.max(nextId, replaySegment(path, bytes, firstId));
+        }
+    }
+
+    /** Applies a segment's records; returns the next id it implies. */
+    private int replaySegment(Path path, byte[] bytes, int firstId) throws CorruptionException {
+        int implied = firstId;
+        int pos = CatalogueFormat.HEADER_BYTES;
+        while (pos < bytes.length) {
+            int size = CatalogueFormat.intactFrameSize(bytes, pos, bytes.length);
+            if (size < 0) {
+                checkTornTail(path, bytes, pos);
+                return implied + 1;
+            }
+            int id = apply(path, bytes, pos, size);
+            if (id > 0) {
+                implied = id + 1;
+            }
+            pos += size;
+        }
+        return implied;
+    }
+
+    /** A damaged record is a torn tail only if it could be one last record and nothing intact follows it. */
+    private static void checkTornTail(Path path, byte[] bytes, int pos) throws CorruptionException {
+        if (bytes.length - pos > MAX_FRAME_BYTES) {
+            throw new CorruptionException("schema catalogue file " + path + " is corrupt at offset " + pos);
+        }
+        for (int q = pos + 1; q < bytes.length; q++) {
+            if (CatalogueFormat.intactFrameSize(bytes, q, bytes.length) > 0) {
+                throw new CorruptionException("schema catalogue file " + path + " is corrupt at offset " + pos
+                        + " (an intact record follows at offset " + q + ")");
+            }
+        }
+        LOG.log(System.Logger.Level.INFO, "schema catalogue file {0}: torn tail at offset {1} ignored", path, pos);
+    }
+
+    /** Applies one intact frame; returns the schema id it defines, or 0. */
+    private int apply(Path path, byte[] bytes, int pos, int size) throws CorruptionException {
+        ByteBuffer in = ByteBuffer.wrap(bytes, pos + CatalogueFormat.FRAME_HEADER_BYTES,
+                size - CatalogueFormat.FRAME_HEADER_BYTES);
+        byte type = bytes[pos + 8];
+        try {
+            if (type == CatalogueFormat.TYPE_SCHEMA) {
+                int id = Varint.getInt(in);
+                String table = utf8(in);
+                int count = Varint.getInt(in);
+                if (id < 1 || count > size) {
+                    throw new IllegalArgumentException("schema id " + id + " with " + count + " columns");
+                }
+                List<String> columns = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    columns.add(utf8(in));
+                }
+                columns = List.copyOf(columns);
+                List<String> previous = columnsById.putIfAbsent(id, columns);
+                if (previous != null && !previous.equals(columns)) {
+                    throw new IllegalArgumentException("schema id " + id + " defined twice");
+                }
+                idsByColumns.putIfAbsent(columns, id);
+                if (previous == null) {
+                    newSchemasByTable.merge(table, 1, Integer::sum);
+                }
+                return id;
+            }
+            if (type == CatalogueFormat.TYPE_VARIABLE_TABLE) {
+                variableTables.add(utf8(in));
+                return 0;
+            }
+            throw new IllegalArgumentException("unknown record type " + type);
+        } catch (RuntimeException e) {
+            throw new CorruptionException("schema catalogue file " + path + " has a bad record at offset " + pos
+                    + ": " + e.getMessage());
+        }
+    }
+
+    private static String utf8(ByteBuffer in) {
+        int length = Varint.getInt(in);
+        if (length > in.remaining()) {
+            throw new IllegalArgumentException("string of " + length + " bytes with " + in.remaining() + " left");
+        }
+        String s = new String(in.array(), in.position(), length, StandardCharsets.UTF_8);
+        in.position(in.position() + length);
+        return s;
+    }
+}

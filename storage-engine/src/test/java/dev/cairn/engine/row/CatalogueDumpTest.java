@@ -1,0 +1,33 @@
+package dev.cairn.engine.row;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.engine.cache.CrashingMemoryFileSystem;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CatalogueDumpTest {
+
+    @Test
+    void printsSchemasAndVariableTables() throws IOException {
+        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        Path dir = Path.of("/catalogue");
+        try (SchemaCatalogue catalogue = SchemaCatalogue.open(SchemaCatalogueOptions.builder(dir).fileSystem(fs)
+                .maxNewSchemasPerTable(1).build())) {
+            catalogue.schemaIdFor("objects", List.of("etag", "size"));
+            catalogue.schemaIdFor("objects", List.of("etag"));
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CatalogueDump.dump(fs, dir.resolve(SchemaCatalogue.fileName(1)), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        System.out.print(text);
+        assertTrue(text.contains("first id 1"), text);
+        assertTrue(text.contains("schema 1  table objects  columns [etag, size]"), text);
+        assertTrue(text.contains("variable table objects"), text);
+    }
+}
