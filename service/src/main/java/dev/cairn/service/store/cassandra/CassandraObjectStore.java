@@ -257,7 +257,8 @@ public final class CassandraObjectStore implements ObjectStore {
         BatchStatement batch = BatchStatement.newInstance(BatchType.LOGGED,
                 q.insertObject.bind(bucket, key, row).setQueryTimestamp(ts),
                 q.insertEntry.bind(bucket, entry.dir(), entry.shard(), entry.name(), row).setQueryTimestamp(ts));
-        session.execute(batch.setConsistencyLevel(writeCl).setIdempotent(true));
+        // A batch carries one timestamp for all its statements: theirs are ignored.
+        session.execute(batch.setQueryTimestamp(ts).setConsistencyLevel(writeCl).setIdempotent(true));
         settleObject(bucket, key, wid);
         logicalBytes.addAndGet(content.size());
         if (stored.fresh) {
@@ -349,7 +350,7 @@ public final class CassandraObjectStore implements ObjectStore {
             BatchStatement batch = BatchStatement.newInstance(BatchType.LOGGED,
                     q.deleteObject.bind(bucket, key).setQueryTimestamp(ts),
                     q.deleteEntry.bind(bucket, entry.dir(), entry.shard(), entry.name()).setQueryTimestamp(ts));
-            session.execute(batch.setConsistencyLevel(writeCl).setIdempotent(true));
+            session.execute(batch.setQueryTimestamp(ts).setConsistencyLevel(writeCl).setIdempotent(true));
             releaseWrites(bucket, KIND_OBJECT, key, w -> w.timestampMicros() <= ts);
             return old.value();
         });
