@@ -1,6 +1,8 @@
 -- wrk script: cycles through presigned URLs (urls.txt); with WRK_METHOD=PUT sends a distinct
 -- 20 KB body per request (the request number in front of fixed filler), so content never dedups.
+-- WRK_THREADS must equal wrk's -t so that the threads share the URLs out between them.
 local method = os.getenv("WRK_METHOD") or "GET"
+local stride = tonumber(os.getenv("WRK_THREADS") or "2")
 local file = os.getenv("WRK_URLS") or "urls.txt"
 local urls = {}
 for line in io.lines(file) do urls[#urls + 1] = line end
@@ -20,9 +22,9 @@ end
 
 function request()
   counter = counter + 1
-  local n = (counter * 8 + id) % #urls + 1
+  local n = (counter * stride + id) % #urls + 1
   if method == "PUT" then
-    local body = string.format("%016d", counter * 8 + id) .. filler
+    local body = string.format("%016d", counter * stride + id) .. filler
     return wrk.format("PUT", urls[n], nil, body)
   end
   return wrk.format("GET", urls[n])

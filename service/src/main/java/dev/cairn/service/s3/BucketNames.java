@@ -1,12 +1,18 @@
 package dev.cairn.service.s3;
 
-/** S3's bucket naming rules (the current, strict ones). Stateless; thread-safe. */
+/**
+ * S3's bucket naming rules (the current, strict ones), and the names Cairn keeps for itself:
+ * {@code actuator} (path-style {@code /actuator/**} is the operations endpoint). Stateless;
+ * thread-safe.
+ */
 final class BucketNames {
+    static final String RESERVED = "actuator";
+
     private BucketNames() {
     }
 
     static boolean isValid(String name) {
-        if (name == null || name.length() < 3 || name.length() > 63) {
+        if (name == null || name.length() < 3 || name.length() > 63 || name.equals(RESERVED)) {
             return false;
         }
         for (int i = 0; i < name.length(); i++) {

@@ -65,7 +65,8 @@ public final class S3Filter extends HttpFilter {
     protected void doFilter(HttpServletRequest http, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         String uri = http.getRequestURI();
-        if (uri != null && (uri.equals(ACTUATOR) || uri.startsWith(ACTUATOR + "/"))) {
+        if (uri != null && (uri.equals(ACTUATOR) || uri.startsWith(ACTUATOR + "/"))
+                && S3Request.virtualHostBucket(http.getServerName(), ctx.properties().getVirtualHostDomains()) == null) {
             chain.doFilter(http, response);
             return;
         }

@@ -59,7 +59,8 @@ public final class S3Request {
         }
     }
 
-    private static String virtualHostBucket(String host, List<String> domains) {
+    /** The bucket a virtual-hosted request names in its host, or null for path-style. */
+    static String virtualHostBucket(String host, List<String> domains) {
         if (host == null) {
             return null;
         }

@@ -139,6 +139,8 @@ class AccessAndContentTest extends ServiceTestSupport {
         assertEquals(404, signedGet("/_cas/" + sha, Clock.systemUTC(), null).statusCode(), "reclaimed");
         assertEquals(400, signedGet("/_cas/not-a-hash", Clock.systemUTC(), null).statusCode());
         assertEquals(405, anonymous("DELETE", "/_cas/" + sha).statusCode());
+        assertTrue(statusOf(() -> s3.createBucket(b -> b.bucket("actuator"))) >= 400, "reserved for operations");
+        assertTrue(s3.listBuckets().buckets().stream().noneMatch(b -> b.name().equals("actuator")));
     }
 
     @Test
@@ -175,6 +177,9 @@ class AccessAndContentTest extends ServiceTestSupport {
             String bucket = uniqueBucket("vhost");
             vhost.createBucket(b -> b.bucket(bucket));
             vhost.putObject(b -> b.bucket(bucket).key("dir/v.txt"), RequestBody.fromString("virtual"));
+            vhost.putObject(b -> b.bucket(bucket).key("actuator/health"), RequestBody.fromString("a key"));
+            assertEquals("a key", vhost.getObjectAsBytes(b -> b.bucket(bucket).key("actuator/health")).asUtf8String());
+            vhost.deleteObject(b -> b.bucket(bucket).key("actuator/health"));
             assertEquals("virtual", s3.getObjectAsBytes(b -> b.bucket(bucket).key("dir/v.txt")).asUtf8String());
             assertEquals("virtual", vhost.getObjectAsBytes(b -> b.bucket(bucket).key("dir/v.txt")).asUtf8String());
             assertEquals(List.of("dir/v.txt"),

@@ -711,7 +711,9 @@ public final class DbImpl implements Engine {
                 return null;
             });
         } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "periodic sync failed: " + e);
+            if (!closed) {
+                LOG.log(System.Logger.Level.WARNING, "periodic sync failed: " + e);
+            }
         }
     }
 

@@ -23,6 +23,7 @@ class DumperTest {
             Table t = e.table("objects");
             t.put("img/1.jpg".getBytes(), new byte[500]);
             t.put("small".getBytes(), "x".getBytes());
+            t.putRow("row".getBytes(), dev.cairn.engine.row.Row.builder().inline("etag", new byte[16]).build());
             e.flush();
             t.put("img/2.jpg".getBytes(), new byte[700]);
             t.delete("small".getBytes());
@@ -31,7 +32,7 @@ class DumperTest {
         Dumper.dump(new LocalFileSystem(), dir, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String text = bytes.toString(StandardCharsets.UTF_8);
         for (String expected : new String[] {"CURRENT -> MANIFEST-", "table 1 = objects", "L0 ", "value file",
-                "'img/1.jpg'", "CAIRNVLG", "DELETE"}) {
+                "'img/1.jpg'", "CAIRNVLG", "DELETE", "etag"}) {
             assertTrue(text.contains(expected), "dump lacks '" + expected + "':\n" + text);
         }
     }
