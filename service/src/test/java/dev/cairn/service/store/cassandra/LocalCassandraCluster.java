@@ -85,10 +85,25 @@ public final class LocalCassandraCluster {
         String status = run("status");
         boolean alreadyUp = !status.contains("stopped") && !status.contains("does not answer");
         if (!alreadyUp) {
+            deleteEarlierState();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> run("stop"), "cassandra-test-cluster-stop"));
             run("start");
         }
         started = true;
+    }
+
+    /** A cluster this JVM starts starts empty. */
+    private static void deleteEarlierState() {
+        if (!Files.isDirectory(DIR)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(DIR)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String run(String... args) {
