@@ -141,6 +141,9 @@ public class ServiceConfiguration {
             }
             for (ServletContextHandler h : server.getDescendants(ServletContextHandler.class)) {
                 h.getServletHandler().setDecodeAmbiguousURIs(true);
+                // Nothing is served from WEB-INF or META-INF, and "web-inf" is a valid bucket name;
+                // the check also costs a trie walk on every request.
+                h.setProtectedTargets(null);
             }
         });
     }
