@@ -35,6 +35,27 @@ public class CairnProperties {
     private final Engine engine = new Engine();
     private final Cache cache = new Cache();
 
+    /** The backend: {@code embedded} (the engine under the data directory) or {@code cassandra}. */
+    private String store = STORE_EMBEDDED;
+    private final dev.cairn.service.store.cassandra.CassandraSettings cassandra =
+            new dev.cairn.service.store.cassandra.CassandraSettings();
+
+    public static final String STORE_EMBEDDED = "embedded";
+    public static final String STORE_CASSANDRA = "cassandra";
+
+    public String getStore() {
+        return store;
+    }
+
+    public void setStore(String store) {
+        this.store = store;
+    }
+
+    /** The Cassandra backend's settings ({@code cairn.cassandra.*}), used when {@code cairn.store=cassandra}. */
+    public dev.cairn.service.store.cassandra.CassandraSettings getCassandra() {
+        return cassandra;
+    }
+
     public Path getDataDir() {
         return dataDir;
     }
@@ -283,6 +304,11 @@ public class CairnProperties {
         require(cache.objectCacheSize.toBytes() >= 0, "cairn.cache.object-cache-size must not be negative");
         require(cache.maxCachedObjectSize.toBytes() >= 0 && cache.maxCachedObjectSize.toBytes() <= (64L << 20),
                 "cairn.cache.max-cached-object-size must be in [0, 64MB]");
+        require(STORE_EMBEDDED.equals(store) || STORE_CASSANDRA.equals(store),
+                "cairn.store must be embedded or cassandra, got '" + store + "'");
+        if (STORE_CASSANDRA.equals(store)) {
+            cassandra.validate();
+        }
     }
 
     private static void require(boolean condition, String message) {

@@ -51,6 +51,8 @@ public class ServiceConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
+    @org.springframework.boot.autoconfigure.condition.ConditionalOnProperty(name = "cairn.store",
+            havingValue = CairnProperties.STORE_EMBEDDED, matchIfMissing = true)
     public Engine engine(CairnProperties props) throws IOException {
         props.validate();
         CairnProperties.Engine e = props.getEngine();
@@ -63,6 +65,8 @@ public class ServiceConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
+    @org.springframework.boot.autoconfigure.condition.ConditionalOnProperty(name = "cairn.store",
+            havingValue = CairnProperties.STORE_EMBEDDED, matchIfMissing = true)
     public ObjectStore objectStore(Engine engine, CairnProperties props) throws IOException {
         CairnProperties.Cache cache = props.getCache();
         return new CachingObjectStore(new EmbeddedObjectStore(engine), cache.getObjectCacheSize().toBytes(),
@@ -137,12 +141,16 @@ public class ServiceConfiguration {
             }
             for (ServletContextHandler h : server.getDescendants(ServletContextHandler.class)) {
                 h.getServletHandler().setDecodeAmbiguousURIs(true);
+                // Nothing is served from WEB-INF or META-INF, and "web-inf" is a valid bucket name;
+                // the check also costs a trie walk on every request.
+                h.setProtectedTargets(null);
             }
         });
     }
 
     @Bean
-    public MeterBinder storeAndEngineMeters(ObjectStore store, Engine engine) {
+    public MeterBinder storeAndEngineMeters(ObjectStore store,
+                                            org.springframework.beans.factory.ObjectProvider<Engine> engines) {
         return registry -> {
             Gauge.builder("cairn.store.dedup.ratio", store, s -> s.stats().dedupRatio())
                     .description("content bytes written over content bytes stored since start").register(registry);
@@ -157,6 +165,10 @@ public class ServiceConfiguration {
                         .register(registry);
                 Gauge.builder("cairn.cache.objects.bytes", cached, CachingObjectStore::cachedBytes)
                         .baseUnit("bytes").register(registry);
+            }
+            Engine engine = engines.getIfAvailable();
+            if (engine == null) {
+                return;
             }
             engineGauge(registry, engine, "cairn.engine.memtable.bytes", EngineStats::memtableBytes);
             engineGauge(registry, engine, "cairn.engine.value.bytes", EngineStats::valueBytes);

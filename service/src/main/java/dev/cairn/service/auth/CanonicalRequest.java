@@ -54,7 +54,7 @@ final class CanonicalRequest {
         if (rawPath.isEmpty()) {
             return "/";
         }
-        if (!normalize) {
+        if (!normalize || UriEncoding.isStrictlyEncoded(rawPath, true)) {
             return rawPath;
         }
         String decoded = UriEncoding.decode(rawPath, false);
@@ -89,6 +89,9 @@ final class CanonicalRequest {
     }
 
     private static String normalizeQueryPart(String raw) {
+        if (UriEncoding.isStrictlyEncoded(raw, false)) {
+            return raw;
+        }
         String decoded = UriEncoding.decode(raw, true);
         return decoded == null ? raw : UriEncoding.encode(decoded, false);
     }

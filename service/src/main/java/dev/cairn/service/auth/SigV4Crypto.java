@@ -20,7 +20,7 @@ final class SigV4Crypto {
     // Looking a primitive up costs more than using it on the short strings of a request: each thread
     // keeps one, used only within a call, never across calls.
     private static final ThreadLocal<MessageDigest> THREAD_SHA256 = ThreadLocal.withInitial(SigV4Crypto::sha256);
-    private static final ThreadLocal<Mac> THREAD_MAC = ThreadLocal.withInitial(SigV4Crypto::newMac);
+    private static final ThreadLocal<KeyedMac> THREAD_MAC = ThreadLocal.withInitial(KeyedMac::new);
 
     static MessageDigest sha256() {
         try {
@@ -63,7 +63,23 @@ final class SigV4Crypto {
      * and before any other use of this thread's MAC.
      */
     static Mac threadMac(byte[] key) {
-        return init(THREAD_MAC.get(), key);
+        KeyedMac keyed = THREAD_MAC.get();
+        if (keyed.key != key) {
+            init(keyed.mac, key);
+            keyed.key = key;
+        } else {
+            keyed.mac.reset();
+        }
+        return keyed.mac;
+    }
+
+    /**
+     * A thread's MAC and the key array it was last initialised with: requests under one cached
+     * signing key skip the key setup. Key arrays are never modified once made.
+     */
+    private static final class KeyedMac {
+        final Mac mac = newMac();
+        byte[] key;
     }
 
     static byte[] hmac(byte[] key, String data) {

@@ -1,6 +1,5 @@
 package dev.cairn.service.auth;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -57,7 +56,9 @@ final class UriEncoding {
         if (s.indexOf('%') < 0 && (!plusAsSpace || s.indexOf('+') < 0)) {
             return s;
         }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(s.length());
+        byte[] bytes = new byte[s.length() * 3];
+        int n = 0;
+        boolean ascii = true;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c == '%') {
@@ -69,29 +70,68 @@ final class UriEncoding {
                 if (hi < 0 || lo < 0) {
                     return null;
                 }
-                bytes.write((hi << 4) | lo);
+                bytes[n++] = (byte) ((hi << 4) | lo);
+                ascii &= hi < 8;
                 i += 2;
             } else if (c == '+' && plusAsSpace) {
-                bytes.write(' ');
+                bytes[n++] = ' ';
             } else if (c < 0x80) {
-                bytes.write(c);
+                bytes[n++] = (byte) c;
             } else {
                 byte[] utf8 = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
                 if (Character.isHighSurrogate(c) && i + 1 < s.length()) {
                     utf8 = s.substring(i, i + 2).getBytes(StandardCharsets.UTF_8);
                     i++;
                 }
-                bytes.writeBytes(utf8);
+                System.arraycopy(utf8, 0, bytes, n, utf8.length);
+                n += utf8.length;
+                ascii = false;
             }
+        }
+        if (ascii) {
+            return new String(bytes, 0, n, StandardCharsets.ISO_8859_1);
         }
         try {
             return StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes.toByteArray()))
+                    .decode(ByteBuffer.wrap(bytes, 0, n))
                     .toString();
         } catch (CharacterCodingException e) {
             return null;
         }
+    }
+
+    /**
+     * Whether {@code encode(decode(s))} is {@code s} itself, known without decoding: only unreserved
+     * characters (and {@code /} when {@code keepSlash}) and uppercase escapes of bytes that encoding
+     * escapes. Escaped bytes of 0x80 and above come back as sent whether or not they are UTF-8.
+     */
+    static boolean isStrictlyEncoded(String s, boolean keepSlash) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= s.length()) {
+                    return false;
+                }
+                int hi = upperHexDigit(s.charAt(i + 1));
+                int lo = upperHexDigit(s.charAt(i + 2));
+                int b = (hi << 4) | lo;
+                if (hi < 0 || lo < 0 || isUnreserved(b) || (keepSlash && b == '/')) {
+                    return false;
+                }
+                i += 2;
+            } else if (!isUnreserved(c) && !(keepSlash && c == '/')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int upperHexDigit(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
     }
 }

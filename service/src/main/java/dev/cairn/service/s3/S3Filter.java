@@ -98,7 +98,7 @@ public final class S3Filter extends HttpFilter {
             S3Error err = map(e.reason());
             errorCode = err.code();
             sendError(http, response, r, err.status(), err.code(), err.message(), requestId);
-        } catch (WriteStallException e) {
+        } catch (WriteStallException | dev.cairn.service.store.StoreUnavailableException e) {
             errorCode = S3Error.SLOW_DOWN.code();
             sendError(http, response, r, 503, errorCode, S3Error.SLOW_DOWN.message(), requestId);
         } catch (CorruptionException e) {

@@ -1,6 +1,5 @@
 package dev.cairn.service.s3;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,7 +14,8 @@ public final class UrlCodec {
         if (s.indexOf('%') < 0 && (!plusIsSpace || s.indexOf('+') < 0)) {
             return s;
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(s.length());
+        byte[] out = new byte[s.length() * 3];
+        int n = 0;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c == '%') {
@@ -27,20 +27,23 @@ public final class UrlCodec {
                 if (hi < 0 || lo < 0) {
                     throw new S3Exception(S3Error.INVALID_ARGUMENT, "bad percent-encoding");
                 }
-                out.write(hi << 4 | lo);
+                out[n++] = (byte) (hi << 4 | lo);
                 i += 2;
             } else if (c == '+' && plusIsSpace) {
-                out.write(' ');
+                out[n++] = ' ';
+            } else if (c < 0x80) {
+                out[n++] = (byte) c;
             } else {
                 byte[] b = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
                 if (Character.isHighSurrogate(c) && i + 1 < s.length()) {
                     b = s.substring(i, i + 2).getBytes(StandardCharsets.UTF_8);
                     i++;
                 }
-                out.writeBytes(b);
+                System.arraycopy(b, 0, out, n, b.length);
+                n += b.length;
             }
         }
-        return out.toString(StandardCharsets.UTF_8);
+        return new String(out, 0, n, StandardCharsets.UTF_8);
     }
 
     /** The query parameters of a raw query string, decoded; a name without value maps to "". */

@@ -62,6 +62,20 @@ class ObjectOperationsTest extends ServiceTestSupport {
     }
 
     @Test
+    void bucketsNamedLikeServletDirectoriesAreOrdinary() {
+        for (String name : new String[] {"web-inf", "meta-inf"}) {
+            s3.createBucket(b -> b.bucket(name));
+            try {
+                s3.putObject(b -> b.bucket(name).key("k"), RequestBody.fromString("x"));
+                assertEquals("x", s3.getObjectAsBytes(b -> b.bucket(name).key("k")).asUtf8String());
+                s3.deleteObject(b -> b.bucket(name).key("k"));
+            } finally {
+                s3.deleteBucket(b -> b.bucket(name));
+            }
+        }
+    }
+
+    @Test
     void putGetHeadDeleteWithMetadataAndStandardHeaders() throws Exception {
         byte[] data = "hello, cairn".getBytes(StandardCharsets.UTF_8);
         String etag = s3.putObject(b -> b.bucket(bucket).key("dir/hello.txt")
