@@ -11,6 +11,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../../../.." && pwd)
 WORK=$(mktemp -d /tmp/cairn-bench.XXXXXX)
 KEY=BENCHKEY SECRET=benchsecretbenchsecretbenchsecret1234
+JAR=${JAR:-$ROOT/service/target/cairn-service.jar}
 CEIL_PORT=${CEIL_PORT:-9200} CAIRN_PORT=${CAIRN_PORT:-9100}
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
@@ -19,7 +20,7 @@ trap cleanup EXIT
 (cd "$ROOT" && ./mvnw -B -q -o -pl service dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" >/dev/null)
 java -cp "$ROOT/service/target/test-classes:$(cat "$WORK/cp.txt")" dev.cairn.service.bench.BareJettyCeiling \
     "$CEIL_PORT" >"$WORK/ceiling.log" 2>&1 & pids+=($!)
-java -jar "$ROOT/service/target/cairn-service.jar" --server.port="$CAIRN_PORT" --cairn.data-dir="$WORK/data" \
+java -jar "$JAR" --server.port="$CAIRN_PORT" --cairn.data-dir="$WORK/data" \
     --cairn.auth.access-key=$KEY --cairn.auth.secret-key=$SECRET \
     --logging.level.dev.cairn.service.access=WARN >"$WORK/cairn.log" 2>&1 & pids+=($!)
 for _ in $(seq 120); do
@@ -47,7 +48,7 @@ anon() { rps -t2 -c16 -d"${SECS}s" "http://127.0.0.1:$CAIRN_PORT/bench/hot"; }
 signed() { WRK_URLS="$WORK/get.txt" WRK_THREADS=2 rps -t2 -c16 -d"${SECS}s" -s "$HERE/urls.lua" "http://127.0.0.1:$CAIRN_PORT"; }
 ceiling() { rps -t2 -c16 -d"${SECS}s" "http://127.0.0.1:$CEIL_PORT/"; }
 # Warm-up: JIT and the object cache.
-SECS=3 anon >/dev/null; SECS=3 signed >/dev/null; SECS=3 ceiling >/dev/null
+SECS=10 anon >/dev/null; SECS=10 signed >/dev/null; SECS=5 ceiling >/dev/null
 
 printf '%-6s %10s %10s %8s %10s %10s %8s\n' round ceiling anon ratio ceiling presigned ratio
 ra=() rp=()
