@@ -769,39 +769,14 @@ public final class EmbeddedObjectStore implements ObjectStore {
 
         @Override
         public InputStream open(long offset, long length) {
-            return new InputStream() {
-                private long pos = offset;
-                private final long end = offset + length;
-                private byte[] chunk;
-                private int chunkIndex = -1;
-
-                @Override
-                public int read() throws IOException {
-                    byte[] one = new byte[1];
-                    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+            return new ChunkStream(CHUNK_BYTES, offset, offset + length, index -> {
+                byte[] chunk = chunks.get(chunkKey(sha, index), new ReadOptions(snapshot, false));
+                if (chunk == null) {
+                    throw new CorruptionException("chunks/" + sha + "/" + index + ": missing");
                 }
-
-                @Override
-                public int read(byte[] b, int off, int len) throws IOException {
-                    if (pos >= end) {
-                        return -1;
-                    }
-                    int index = (int) (pos / CHUNK_BYTES);
-                    if (index != chunkIndex) {
-                        chunk = chunks.get(chunkKey(sha, index), new ReadOptions(snapshot, false));
-                        if (chunk == null) {
-                            throw new CorruptionException("chunks/" + sha + "/" + index + ": missing");
-                        }
-                        checkChunk(sha, index, size, chunk);
-                        chunkIndex = index;
-                    }
-                    int within = (int) (pos - (long) index * CHUNK_BYTES);
-                    int n = (int) Math.min(Math.min(len, chunk.length - within), end - pos);
-                    System.arraycopy(chunk, within, b, off, n);
-                    pos += n;
-                    return n;
-                }
-            };
+                checkChunk(sha, index, size, chunk);
+                return chunk;
+            });
         }
 
         @Override

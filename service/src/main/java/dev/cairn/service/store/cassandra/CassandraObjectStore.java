@@ -16,6 +16,7 @@ import com.datastax.oss.driver.api.core.uuid.Uuids;
 import dev.cairn.service.store.BucketAcl;
 import dev.cairn.service.store.BucketInfo;
 import dev.cairn.service.store.CompletedPart;
+import dev.cairn.service.store.ChunkStream;
 import dev.cairn.service.store.ContentRead;
 import dev.cairn.service.store.ContentSource;
 import dev.cairn.service.store.Hex;
@@ -812,7 +813,7 @@ public final class CassandraObjectStore implements ObjectStore {
             if (whole != null) {
                 return new ByteArrayInputStream(whole, (int) offset, (int) length);
             }
-            return new ChunkStream(offset, offset + length);
+            return new ChunkStream(CassandraSchema.CHUNK_BYTES, offset, offset + length, this::fetch);
         }
 
         @Override
@@ -828,56 +829,18 @@ public final class CassandraObjectStore implements ObjectStore {
             }
         }
 
-        private final class ChunkStream extends InputStream {
-            private long pos;
-            private final long end;
-            private byte[] chunk;
-            private int chunkIndex = -1;
-
-            ChunkStream(long pos, long end) {
-                this.pos = pos;
-                this.end = end;
-            }
-
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                if (pos >= end) {
-                    return -1;
+        private byte[] fetch(int index) throws IOException {
+            try {
+                byte[] c = readChunk(sha, gen, index, size, readCl);
+                if (c == null) {
+                    c = readChunk(sha, gen, index, size, protocolCl);
                 }
-                if (len == 0) {
-                    return 0;
+                if (c == null) {
+                    throw new IOException("chunk " + index + " of content " + sha + " generation " + gen + " is missing");
                 }
-                int index = (int) (pos / CassandraSchema.CHUNK_BYTES);
-                if (index != chunkIndex) {
-                    chunk = fetch(index);
-                    chunkIndex = index;
-                }
-                int within = (int) (pos - (long) index * CassandraSchema.CHUNK_BYTES);
-                int n = (int) Math.min(Math.min(len, chunk.length - within), end - pos);
-                System.arraycopy(chunk, within, b, off, n);
-                pos += n;
-                return n;
-            }
-
-            private byte[] fetch(int index) throws IOException {
-                try {
-                    byte[] c = readChunk(sha, gen, index, size, readCl);
-                    if (c == null) {
-                        c = readChunk(sha, gen, index, size, protocolCl);
-                    }
-                    if (c == null) {
-                        throw new IOException("chunk " + index + " of content " + sha + " generation " + gen + " is missing");
-                    }
-                    return c;
-                } catch (DriverException e) {
-                    throw unavailable(e);
-                }
+                return c;
+            } catch (DriverException e) {
+                throw unavailable(e);
             }
         }
     }
