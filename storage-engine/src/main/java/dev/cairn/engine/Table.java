@@ -1,6 +1,5 @@
 package dev.cairn.engine;
 
-import dev.cairn.engine.row.Row;
 import java.io.IOException;
 
 /** One named key space of an {@link Engine}. Keys and values are arbitrary bytes; keys sort unsigned. */
@@ -34,6 +33,15 @@ public interface Table {
     }
 
     Row getRow(byte[] key, ReadOptions options) throws IOException;
+
+    /**
+     * The stored form of {@code row} in this table, as {@link #putRow} would store it, for a
+     * {@link WriteBatch}; any new catalogue id it uses is durable when this returns.
+     */
+    byte[] encodeRow(Row row) throws IOException;
+
+    /** Decodes a value stored by {@link #putRow} or {@link #encodeRow}, as a scan returns it. */
+    Row decodeRow(byte[] value) throws IOException;
 
     void delete(byte[] key) throws IOException;
 

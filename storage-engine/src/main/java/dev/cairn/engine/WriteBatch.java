@@ -22,6 +22,11 @@ public final class WriteBatch {
         return this;
     }
 
+    /** Puts {@code row} in its stored form ({@link Table#encodeRow}). */
+    public WriteBatch putRow(Table table, byte[] key, Row row) throws java.io.IOException {
+        return put(table, key, table.encodeRow(row));
+    }
+
     public WriteBatch delete(Table table, byte[] key) {
         ops.add(new Op(Objects.requireNonNull(table), Objects.requireNonNull(key), null));
         return this;

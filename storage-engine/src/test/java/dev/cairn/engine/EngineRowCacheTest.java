@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.engine.cache.RowCacheStats;
-import dev.cairn.engine.row.Row;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

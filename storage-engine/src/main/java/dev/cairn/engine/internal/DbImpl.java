@@ -17,7 +17,7 @@ import dev.cairn.engine.cache.RowCache;
 import dev.cairn.engine.cache.RowCacheOptions;
 import dev.cairn.engine.cache.SsdCache;
 import dev.cairn.engine.cache.SsdCacheOptions;
-import dev.cairn.engine.row.Row;
+import dev.cairn.engine.Row;
 import dev.cairn.engine.row.RowCodec;
 import dev.cairn.engine.row.SchemaCatalogue;
 import dev.cairn.engine.row.SchemaCatalogueOptions;
@@ -909,7 +909,7 @@ public final class DbImpl implements Engine {
     }
 
     Row decodeRow(byte[] encoded) throws IOException {
-        return encoded == null ? null : RowCodec.decode(encoded, catalogue);
+        return RowCodec.decode(encoded, catalogue);
     }
 
     @Override

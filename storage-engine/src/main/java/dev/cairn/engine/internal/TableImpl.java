@@ -5,7 +5,7 @@ import dev.cairn.engine.KeyRange;
 import dev.cairn.engine.ReadOptions;
 import dev.cairn.engine.Table;
 import dev.cairn.engine.WriteBatch;
-import dev.cairn.engine.row.Row;
+import dev.cairn.engine.Row;
 import java.io.IOException;
 
 /** A named table: a handle carrying the table id that prefixes its internal keys. */
@@ -50,7 +50,18 @@ final class TableImpl implements Table {
 
     @Override
     public Row getRow(byte[] key, ReadOptions options) throws IOException {
-        return db.decodeRow(get(key, options));
+        byte[] value = get(key, options);
+        return value == null ? null : db.decodeRow(value);
+    }
+
+    @Override
+    public byte[] encodeRow(Row row) throws IOException {
+        return db.encodeRow(this, row);
+    }
+
+    @Override
+    public Row decodeRow(byte[] value) throws IOException {
+        return db.decodeRow(value);
     }
 
     @Override

@@ -2,15 +2,10 @@ package dev.cairn.engine.row;
 
 import dev.cairn.engine.fs.FileSystem;
 import dev.cairn.engine.fs.ReadableFile;
-import dev.cairn.engine.util.Varint;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Prints a schema catalogue segment (docs/format/schema-catalogue.md) for people: the header,
@@ -43,34 +38,38 @@ public final class CatalogueDump {
                 return;
             }
             ByteBuffer in = ByteBuffer.wrap(bytes, pos + CatalogueFormat.FRAME_HEADER_BYTES,
-                    size - CatalogueFormat.FRAME_HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-            byte type = bytes[pos + 8];
+                    size - CatalogueFormat.FRAME_HEADER_BYTES);
             try {
-                if (type == CatalogueFormat.TYPE_SCHEMA) {
-                    int id = Varint.getInt(in);
-                    String table = string(in);
-                    int count = Varint.getInt(in);
-                    List<String> columns = new ArrayList<>();
-                    for (int i = 0; i < count; i++) {
-                        columns.add(string(in));
-                    }
-                    out.printf("  @%d  schema %d  table %s  columns %s%n", pos, id, table, columns);
-                } else if (type == CatalogueFormat.TYPE_VARIABLE_TABLE) {
-                    out.printf("  @%d  variable table %s%n", pos, string(in));
-                } else {
-                    out.printf("  @%d  unknown record type %d%n", pos, type);
-                }
+                out.printf("  @%d  %s%n", pos, describe(CatalogueFormat.parse(bytes[pos + 8], in)));
             } catch (RuntimeException e) {
-                out.printf("  @%d  malformed record: %s%n", pos, e);
+                out.printf("  @%d  malformed record of type %d: %s%n", pos, bytes[pos + 8], e);
             }
             pos += size;
         }
     }
 
-    private static String string(ByteBuffer in) {
-        int length = Varint.getInt(in);
-        String s = new String(in.array(), in.position(), length, StandardCharsets.UTF_8);
-        in.position(in.position() + length);
-        return s;
+    private static String describe(CatalogueFormat.Record record) {
+        if (record instanceof CatalogueFormat.Schema s) {
+            return "schema " + s.id() + "  table " + s.table() + "  columns " + s.columns();
+        }
+        if (record instanceof CatalogueFormat.TypedSchema s) {
+            return "typed schema " + s.id() + "  table " + s.table() + "  columns " + s.columns();
+        }
+        if (record instanceof CatalogueFormat.Value v) {
+            return "value " + v.id() + "  column " + v.column() + "  " + printable(v.value());
+        }
+        return "variable table " + ((CatalogueFormat.VariableTable) record).table();
+    }
+
+    /** The value as text when it is printable ASCII, else as hex. */
+    private static String printable(byte[] value) {
+        StringBuilder text = new StringBuilder("'");
+        for (byte b : value) {
+            if (b < 0x20 || b > 0x7e) {
+                return "0x" + java.util.HexFormat.of().formatHex(value);
+            }
+            text.append((char) b);
+        }
+        return text.append('\'').toString();
     }
 }

@@ -1,7 +1,10 @@
 package dev.cairn.engine.row;
 
+import dev.cairn.engine.ColumnValue;
 import dev.cairn.engine.CorruptionException;
+import dev.cairn.engine.Row;
 import dev.cairn.engine.util.Varint;
+import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -13,84 +16,127 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * Encodes rows in the two forms of docs/format/row.md and decodes either.
+ * Encodes rows in the forms of docs/format/row.md and decodes all of them.
  * <pre>
- *   catalogued:        0x01, varint schemaId, then per column in schema order: cell
- *   self-describing:   0x02, varint columnCount, then per column in name order:
- *                      varint nameLength, name (UTF-8), cell
- *   cell:              varint (length &lt;&lt; 1 | separated), length bytes
+ *   typed catalogued (written):   0x03, varint schemaId, per column in schema order: typed cell
+ *   typed self-describing (written): 0x04, varint count, per column in name order:
+ *                                    varint nameLength, name (UTF-8), u8 type, self-describing cell
+ *   catalogued (read only):       0x01, varint schemaId, per column: cell
+ *   self-describing (read only):  0x02, varint count, per column: varint nameLength, name, cell
  * </pre>
- * A separated cell holds a {@link ColumnValue#SEPARATED_POINTER_BYTES}-byte pointer. Rows carry
- * no checksum of their own: they are stored inside checksummed blocks and records.
+ * Rows carry no checksum of their own: they are stored inside checksummed blocks and records.
  *
  * <p>Thread-safe: stateless.
  */
 public final class RowCodec {
-    /** DO NOT CHANGE: embedded in on-disk data. */
+    /** Untyped catalogued rows; read only. DO NOT CHANGE: embedded in on-disk data. */
     public static final byte FORMAT_CATALOGUED = 0x01;
-    /** DO NOT CHANGE: embedded in on-disk data. */
+    /** Untyped self-describing rows; read only. DO NOT CHANGE: embedded in on-disk data. */
     public static final byte FORMAT_SELF_DESCRIBING = 0x02;
+    /** DO NOT CHANGE: embedded in on-disk data. */
+    public static final byte FORMAT_TYPED_CATALOGUED = 0x03;
+    /** DO NOT CHANGE: embedded in on-disk data. */
+    public static final byte FORMAT_TYPED_SELF_DESCRIBING = 0x04;
 
     private RowCodec() {
     }
 
     /**
-     * Encodes {@code row} for {@code table}: catalogued when the catalogue gives its schema an id,
-     * self-describing when the table is variable. The id, if new, is durable before this returns.
+     * Encodes {@code row} for {@code table}: typed catalogued when the catalogue gives its schema
+     * an id, short byte values by their dictionary ids where it has them; typed self-describing
+     * when the table is variable. New ids are durable before this returns.
      */
-    public static byte[] encode(String table, Row row, SchemaCatalogue catalogue) throws java.io.IOException {
-        int id = catalogue.schemaIdFor(table, row.columnNames());
-        return id == SchemaCatalogue.NO_SCHEMA ? encodeSelfDescribing(row) : encodeCatalogued(id, row);
+    public static byte[] encode(String table, Row row, SchemaCatalogue catalogue) throws IOException {
+        List<ColumnSpec> specs = new ArrayList<>(row.size());
+        for (Map.Entry<String, ColumnValue> e : row.asMap().entrySet()) {
+            specs.add(ColumnSpec.of(e.getKey(), e.getValue()));
+        }
+        int id = catalogue.typedSchemaIdFor(table, specs);
+        if (id == SchemaCatalogue.NO_SCHEMA) {
+            return encodeSelfDescribing(row);
+        }
+        ByteWriter out = new ByteWriter(16 + 4 * row.size());
+        out.u8(FORMAT_TYPED_CATALOGUED);
+        out.varint(id);
+        for (Map.Entry<String, ColumnValue> e : row.asMap().entrySet()) {
+            ColumnValue v = e.getValue();
+            switch (v.type()) {
+                case BYTES -> {
+                    byte[] bytes = v.bytes();
+                    int valueId = catalogue.valueIdFor(e.getKey(), bytes);
+                    if (valueId == SchemaCatalogue.NO_VALUE) {
+                        out.varint((long) bytes.length << 1);
+                        out.bytes(bytes);
+                    } else {
+                        out.varint(((long) valueId << 1) | 1);
+                    }
+                }
+                case UINT -> out.varint(v.asLong());
+                case FIXED, SEPARATED -> out.bytes(v.bytes());
+            }
+        }
+        return out.toArray();
     }
 
-    public static byte[] encodeCatalogued(int schemaId, Row row) {
-        if (schemaId <= 0) {
-            throw new IllegalArgumentException("schema ids are positive: " + schemaId);
-        }
-        int size = 1 + Varint.size(schemaId);
-        for (ColumnValue v : row.asMap().values()) {
-            size += cellSize(v);
-        }
-        ByteBuffer out = ByteBuffer.allocate(size);
-        out.put(FORMAT_CATALOGUED);
-        Varint.putLong(out, schemaId);
-        for (ColumnValue v : row.asMap().values()) {
-            putCell(out, v);
-        }
-        return out.array();
-    }
-
+    /** The typed self-describing form: every column carries its name and type. */
     public static byte[] encodeSelfDescribing(Row row) {
-        List<byte[]> names = new ArrayList<>(row.size());
-        int size = 1 + Varint.size(row.size());
+        ByteWriter out = new ByteWriter(16 + 16 * row.size());
+        out.u8(FORMAT_TYPED_SELF_DESCRIBING);
+        out.varint(row.size());
         for (Map.Entry<String, ColumnValue> e : row.asMap().entrySet()) {
             byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
-            names.add(name);
-            size += Varint.size(name.length) + name.length + cellSize(e.getValue());
+            out.varint(name.length);
+            out.bytes(name);
+            ColumnValue v = e.getValue();
+            out.u8(ColumnSpec.code(v.type()));
+            switch (v.type()) {
+                case BYTES, FIXED -> {
+                    byte[] bytes = v.bytes();
+                    out.varint(bytes.length);
+                    out.bytes(bytes);
+                }
+                case UINT -> out.varint(v.asLong());
+                case SEPARATED -> out.bytes(v.bytes());
+            }
         }
-        ByteBuffer out = ByteBuffer.allocate(size);
-        out.put(FORMAT_SELF_DESCRIBING);
-        Varint.putLong(out, row.size());
-        int i = 0;
+        return out.toArray();
+    }
+
+    /** The untyped catalogued form (0x01), which this version reads but no longer writes; for tests. */
+    static byte[] encodeUntypedCatalogued(int schemaId, Row row) {
+        ByteWriter out = new ByteWriter(64);
+        out.u8(FORMAT_CATALOGUED);
+        out.varint(schemaId);
         for (ColumnValue v : row.asMap().values()) {
-            byte[] name = names.get(i++);
-            Varint.putLong(out, name.length);
-            out.put(name);
-            putCell(out, v);
+            untypedCell(out, v);
         }
-        return out.array();
+        return out.toArray();
     }
 
-    private static int cellSize(ColumnValue v) {
-        return Varint.size(((long) v.length() << 1) | 1) + v.length();
+    /** The untyped self-describing form (0x02), which this version reads but no longer writes; for tests. */
+    static byte[] encodeUntypedSelfDescribing(Row row) {
+        ByteWriter out = new ByteWriter(64);
+        out.u8(FORMAT_SELF_DESCRIBING);
+        out.varint(row.size());
+        for (Map.Entry<String, ColumnValue> e : row.asMap().entrySet()) {
+            byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
+            out.varint(name.length);
+            out.bytes(name);
+            untypedCell(out, e.getValue());
+        }
+        return out.toArray();
     }
 
-    private static void putCell(ByteBuffer out, ColumnValue v) {
-        Varint.putLong(out, ((long) v.length() << 1) | (v.isSeparated() ? 1 : 0));
-        out.put(v.rawBytes());
+    private static void untypedCell(ByteWriter out, ColumnValue v) {
+        if (v.type() != ColumnValue.Type.BYTES && v.type() != ColumnValue.Type.SEPARATED) {
+            throw new IllegalArgumentException("untyped rows hold bytes and pointers only, not " + v.type());
+        }
+        byte[] bytes = v.bytes();
+        out.varint(((long) bytes.length << 1) | (v.isSeparated() ? 1 : 0));
+        out.bytes(bytes);
     }
 
-    /** Decodes either form. Throws {@link CorruptionException} for malformed bytes or an unknown schema id. */
+    /** Decodes any form. Throws {@link CorruptionException} for malformed bytes or an unknown id. */
     public static Row decode(byte[] encoded, SchemaLookup schemas) throws CorruptionException {
         return decode(encoded, schemas, column -> true);
     }
@@ -105,29 +151,38 @@ public final class RowCodec {
             ByteBuffer in = ByteBuffer.wrap(encoded);
             byte format = in.get();
             Row.Builder row = Row.builder();
-            if (format == FORMAT_CATALOGUED) {
+            if (format == FORMAT_TYPED_CATALOGUED) {
+                int id = Varint.getInt(in);
+                List<ColumnSpec> columns = schemas.typedColumns(id);
+                if (columns == null) {
+                    throw new CorruptionException("row refers to unknown typed schema id " + id);
+                }
+                for (ColumnSpec column : columns) {
+                    readTypedCell(in, column, wanted.test(column.name()), schemas, row);
+                }
+            } else if (format == FORMAT_TYPED_SELF_DESCRIBING || format == FORMAT_SELF_DESCRIBING) {
+                int count = Varint.getInt(in);
+                String previous = null;
+                for (int i = 0; i < count; i++) {
+                    String column = name(in);
+                    if (previous != null && previous.compareTo(column) >= 0) {
+                        throw new CorruptionException("row columns out of order: '" + previous + "', '" + column + "'");
+                    }
+                    previous = column;
+                    if (format == FORMAT_SELF_DESCRIBING) {
+                        readUntypedCell(in, column, wanted, row);
+                    } else {
+                        readSelfDescribingCell(in, column, wanted.test(column), row);
+                    }
+                }
+            } else if (format == FORMAT_CATALOGUED) {
                 int id = Varint.getInt(in);
                 List<String> columns = schemas.columns(id);
                 if (columns == null) {
                     throw new CorruptionException("row refers to unknown schema id " + id);
                 }
                 for (String column : columns) {
-                    readCell(in, column, wanted, row);
-                }
-            } else if (format == FORMAT_SELF_DESCRIBING) {
-                int count = Varint.getInt(in);
-                String previous = null;
-                for (int i = 0; i < count; i++) {
-                    int nameLength = Varint.getInt(in);
-                    if (nameLength == 0 || nameLength > Row.MAX_COLUMN_NAME_BYTES) {
-                        throw new CorruptionException("row column name of " + nameLength + " bytes");
-                    }
-                    String column = utf8(in, nameLength);
-                    if (previous != null && previous.compareTo(column) >= 0) {
-                        throw new CorruptionException("row columns out of order: '" + previous + "', '" + column + "'");
-                    }
-                    previous = column;
-                    readCell(in, column, wanted, row);
+                    readUntypedCell(in, column, wanted, row);
                 }
             } else {
                 throw new CorruptionException("unknown row format byte 0x" + Integer.toHexString(format & 0xFF));
@@ -146,10 +201,10 @@ public final class RowCodec {
         try {
             ByteBuffer in = ByteBuffer.wrap(encoded);
             byte format = in.get();
-            if (format == FORMAT_SELF_DESCRIBING) {
+            if (format == FORMAT_SELF_DESCRIBING || format == FORMAT_TYPED_SELF_DESCRIBING) {
                 return SchemaCatalogue.NO_SCHEMA;
             }
-            if (format != FORMAT_CATALOGUED) {
+            if (format != FORMAT_CATALOGUED && format != FORMAT_TYPED_CATALOGUED) {
                 throw new CorruptionException("unknown row format byte 0x" + Integer.toHexString(format & 0xFF));
             }
             return Varint.getInt(in);
@@ -158,25 +213,113 @@ public final class RowCodec {
         }
     }
 
-    private static void readCell(ByteBuffer in, String column, Predicate<String> wanted, Row.Builder row)
+    private static void readTypedCell(ByteBuffer in, ColumnSpec column, boolean wanted, SchemaLookup schemas,
+            Row.Builder row) throws CorruptionException {
+        switch (column.type()) {
+            case BYTES -> {
+                long tag = Varint.getLong(in);
+                if ((tag & 1) != 0) {
+                    long valueId = tag >>> 1;
+                    byte[] value = valueId > Integer.MAX_VALUE ? null : schemas.value((int) valueId, column.name());
+                    if (value == null) {
+                        throw new CorruptionException("row cell of column '" + column.name()
+                                + "' refers to dictionary id " + valueId + ", which is not one of its values");
+                    }
+                    if (wanted) {
+                        row.put(column.name(), ColumnValue.inline(value));
+                    }
+                } else {
+                    byte[] bytes = take(in, column.name(), tag >>> 1, wanted);
+                    if (wanted) {
+                        row.put(column.name(), ColumnValue.inline(bytes));
+                    }
+                }
+            }
+            case UINT -> {
+                long value = Varint.getLong(in);
+                if (wanted) {
+                    row.put(column.name(), ColumnValue.uint(value));
+                }
+            }
+            case FIXED -> {
+                byte[] bytes = take(in, column.name(), column.width(), wanted);
+                if (wanted) {
+                    row.put(column.name(), ColumnValue.fixed(bytes));
+                }
+            }
+            case SEPARATED -> {
+                byte[] bytes = take(in, column.name(), ColumnValue.SEPARATED_POINTER_BYTES, wanted);
+                if (wanted) {
+                    row.put(column.name(), ColumnValue.separated(bytes));
+                }
+            }
+        }
+    }
+
+    private static void readSelfDescribingCell(ByteBuffer in, String column, boolean wanted, Row.Builder row)
+            throws CorruptionException {
+        ColumnValue.Type type = ColumnSpec.type(in.get());
+        switch (type) {
+            case BYTES, FIXED -> {
+                long length = Varint.getLong(in);
+                if (type == ColumnValue.Type.FIXED && (length < 1 || length > ColumnValue.MAX_FIXED_WIDTH)) {
+                    throw new CorruptionException("row column '" + column + "' has a fixed width of " + length);
+                }
+                byte[] bytes = take(in, column, length, wanted);
+                if (wanted) {
+                    row.put(column, type == ColumnValue.Type.FIXED ? ColumnValue.fixed(bytes) : ColumnValue.inline(bytes));
+                }
+            }
+            case UINT -> {
+                long value = Varint.getLong(in);
+                if (wanted) {
+                    row.put(column, ColumnValue.uint(value));
+                }
+            }
+            case SEPARATED -> {
+                byte[] bytes = take(in, column, ColumnValue.SEPARATED_POINTER_BYTES, wanted);
+                if (wanted) {
+                    row.put(column, ColumnValue.separated(bytes));
+                }
+            }
+        }
+    }
+
+    private static void readUntypedCell(ByteBuffer in, String column, Predicate<String> wanted, Row.Builder row)
             throws CorruptionException {
         long tag = Varint.getLong(in);
         long length = tag >>> 1;
         boolean separated = (tag & 1) != 0;
-        if (length > in.remaining() || (separated && length != ColumnValue.SEPARATED_POINTER_BYTES)) {
-            throw new CorruptionException("row cell of column '" + column + "' claims " + length
-                    + (separated ? " pointer" : "") + " bytes with " + in.remaining() + " left");
+        if (separated && length != ColumnValue.SEPARATED_POINTER_BYTES) {
+            throw new CorruptionException("row cell of column '" + column + "' claims a " + length + "-byte pointer");
         }
-        if (!wanted.test(column)) {
+        boolean want = wanted.test(column);
+        byte[] bytes = take(in, column, length, want);
+        if (want) {
+            row.put(column, separated ? ColumnValue.separated(bytes) : ColumnValue.inline(bytes));
+        }
+    }
+
+    /** The next {@code length} bytes, or null (skipping them) when not {@code wanted}. */
+    private static byte[] take(ByteBuffer in, String column, long length, boolean wanted) throws CorruptionException {
+        if (length > in.remaining()) {
+            throw new CorruptionException("row cell of column '" + column + "' claims " + length + " bytes with "
+                    + in.remaining() + " left");
+        }
+        if (!wanted) {
             in.position(in.position() + (int) length);
-            return;
+            return null;
         }
         byte[] bytes = new byte[(int) length];
         in.get(bytes);
-        row.put(column, ColumnValue.wrap(bytes, separated));
+        return bytes;
     }
 
-    private static String utf8(ByteBuffer in, int length) throws CorruptionException {
+    private static String name(ByteBuffer in) throws CorruptionException {
+        int length = Varint.getInt(in);
+        if (length == 0 || length > Row.MAX_COLUMN_NAME_BYTES || length > in.remaining()) {
+            throw new CorruptionException("row column name of " + length + " bytes");
+        }
         ByteBuffer slice = in.slice();
         slice.limit(length);
         in.position(in.position() + length);

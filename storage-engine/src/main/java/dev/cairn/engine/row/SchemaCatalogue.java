@@ -5,11 +5,9 @@ import dev.cairn.engine.fs.FileSystem;
 import dev.cairn.engine.fs.ReadableFile;
 import dev.cairn.engine.fs.WritableFile;
 import dev.cairn.engine.fs.WriteLifetime;
-import dev.cairn.engine.util.Varint;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +39,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class SchemaCatalogue implements SchemaLookup, Closeable {
     /** Returned by {@link #schemaIdFor} when the row must be written self-describing. */
     public static final int NO_SCHEMA = -1;
+    /** Returned by {@link #valueIdFor} when the value must be written inline. */
+    public static final int NO_VALUE = -1;
     /** Largest catalogue record; a column set whose record would be larger is not catalogued. */
     static final int MAX_FRAME_BYTES = 64 << 10;
 
@@ -51,6 +51,11 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
     private final Path directory;
     private final ConcurrentHashMap<List<String>, Integer> idsByColumns = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Integer, List<String>> columnsById = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<List<ColumnSpec>, Integer> idsByTypedColumns = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, List<ColumnSpec>> typedColumnsById = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, ConcurrentHashMap<ByteBuffer, Integer>> valueIdsByColumn =
+            new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, CatalogueFormat.Value> valuesById = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Integer> newSchemasByTable = new ConcurrentHashMap<>();
     private final Set<String> variableTables = ConcurrentHashMap.newKeySet();
 
@@ -97,37 +102,136 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
         return assign(table, columns);
     }
 
+    /**
+     * The id of the typed schema {@code sortedColumns} (names strictly ascending), assigning and
+     * persisting a new one on first use, or {@link #NO_SCHEMA} as for {@link #schemaIdFor}.
+     *
+     * @throws IOException if the new id could not be made durable; the row must not be written
+     */
+    public int typedSchemaIdFor(String table, List<ColumnSpec> sortedColumns) throws IOException {
+        Integer known = idsByTypedColumns.get(sortedColumns);
+        if (known != null) {
+            return known;
+        }
+        List<ColumnSpec> columns = List.copyOf(sortedColumns);
+        for (int i = 1; i < columns.size(); i++) {
+            if (columns.get(i - 1).name().compareTo(columns.get(i).name()) >= 0) {
+                throw new IllegalArgumentException("columns must be strictly ascending: " + columns);
+            }
+        }
+        return assignTyped(table, columns);
+    }
+
+    /**
+     * The dictionary id of {@code value} in {@code column}, assigning and persisting a new one on
+     * first use, or {@link #NO_VALUE} when the value is too long, the column's dictionary is full
+     * ({@link SchemaCatalogueOptions#maxValuesPerColumn()}) or the catalogue's is. A new id is
+     * durable before this returns.
+     */
+    public int valueIdFor(String column, byte[] value) throws IOException {
+        if (value.length == 0 || value.length > options.maxValueBytes()) {
+            return NO_VALUE;
+        }
+        ConcurrentHashMap<ByteBuffer, Integer> ids = valueIdsByColumn.get(column);
+        Integer known = ids == null ? null : ids.get(ByteBuffer.wrap(value));
+        if (known != null) {
+            return known;
+        }
+        return assignValue(column, value.clone());
+    }
+
     private synchronized int assign(String table, List<String> columns) throws IOException {
         Integer known = idsByColumns.get(columns);
         if (known != null) {
             return known;
         }
-        if (variableTables.contains(table)) {
-            return NO_SCHEMA;
-        }
-        if (closed || failed) {
-            throw new IOException("schema catalogue in " + directory + (closed ? " is closed" : " failed earlier"));
-        }
-        if (newSchemasByTable.getOrDefault(table, 0) >= options.maxNewSchemasPerTable()) {
-            appendDurably(CatalogueFormat.variableTableFrame(table));
-            variableTables.add(table);
-            LOG.log(System.Logger.Level.INFO, "table {0} declared variable: rows written self-describing", table);
-            return NO_SCHEMA;
-        }
-        if (columnsById.size() >= options.maxSchemas()) {
+        if (!mayCreateSchema(table)) {
             return NO_SCHEMA;
         }
         byte[] frame = CatalogueFormat.schemaFrame(nextId, table, columns);
         if (frame.length > MAX_FRAME_BYTES) {
             return NO_SCHEMA;
         }
-        int id = nextId;
-        appendDurably(frame);
-        nextId++;
+        int id = appendId(frame);
         columnsById.put(id, columns);
         idsByColumns.put(columns, id);
         newSchemasByTable.merge(table, 1, Integer::sum);
         return id;
+    }
+
+    private synchronized int assignTyped(String table, List<ColumnSpec> columns) throws IOException {
+        Integer known = idsByTypedColumns.get(columns);
+        if (known != null) {
+            return known;
+        }
+        if (!mayCreateSchema(table)) {
+            return NO_SCHEMA;
+        }
+        byte[] frame = CatalogueFormat.typedSchemaFrame(nextId, table, columns);
+        if (frame.length > MAX_FRAME_BYTES) {
+            return NO_SCHEMA;
+        }
+        int id = appendId(frame);
+        typedColumnsById.put(id, columns);
+        idsByTypedColumns.put(columns, id);
+        newSchemasByTable.merge(table, 1, Integer::sum);
+        return id;
+    }
+
+    private synchronized int assignValue(String column, byte[] value) throws IOException {
+        ConcurrentHashMap<ByteBuffer, Integer> ids = valueIdsByColumn.get(column);
+        Integer known = ids == null ? null : ids.get(ByteBuffer.wrap(value));
+        if (known != null) {
+            return known;
+        }
+        if ((ids != null && ids.size() >= options.maxValuesPerColumn())
+                || valuesById.size() >= options.maxValues()) {
+            return NO_VALUE;
+        }
+        requireWritable();
+        byte[] frame = CatalogueFormat.valueFrame(nextId, column, value);
+        if (frame.length > MAX_FRAME_BYTES) {
+            return NO_VALUE;
+        }
+        int id = appendId(frame);
+        putValue(new CatalogueFormat.Value(id, column, value));
+        return id;
+    }
+
+    /** REQUIRES: this is locked. Declares the table variable when it has created its share of ids. */
+    private boolean mayCreateSchema(String table) throws IOException {
+        if (variableTables.contains(table)) {
+            return false;
+        }
+        requireWritable();
+        if (newSchemasByTable.getOrDefault(table, 0) >= options.maxNewSchemasPerTable()) {
+            appendDurably(CatalogueFormat.variableTableFrame(table));
+            variableTables.add(table);
+            LOG.log(System.Logger.Level.INFO, "table {0} declared variable: rows written self-describing", table);
+            return false;
+        }
+        return schemaCount() < options.maxSchemas();
+    }
+
+    /** REQUIRES: this is locked. */
+    private void requireWritable() throws IOException {
+        if (closed || failed) {
+            throw new IOException("schema catalogue in " + directory + (closed ? " is closed" : " failed earlier"));
+        }
+    }
+
+    /** REQUIRES: this is locked; {@code frame} defines id {@link #nextId}. Returns that id, now durable. */
+    private int appendId(byte[] frame) throws IOException {
+        int id = nextId;
+        appendDurably(frame);
+        nextId++;
+        return id;
+    }
+
+    private void putValue(CatalogueFormat.Value value) {
+        valuesById.put(value.id(), value);
+        valueIdsByColumn.computeIfAbsent(value.column(), c -> new ConcurrentHashMap<>())
+                .putIfAbsent(ByteBuffer.wrap(value.value()), value.id());
     }
 
     /** REQUIRES: this is locked. */
@@ -164,6 +268,24 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
         return columnsById.get(schemaId);
     }
 
+    /** The typed columns of schema {@code schemaId}, or null if no typed schema has that id. */
+    @Override
+    public List<ColumnSpec> typedColumns(int schemaId) {
+        return typedColumnsById.get(schemaId);
+    }
+
+    /** The value of dictionary id {@code valueId} if it belongs to {@code column}, else null. */
+    @Override
+    public byte[] value(int valueId, String column) {
+        CatalogueFormat.Value v = valuesById.get(valueId);
+        return v != null && v.column().equals(column) ? v.value() : null;
+    }
+
+    /** How many dictionary values the catalogue holds. */
+    public int valueCount() {
+        return valuesById.size();
+    }
+
     /** Whether {@code table} was declared variable. */
     public boolean isVariable(String table) {
         return variableTables.contains(table);
@@ -175,7 +297,7 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
     }
 
     public int schemaCount() {
-        return columnsById.size();
+        return columnsById.size() + typedColumnsById.size();
     }
 
     /** The id the next new schema will get. */
@@ -277,52 +399,63 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
         LOG.log(System.Logger.Level.INFO, "schema catalogue file {0}: torn tail at offset {1} ignored", path, pos);
     }
 
-    /** Applies one intact frame; returns the schema id it defines, or 0. */
+    /** Applies one intact frame; returns the id it defines, or 0. */
     private int apply(Path path, byte[] bytes, int pos, int size) throws CorruptionException {
         ByteBuffer in = ByteBuffer.wrap(bytes, pos + CatalogueFormat.FRAME_HEADER_BYTES,
                 size - CatalogueFormat.FRAME_HEADER_BYTES);
-        byte type = bytes[pos + 8];
         try {
-            if (type == CatalogueFormat.TYPE_SCHEMA) {
-                int id = Varint.getInt(in);
-                String table = utf8(in);
-                int count = Varint.getInt(in);
-                if (id < 1 || count > size) {
-                    throw new IllegalArgumentException("schema id " + id + " with " + count + " columns");
-                }
-                List<String> columns = new ArrayList<>(count);
-                for (int i = 0; i < count; i++) {
-                    columns.add(utf8(in));
-                }
-                columns = List.copyOf(columns);
-                List<String> previous = columnsById.putIfAbsent(id, columns);
-                if (previous != null && !previous.equals(columns)) {
-                    throw new IllegalArgumentException("schema id " + id + " defined twice");
-                }
-                idsByColumns.putIfAbsent(columns, id);
-                if (previous == null) {
-                    newSchemasByTable.merge(table, 1, Integer::sum);
+            CatalogueFormat.Record record = CatalogueFormat.parse(bytes[pos + 8], in);
+            int id = record.definedId();
+            Object previous = definition(id);
+            if (previous != null) {
+                if (!previous.equals(definition(record))) {
+                    throw new IllegalArgumentException("id " + id + " defined twice");
                 }
                 return id;
             }
-            if (type == CatalogueFormat.TYPE_VARIABLE_TABLE) {
-                variableTables.add(utf8(in));
-                return 0;
+            if (record instanceof CatalogueFormat.Schema s) {
+                columnsById.put(id, s.columns());
+                idsByColumns.putIfAbsent(s.columns(), id);
+                newSchemasByTable.merge(s.table(), 1, Integer::sum);
+            } else if (record instanceof CatalogueFormat.TypedSchema s) {
+                typedColumnsById.put(id, s.columns());
+                idsByTypedColumns.putIfAbsent(s.columns(), id);
+                newSchemasByTable.merge(s.table(), 1, Integer::sum);
+            } else if (record instanceof CatalogueFormat.Value v) {
+                putValue(v);
+            } else if (record instanceof CatalogueFormat.VariableTable v) {
+                variableTables.add(v.table());
             }
-            throw new IllegalArgumentException("unknown record type " + type);
+            return id;
         } catch (RuntimeException e) {
             throw new CorruptionException("schema catalogue file " + path + " has a bad record at offset " + pos
                     + ": " + e.getMessage());
         }
     }
 
-    private static String utf8(ByteBuffer in) {
-        int length = Varint.getInt(in);
-        if (length > in.remaining()) {
-            throw new IllegalArgumentException("string of " + length + " bytes with " + in.remaining() + " left");
+    /** What id {@code id} stands for, comparable with {@link #definition(CatalogueFormat.Record)}; null if undefined. */
+    private Object definition(int id) {
+        if (id < 1) {
+            return null;
         }
-        String s = new String(in.array(), in.position(), length, StandardCharsets.UTF_8);
-        in.position(in.position() + length);
-        return s;
+        if (columnsById.containsKey(id)) {
+            return List.of("schema", columnsById.get(id));
+        }
+        if (typedColumnsById.containsKey(id)) {
+            return List.of("typed", typedColumnsById.get(id));
+        }
+        CatalogueFormat.Value v = valuesById.get(id);
+        return v == null ? null : List.of("value", v.column(), ByteBuffer.wrap(v.value()));
+    }
+
+    private static Object definition(CatalogueFormat.Record record) {
+        if (record instanceof CatalogueFormat.Schema s) {
+            return List.of("schema", s.columns());
+        }
+        if (record instanceof CatalogueFormat.TypedSchema s) {
+            return List.of("typed", s.columns());
+        }
+        CatalogueFormat.Value v = (CatalogueFormat.Value) record;
+        return List.of("value", v.column(), ByteBuffer.wrap(v.value()));
     }
 }

@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.cairn.engine.ColumnValue;
 import dev.cairn.engine.CorruptionException;
+import dev.cairn.engine.Row;
 import dev.cairn.engine.cache.CrashingMemoryFileSystem;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -78,17 +82,43 @@ class SchemaCatalogueTest {
      * whose sync fails, with torn and garbage tails. After every crash, every id ever returned
      * must still name the same columns, and no id is ever handed out twice.
      */
+    /** Whatever an id was handed out for: an untyped or typed schema, or a dictionary value. */
+    private record Definition(List<String> columns, List<ColumnSpec> typed, String column, String value) {
+        static Definition of(SchemaCatalogue catalogue, int id, Definition expected) {
+            if (expected.column != null) {
+                byte[] v = catalogue.value(id, expected.column);
+                return new Definition(null, null, expected.column, v == null ? null : new String(v, UTF_8));
+            }
+            return new Definition(catalogue.columns(id), catalogue.typedColumns(id), null, null);
+        }
+    }
+
+    private static List<ColumnSpec> typedSchema(Random random) {
+        List<ColumnSpec> columns = new ArrayList<>();
+        for (String name : schema(random)) {
+            columns.add(switch (random.nextInt(3)) {
+                case 0 -> new ColumnSpec(name, ColumnValue.Type.UINT, 0);
+                case 1 -> new ColumnSpec(name, ColumnValue.Type.FIXED, 1 + random.nextInt(40));
+                default -> new ColumnSpec(name, ColumnValue.Type.BYTES, 0);
+            });
+        }
+        return columns;
+    }
+
     @Test
     void crashesDuringAssignmentNeverLoseOrReuseAnId() throws IOException {
         long seed = Long.getLong("cairn.seed", System.nanoTime());
         System.out.println("catalogue crash seed " + seed);
         Random random = new Random(seed);
         CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
-        Map<Integer, List<String>> returned = new HashMap<>();
+        Map<Integer, Definition> returned = new HashMap<>();
+        Map<String, Integer> valueIds = new HashMap<>();
+        int values = 0;
         for (int run = 0; run < 60; run++) {
-            SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).build());
-            for (Map.Entry<Integer, List<String>> e : returned.entrySet()) {
-                assertEquals(e.getValue(), catalogue.columns(e.getKey()), "seed " + seed + " run " + run);
+            SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).maxValuesPerColumn(40).build());
+            for (Map.Entry<Integer, Definition> e : returned.entrySet()) {
+                assertEquals(e.getValue(), Definition.of(catalogue, e.getKey(), e.getValue()),
+                        "seed " + seed + " run " + run + " id " + e.getKey());
             }
             int max = returned.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
             assertTrue(catalogue.nextId() > max, "seed " + seed + " run " + run);
@@ -97,23 +127,69 @@ class SchemaCatalogueTest {
             }
             int assignments = random.nextInt(20);
             for (int i = 0; i < assignments; i++) {
-                List<String> s = schema(random);
                 int id;
+                Definition definition;
                 try {
-                    id = catalogue.schemaIdFor("t" + random.nextInt(3), s);
+                    switch (random.nextInt(3)) {
+                        case 0 -> {
+                            List<String> s = schema(random);
+                            id = catalogue.schemaIdFor("t" + random.nextInt(3), s);
+                            definition = new Definition(s, null, null, null);
+                        }
+                        case 1 -> {
+                            List<ColumnSpec> s = typedSchema(random);
+                            id = catalogue.typedSchemaIdFor("t" + random.nextInt(3), s);
+                            definition = new Definition(null, s, null, null);
+                        }
+                        default -> {
+                            String column = "col" + random.nextInt(4);
+                            String value = "v" + random.nextInt(60);
+                            id = catalogue.valueIdFor(column, value.getBytes(UTF_8));
+                            if (id == SchemaCatalogue.NO_VALUE) {
+                                assertTrue(catalogue.valueCount() >= 40, "seed " + seed + ": only the cap refuses");
+                                continue;
+                            }
+                            Integer before = valueIds.putIfAbsent(column + "=" + value, id);
+                            assertTrue(before == null || before == id, "seed " + seed + ": a value changed its id");
+                            definition = new Definition(null, null, column, value);
+                            values++;
+                        }
+                    }
                 } catch (IOException e) {
                     break;
                 }
                 assertTrue(id > 0, "seed " + seed);
-                List<String> previous = returned.putIfAbsent(id, s);
+                Definition previous = returned.putIfAbsent(id, definition);
                 if (previous != null) {
-                    assertEquals(previous, s, "seed " + seed + ": id " + id + " handed out twice");
+                    assertEquals(previous, definition, "seed " + seed + ": id " + id + " handed out twice");
                 }
             }
             fs.failSyncAfter(-1);
             fs = fs.crash(random, random.nextBoolean(), random.nextBoolean());
         }
+        assertTrue(values > 50, "seed " + seed + ": dictionary values exercised " + values);
         System.out.println("catalogue crash test: " + returned.size() + " ids handed out over 60 crashes");
+    }
+
+    @Test
+    void aDamagedLastDictionaryRecordIsSkippedNotReused() throws IOException {
+        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        int lastId;
+        try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).segmentBytes(1 << 20).build())) {
+            catalogue.typedSchemaIdFor("t", List.of(new ColumnSpec("a", ColumnValue.Type.BYTES, 0)));
+            catalogue.valueIdFor("a", "x".getBytes(UTF_8));
+            lastId = catalogue.valueIdFor("a", "y".getBytes(UTF_8));
+        }
+        Path file = DIR.resolve(SchemaCatalogue.fileName(1));
+        fs.flipBit(file, fs.size(file) - 1, 3);
+        try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).build())) {
+            assertNull(catalogue.value(lastId, "a"), "its record is gone");
+            assertTrue(catalogue.nextId() > lastId, "but its id is never handed out again");
+            assertEquals("x", new String(catalogue.value(lastId - 1, "a"), UTF_8));
+            assertNull(catalogue.value(lastId - 1, "b"), "a value belongs to its column only");
+            int again = catalogue.valueIdFor("a", "y".getBytes(UTF_8));
+            assertTrue(again > lastId, "the value gets a fresh id: " + again);
+        }
     }
 
     @Test
@@ -167,7 +243,8 @@ class SchemaCatalogueTest {
     void aVariableTableStopsCreatingIdsDurably() throws IOException {
         CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
         Random random = new Random(5);
-        try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).maxNewSchemasPerTable(4).build())) {
+        try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).maxNewSchemasPerTable(4).maxValueBytes(0)
+                .build())) {
             assertEquals(1, catalogue.schemaIdFor("steady", List.of("a", "b")));
             int ids = 0;
             int selfDescribing = 0;
@@ -184,7 +261,7 @@ class SchemaCatalogueTest {
             assertTrue(catalogue.isVariable("wild"));
             assertFalse(catalogue.isVariable("steady"));
             assertEquals(4, catalogue.newSchemasBy("wild"));
-            assertTrue(selfDescribing > 40, "self-describing rows " + selfDescribing + ", catalogued " + ids);
+            assertTrue(selfDescribing > 30, "self-describing rows " + selfDescribing + ", catalogued " + ids);
             assertEquals(1, catalogue.schemaIdFor("wild", List.of("a", "b")), "known column sets keep their id");
         }
         try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).maxNewSchemasPerTable(4).build())) {

@@ -23,7 +23,7 @@ class DumperTest {
             Table t = e.table("objects");
             t.put("img/1.jpg".getBytes(), new byte[500]);
             t.put("small".getBytes(), "x".getBytes());
-            t.putRow("row".getBytes(), dev.cairn.engine.row.Row.builder().inline("etag", new byte[16]).build());
+            t.putRow("row".getBytes(), dev.cairn.engine.Row.builder().inline("etag", new byte[16]).build());
             e.flush();
             t.put("img/2.jpg".getBytes(), new byte[700]);
             t.delete("small".getBytes());

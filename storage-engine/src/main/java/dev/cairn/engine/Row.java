@@ -1,4 +1,4 @@
-package dev.cairn.engine.row;
+package dev.cairn.engine;
 
 import java.util.Collections;
 import java.util.List;
@@ -7,8 +7,9 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * A row: named columns, each with a {@link ColumnValue}, ordered by column name
- * ({@link String#compareTo}). Its schema is the sorted set of its column names. Immutable.
+ * A row: named columns, each with a typed {@link ColumnValue}, ordered by column name
+ * ({@link String#compareTo}). Its schema is the sorted list of its column names with their types
+ * (docs/format/row.md). Immutable.
  */
 public final class Row {
     /** Longest column name, in UTF-8 bytes. */
@@ -80,6 +81,18 @@ public final class Row {
 
         public Builder inline(String column, byte[] value) {
             return put(column, ColumnValue.inline(value));
+        }
+
+        public Builder text(String column, String value) {
+            return put(column, ColumnValue.text(value));
+        }
+
+        public Builder uint(String column, long value) {
+            return put(column, ColumnValue.uint(value));
+        }
+
+        public Builder fixed(String column, byte[] value) {
+            return put(column, ColumnValue.fixed(value));
         }
 
         public Builder separated(String column, byte[] pointer) {
