@@ -41,7 +41,7 @@ public interface Table {
     byte[] encodeRow(Row row) throws IOException;
 
     /** Decodes a value stored by {@link #putRow} or {@link #encodeRow}, as a scan returns it. */
-    Row decodeRow(byte[] value) throws IOException;
+    Row decodeRow(byte[] value) throws CorruptionException;
 
     void delete(byte[] key) throws IOException;
 

@@ -9,7 +9,7 @@ import dev.cairn.engine.fs.DeviceProfile;
 import dev.cairn.engine.fs.LocalFileSystem;
 import dev.cairn.engine.fs.RoutingFileSystem;
 import dev.cairn.engine.fs.SimulatedDeviceFileSystem;
-import dev.cairn.engine.row.Row;
+import dev.cairn.engine.Row;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.SyncPolicy;
 import dev.cairn.engine.Table;
-import dev.cairn.engine.row.Row;
+import dev.cairn.engine.Row;
 import dev.cairn.engine.row.RowCodec;
 import dev.cairn.engine.row.SchemaLookup;
 import java.io.IOException;

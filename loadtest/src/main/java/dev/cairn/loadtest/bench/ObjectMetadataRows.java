@@ -1,6 +1,6 @@
 package dev.cairn.loadtest.bench;
 
-import dev.cairn.engine.row.Row;
+import dev.cairn.engine.Row;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 

@@ -1,7 +1,7 @@
 package dev.cairn.loadtest.bench;
 
-import dev.cairn.engine.row.ColumnValue;
-import dev.cairn.engine.row.Row;
+import dev.cairn.engine.ColumnValue;
+import dev.cairn.engine.Row;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 

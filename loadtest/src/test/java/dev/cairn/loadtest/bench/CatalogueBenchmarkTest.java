@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cairn.engine.row.Row;
+import dev.cairn.engine.Row;
 import dev.cairn.engine.row.RowCodec;
 import dev.cairn.loadtest.Main;
 import java.io.IOException;

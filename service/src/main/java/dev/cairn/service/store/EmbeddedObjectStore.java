@@ -200,7 +200,7 @@ public final class EmbeddedObjectStore implements ObjectStore {
                         changes.add(old.sha256(), REF_OBJECT, bucket, -1);
                     }
                     changes.apply(batch);
-                    batch.put(objects, rowKey, RowCodec.encodeObject(info));
+                    batch.putRow(objects, rowKey, ObjectRow.toRow(info));
                     engine.write(batch);
                     logicalBytes.addAndGet(content.size());
                     if (stored) {
@@ -314,7 +314,7 @@ public final class EmbeddedObjectStore implements ObjectStore {
                     Entry e = it.next();
                     String k = new String(e.key(), base.length, e.key().length - base.length, StandardCharsets.UTF_8);
                     try {
-                        return RowCodec.decodeObject(k, e.value());
+                        return decodeObject(k, e.value());
                     } catch (CorruptionException ex) {
                         throw new java.io.UncheckedIOException(ex);
                     }
@@ -833,7 +833,15 @@ public final class EmbeddedObjectStore implements ObjectStore {
     }
 
     private ObjectInfo decodeObjectOrNull(String key, byte[] row) throws CorruptionException {
-        return row == null ? null : RowCodec.decodeObject(key, row);
+        return row == null ? null : decodeObject(key, row);
+    }
+
+    /** An engine row; or, from a store written before objects were rows, the service's own layout (version 1). */
+    private ObjectInfo decodeObject(String key, byte[] value) throws CorruptionException {
+        if (value.length > 0 && value[0] == RowCodec.FORMAT_VERSION) {
+            return RowCodec.decodeObject(key, value);
+        }
+        return ObjectRow.fromRow(key, objects.decodeRow(value));
     }
 
     private BucketInfo requireBucket(String bucket) throws StoreException {

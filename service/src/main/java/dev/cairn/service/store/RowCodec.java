@@ -41,6 +41,7 @@ final class RowCodec {
         return new BucketInfo(name, created, acl);
     }
 
+    /** The layout of object rows before they were engine rows (decodeObject still reads it); for tests. */
     static byte[] encodeObject(ObjectInfo o) {
         Writer w = new Writer();
         w.u8(FORMAT_VERSION);

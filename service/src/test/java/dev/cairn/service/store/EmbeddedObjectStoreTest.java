@@ -2,9 +2,14 @@ package dev.cairn.service.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
+import dev.cairn.engine.Row;
+import dev.cairn.engine.Table;
+import dev.cairn.engine.row.RowCodec;
+import java.nio.charset.StandardCharsets;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -55,5 +60,51 @@ class EmbeddedObjectStoreTest extends ObjectStoreContractTest {
         }
         assertEquals(1, store.listParts("kept", "mp", u.uploadId(), 0, 10).size());
         assertEquals(true, store.isContentPublic(c.sha256()));
+    }
+
+    private static byte[] objectKey(String bucket, String key) {
+        byte[] b = bucket.getBytes(StandardCharsets.UTF_8);
+        byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        byte[] out = new byte[b.length + 1 + k.length];
+        System.arraycopy(b, 0, out, 0, b.length);
+        System.arraycopy(k, 0, out, b.length + 1, k.length);
+        return out;
+    }
+
+    @Test
+    void objectMetadataIsACataloguedEngineRow() throws IOException {
+        store.createBucket("rows", BucketAcl.PRIVATE);
+        ObjectAttributes attrs = new ObjectAttributes("image/png", "max-age=60", null, "gzip", null, null,
+                Map.of("camera", "Pixel 8"));
+        BytesContent c = BytesContent.of("pixels");
+        ObjectInfo put = store.putObject("rows", "a.png", attrs, c, c.md5(), 0,
+                Map.of("CRC32", "AAAAAA=="), false);
+        Table objects = engine.table("objects");
+        byte[] stored = objects.get(objectKey("rows", "a.png"));
+        assertEquals(RowCodec.FORMAT_TYPED_CATALOGUED, stored[0]);
+        Row row = objects.getRow(objectKey("rows", "a.png"));
+        assertEquals(c.sha256(), Hex.encode(row.get("content-sha256").bytes()));
+        assertEquals(6, row.get("content-length").asLong());
+        assertEquals(16, row.get("etag").length());
+        assertEquals("image/png", row.get("content-type").asText());
+        assertEquals("Pixel 8", row.get("x-amz-meta-camera").asText());
+        assertEquals(4, row.get("x-amz-checksum-crc32").length());
+        engine.close();
+        engine = Engine.open(options());
+        store = new EmbeddedObjectStore(engine);
+        assertEquals(put, store.headObject("rows", "a.png"));
+        assertEquals(put, store.listObjects("rows", new ListQuery("", null, null, 10)).objects().get(0));
+    }
+
+    @Test
+    void anObjectWrittenInTheServicesOwnLayoutStaysReadable() throws IOException {
+        store.createBucket("old", BucketAcl.PRIVATE);
+        ObjectInfo info = new ObjectInfo("k", "ab".repeat(32), 5, "0123456789abcdef0123456789abcdef-2",
+                new ObjectAttributes("text/plain", null, null, null, "en", null, Map.of("a", "b")), 1_700_000_000_000L,
+                2, Map.of("SHA1", "x"));
+        engine.table("objects").put(objectKey("old", "k"), dev.cairn.service.store.RowCodec.encodeObject(info));
+        ObjectInfo read = store.headObject("old", "k");
+        assertNotNull(read);
+        assertEquals(info, read);
     }
 }

@@ -1,5 +1,6 @@
 package dev.cairn.service.store;
 
+import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineStats;
 import dev.cairn.engine.Entry;
@@ -122,13 +123,25 @@ final class MemoryEngine implements Engine {
         }
 
         @Override
-        public void putRow(byte[] key, dev.cairn.engine.row.Row row) {
-            throw new UnsupportedOperationException("rows: not part of what this fake serves");
+        public void putRow(byte[] key, dev.cairn.engine.Row row) {
+            put(key, encodeRow(row));
         }
 
         @Override
-        public dev.cairn.engine.row.Row getRow(byte[] key, ReadOptions options) {
-            throw new UnsupportedOperationException("rows: not part of what this fake serves");
+        public dev.cairn.engine.Row getRow(byte[] key, ReadOptions options) throws CorruptionException {
+            byte[] value = get(key, options);
+            return value == null ? null : decodeRow(value);
+        }
+
+        /** Self-describing: this fake has no schema catalogue. */
+        @Override
+        public byte[] encodeRow(dev.cairn.engine.Row row) {
+            return dev.cairn.engine.row.RowCodec.encodeSelfDescribing(row);
+        }
+
+        @Override
+        public dev.cairn.engine.Row decodeRow(byte[] value) throws CorruptionException {
+            return dev.cairn.engine.row.RowCodec.decode(value, id -> null);
         }
 
         @Override

@@ -908,7 +908,7 @@ public final class DbImpl implements Engine {
         return RowCodec.encode(table.name(), row, catalogue);
     }
 
-    Row decodeRow(byte[] encoded) throws IOException {
+    Row decodeRow(byte[] encoded) throws CorruptionException {
         return RowCodec.decode(encoded, catalogue);
     }
 

@@ -1,5 +1,6 @@
 package dev.cairn.engine.internal;
 
+import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.EntryIterator;
 import dev.cairn.engine.KeyRange;
 import dev.cairn.engine.ReadOptions;
@@ -60,7 +61,7 @@ final class TableImpl implements Table {
     }
 
     @Override
-    public Row decodeRow(byte[] value) throws IOException {
+    public Row decodeRow(byte[] value) throws CorruptionException {
         return db.decodeRow(value);
     }
 
