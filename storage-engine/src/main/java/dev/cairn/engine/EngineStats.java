@@ -24,6 +24,7 @@ import java.util.List;
  * @param writeStalls           writes that had to wait for flushes
  * @param rowCache              the row cache's counters per tier; null when it is disabled
  * @param schemas               schema ids in the catalogue
+ * @param dictionaryValues      values in the catalogue's value dictionary
  */
 public record EngineStats(
         List<Integer> filesPerLevel,
@@ -43,5 +44,6 @@ public record EngineStats(
         long valueGcRuns,
         long writeStalls,
         RowCacheStats rowCache,
-        int schemas) {
+        int schemas,
+        int dictionaryValues) {
 }

@@ -48,7 +48,7 @@ public final class CatalogueBenchmark {
 
     /** One store's figures. */
     record Side(long rows, long encodedBytes, long tableBytes, long directoryBytes, double putsPerSecond,
-            double getsPerSecond, long gets, int schemas) {
+            double getsPerSecond, long gets, int schemas, int dictionaryValues) {
         double encodedBytesPerRow() {
             return (double) encodedBytes / rows;
         }
@@ -120,7 +120,7 @@ public final class CatalogueBenchmark {
                 byte[] key = rows.key(i);
                 Row expected = rows.row(i);
                 byte[] stored = catTable.get(key);
-                if (stored == null || stored[0] != RowCodec.FORMAT_CATALOGUED) {
+                if (stored == null || stored[0] != RowCodec.FORMAT_TYPED_CATALOGUED) {
                     throw new IOException("row " + i + " was not stored catalogued (seed " + config.seed() + ")");
                 }
                 catEncoded.add(stored.length);
@@ -165,9 +165,11 @@ public final class CatalogueBenchmark {
                 }
             }
             Side catSide = new Side(objects, catEncoded.sum(), catTableBytes, StoreRun.directoryBytes(catDir),
-                    timedPuts * 1e9 / catPutNanos, getCounts[0] * 1e9 / getNanos[0], getCounts[0], cat.stats().schemas());
+                    timedPuts * 1e9 / catPutNanos, getCounts[0] * 1e9 / getNanos[0], getCounts[0], cat.stats().schemas(),
+                    cat.stats().dictionaryValues());
             Side selfSide = new Side(objects, selfEncoded.sum(), selfTableBytes, StoreRun.directoryBytes(selfDir),
-                    timedPuts * 1e9 / selfPutNanos, getCounts[1] * 1e9 / getNanos[1], getCounts[1], self.stats().schemas());
+                    timedPuts * 1e9 / selfPutNanos, getCounts[1] * 1e9 / getNanos[1], getCounts[1], self.stats().schemas(),
+                    self.stats().dictionaryValues());
             CatalogueReport report = new CatalogueReport(config, catSide, selfSide);
             return new Result(catSide, selfSide, report.table(), report.jsonLine());
         } finally {

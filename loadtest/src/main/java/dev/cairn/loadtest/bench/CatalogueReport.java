@@ -26,7 +26,8 @@ final class CatalogueReport {
             new Figure("put_ops", "puts/s", "%.0f", CatalogueBenchmark.Side::putsPerSecond),
             new Figure("get_ops", "gets/s (decoded rows)", "%.0f", CatalogueBenchmark.Side::getsPerSecond),
             new Figure("gets", "gets measured", "%.0f", s -> s.gets()),
-            new Figure("schemas", "catalogue schema ids", "%.0f", s -> s.schemas()));
+            new Figure("schemas", "catalogue schema ids", "%.0f", s -> s.schemas()),
+            new Figure("dictionary_values", "catalogue dictionary values", "%.0f", s -> s.dictionaryValues()));
 
     private final CatalogueBenchConfig config;
     private final CatalogueBenchmark.Side catalogued;
@@ -63,7 +64,7 @@ final class CatalogueReport {
             double c = value(f, catalogued);
             double s = value(f, self);
             out.append(String.format(row, f.label(), format(f.format(), c), format(f.format(), s),
-                    f.json().equals("schemas") ? "" : format("%.3f", c / s)));
+                    s == 0 ? "" : format("%.3f", c / s)));
         }
         out.append(String.format("%nsize ratio (SSTable bytes, catalogued / self-describing): %.3f (target at most 0.5)%n",
                 sizeRatio()));

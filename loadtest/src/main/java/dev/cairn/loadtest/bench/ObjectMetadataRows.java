@@ -1,13 +1,13 @@
 package dev.cairn.loadtest.bench;
 
 import dev.cairn.engine.Row;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
  * The metadata row of an S3 object as the store keeps it, keyed by {@code bucket/key}: columns
- * named as the headers S3 returns them under. Hashes are binary (SHA-256 32 bytes, the MD5 ETag
- * 16 bytes), sizes and times 8-byte integers, the rest text. Every row has the content hash,
+ * named and typed as the service's object rows (docs/service.md, "Object rows"). Hashes are
+ * fixed-width binary (SHA-256 32 bytes, the MD5 ETag 16 bytes), size and time unsigned integers,
+ * the rest text. Every row has the content hash,
  * length, ETag, content type and modification time; some also carry cache-control (40%),
  * content-disposition (10%), content-encoding (5%, with an SVG type) and up to three user
  * metadata keys (half the rows), so a table holds a few dozen column sets, as a real bucket does.
@@ -44,31 +44,30 @@ public final class ObjectMetadataRows {
         long choice = bits(index, 0);
         boolean svg = (choice & 0xff) < 13;
         Row.Builder row = Row.builder()
-                .inline("content-sha256", bytes(index, 1, 32))
-                .inline("content-length", ByteBuffer.allocate(8).putLong(images.valueSize(index, 0)).array())
-                .inline("etag", etag(index))
-                .inline("content-type", text(svg ? "image/svg+xml" : IMAGE_TYPES[(int) ((choice >>> 8) % IMAGE_TYPES.length)]))
-                .inline("last-modified", ByteBuffer.allocate(8)
-                        .putLong(EPOCH_2024_MILLIS + Long.remainderUnsigned(bits(index, 2), 365L * 86_400_000L)).array());
+                .fixed("content-sha256", bytes(index, 1, 32))
+                .uint("content-length", images.valueSize(index, 0))
+                .fixed("etag", etag(index))
+                .text("content-type", svg ? "image/svg+xml" : IMAGE_TYPES[(int) ((choice >>> 8) % IMAGE_TYPES.length)])
+                .uint("last-modified", EPOCH_2024_MILLIS + Long.remainderUnsigned(bits(index, 2), 365L * 86_400_000L));
         if (svg) {
-            row.inline("content-encoding", text("gzip"));
+            row.text("content-encoding", "gzip");
         }
         if (((choice >>> 16) & 0xff) < 102) {
-            row.inline("cache-control", text(CACHE_CONTROLS[(int) ((choice >>> 24) & 1)]));
+            row.text("cache-control", CACHE_CONTROLS[(int) ((choice >>> 24) & 1)]);
         }
         if (((choice >>> 32) & 0xff) < 26) {
-            row.inline("content-disposition", text("inline; filename=\"IMG_" + (1000 + index % 9000) + ".jpg\""));
+            row.text("content-disposition", "inline; filename=\"IMG_" + (1000 + index % 9000) + ".jpg\"");
         }
         int user = (int) ((choice >>> 40) & 0xff);
         if (user < 128) {
-            row.inline("x-amz-meta-uploaded-by", text("user-" + (1000 + (choice >>> 48) % 9000)));
+            row.text("x-amz-meta-uploaded-by", "user-" + (1000 + (choice >>> 48) % 9000));
         }
         if (user < 51) {
-            row.inline("x-amz-meta-original-name", text("IMG_2024" + String.format("%04d_%06d", (choice >>> 52) % 1232,
-                    index % 1_000_000) + ".jpg"));
+            row.text("x-amz-meta-original-name", "IMG_2024" + String.format("%04d_%06d", (choice >>> 52) % 1232,
+                    index % 1_000_000) + ".jpg");
         }
         if (user < 13) {
-            row.inline("x-amz-meta-camera", text(CAMERAS[(int) ((choice >>> 56) % CAMERAS.length)]));
+            row.text("x-amz-meta-camera", CAMERAS[(int) ((choice >>> 56) % CAMERAS.length)]);
         }
         return row.build();
     }
@@ -92,9 +91,5 @@ public final class ObjectMetadataRows {
             }
         }
         return out;
-    }
-
-    private static byte[] text(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

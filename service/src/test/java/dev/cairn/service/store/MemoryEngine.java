@@ -82,7 +82,7 @@ final class MemoryEngine implements Engine {
 
     @Override
     public EngineStats stats() {
-        return new EngineStats(List.of(), List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0);
+        return new EngineStats(List.of(), List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0, 0);
     }
 
     @Override

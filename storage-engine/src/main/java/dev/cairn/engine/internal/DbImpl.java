@@ -1505,7 +1505,7 @@ public final class DbImpl implements Engine {
                     values.garbageBytes(), memBytes, indexBytes, entries, blockCache.hits(), blockCache.misses(),
                     userBytesWritten.get(), flushes.get(), compactions.get(), compactionBytesWritten.get(),
                     valueGcRuns.get(), writeStalls.get(), rowCache == null ? null : rowCache.stats(),
-                    catalogue == null ? 0 : catalogue.schemaCount());
+                    catalogue == null ? 0 : catalogue.schemaCount(), catalogue == null ? 0 : catalogue.valueCount());
         } finally {
             sv.unref();
         }

@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -137,6 +138,9 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
         if (known != null) {
             return known;
         }
+        if (dictionaryFull(ids)) {
+            return NO_VALUE;
+        }
         return assignValue(column, value.clone());
     }
 
@@ -184,8 +188,7 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
         if (known != null) {
             return known;
         }
-        if ((ids != null && ids.size() >= options.maxValuesPerColumn())
-                || valuesById.size() >= options.maxValues()) {
+        if (dictionaryFull(ids)) {
             return NO_VALUE;
         }
         requireWritable();
@@ -196,6 +199,12 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
         int id = appendId(frame);
         putValue(new CatalogueFormat.Value(id, column, value));
         return id;
+    }
+
+    /** Whether a column with these value ids, or the whole dictionary, is at its cap; without the lock, so full columns cost no contention. */
+    private boolean dictionaryFull(Map<ByteBuffer, Integer> columnIds) {
+        return (columnIds != null && columnIds.size() >= options.maxValuesPerColumn())
+                || valuesById.size() >= options.maxValues();
     }
 
     /** REQUIRES: this is locked. Declares the table variable when it has created its share of ids. */
