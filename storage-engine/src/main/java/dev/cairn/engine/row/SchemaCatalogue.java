@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * The schema catalogue of seed 000 §V: 32-bit schema ids ↔ sorted sets of column names, so that
@@ -90,17 +92,8 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
      * @throws IOException if the new id could not be made durable; the row must not be written
      */
     public int schemaIdFor(String table, List<String> sortedColumns) throws IOException {
-        Integer known = idsByColumns.get(sortedColumns);
-        if (known != null) {
-            return known;
-        }
-        List<String> columns = List.copyOf(sortedColumns);
-        for (int i = 1; i < columns.size(); i++) {
-            if (columns.get(i - 1).compareTo(columns.get(i)) >= 0) {
-                throw new IllegalArgumentException("columns must be strictly ascending: " + columns);
-            }
-        }
-        return assign(table, columns);
+        return schemaId(table, sortedColumns, name -> name, idsByColumns, columnsById,
+                (id, columns) -> CatalogueFormat.schemaFrame(id, table, columns));
     }
 
     /**
@@ -110,17 +103,24 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
      * @throws IOException if the new id could not be made durable; the row must not be written
      */
     public int typedSchemaIdFor(String table, List<ColumnSpec> sortedColumns) throws IOException {
-        Integer known = idsByTypedColumns.get(sortedColumns);
+        return schemaId(table, sortedColumns, ColumnSpec::name, idsByTypedColumns, typedColumnsById,
+                (id, columns) -> CatalogueFormat.typedSchemaFrame(id, table, columns));
+    }
+
+    private <C> int schemaId(String table, List<C> sortedColumns, Function<C, String> name,
+            Map<List<C>, Integer> ids, Map<Integer, List<C>> columnsById, BiFunction<Integer, List<C>, byte[]> frame)
+            throws IOException {
+        Integer known = ids.get(sortedColumns);
         if (known != null) {
             return known;
         }
-        List<ColumnSpec> columns = List.copyOf(sortedColumns);
+        List<C> columns = List.copyOf(sortedColumns);
         for (int i = 1; i < columns.size(); i++) {
-            if (columns.get(i - 1).name().compareTo(columns.get(i).name()) >= 0) {
+            if (name.apply(columns.get(i - 1)).compareTo(name.apply(columns.get(i))) >= 0) {
                 throw new IllegalArgumentException("columns must be strictly ascending: " + columns);
             }
         }
-        return assignTyped(table, columns);
+        return assign(table, columns, ids, columnsById, frame);
     }
 
     /**
@@ -144,40 +144,22 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
         return assignValue(column, value.clone());
     }
 
-    private synchronized int assign(String table, List<String> columns) throws IOException {
-        Integer known = idsByColumns.get(columns);
+    private synchronized <C> int assign(String table, List<C> columns, Map<List<C>, Integer> ids,
+            Map<Integer, List<C>> columnsById, BiFunction<Integer, List<C>, byte[]> frameFor) throws IOException {
+        Integer known = ids.get(columns);
         if (known != null) {
             return known;
         }
         if (!mayCreateSchema(table)) {
             return NO_SCHEMA;
         }
-        byte[] frame = CatalogueFormat.schemaFrame(nextId, table, columns);
+        byte[] frame = frameFor.apply(nextId, columns);
         if (frame.length > MAX_FRAME_BYTES) {
             return NO_SCHEMA;
         }
         int id = appendId(frame);
         columnsById.put(id, columns);
-        idsByColumns.put(columns, id);
-        newSchemasByTable.merge(table, 1, Integer::sum);
-        return id;
-    }
-
-    private synchronized int assignTyped(String table, List<ColumnSpec> columns) throws IOException {
-        Integer known = idsByTypedColumns.get(columns);
-        if (known != null) {
-            return known;
-        }
-        if (!mayCreateSchema(table)) {
-            return NO_SCHEMA;
-        }
-        byte[] frame = CatalogueFormat.typedSchemaFrame(nextId, table, columns);
-        if (frame.length > MAX_FRAME_BYTES) {
-            return NO_SCHEMA;
-        }
-        int id = appendId(frame);
-        typedColumnsById.put(id, columns);
-        idsByTypedColumns.put(columns, id);
+        ids.put(columns, id);
         newSchemasByTable.merge(table, 1, Integer::sum);
         return id;
     }
