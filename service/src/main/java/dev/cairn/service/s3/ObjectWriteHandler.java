@@ -1,5 +1,6 @@
 package dev.cairn.service.s3;
 
+import dev.cairn.engine.Row;
 import dev.cairn.service.store.ContentRead;
 import dev.cairn.service.store.ContentSource;
 import dev.cairn.service.store.ObjectAttributes;
@@ -196,6 +197,10 @@ final class ObjectWriteHandler {
         for (String name : Collections.list(r.http.getHeaderNames())) {
             String lower = name.toLowerCase(Locale.ROOT);
             if (lower.startsWith("x-amz-meta-")) {
+                if (lower.length() > Row.MAX_COLUMN_NAME_BYTES) {
+                    // The header's name is the name of the object row's column (docs/service.md, "Object rows").
+                    throw new S3Exception(S3Error.METADATA_TOO_LARGE);
+                }
                 String value = String.join(",", Collections.list(r.http.getHeaders(name)));
                 String key = lower.substring("x-amz-meta-".length());
                 meta.put(key, value);

@@ -76,6 +76,19 @@ class ObjectOperationsTest extends ServiceTestSupport {
     }
 
     @Test
+    void aMetadataNameLongerThanAColumnNameIsRefusedAndWritesNothing() {
+        String name = "n".repeat(1024 - "x-amz-meta-".length() + 1);
+        S3Exception tooLong = s3Error(() -> s3.putObject(b -> b.bucket(bucket).key("long-name")
+                .metadata(Map.of(name, "v")), RequestBody.fromString("x")));
+        assertEquals(400, tooLong.statusCode());
+        assertEquals("MetadataTooLarge", tooLong.awsErrorDetails().errorCode());
+        assertThrows(NoSuchKeyException.class, () -> s3.getObjectAsBytes(b -> b.bucket(bucket).key("long-name")));
+        String longest = name.substring(1);
+        s3.putObject(b -> b.bucket(bucket).key("long-name").metadata(Map.of(longest, "v")), RequestBody.fromString("x"));
+        assertEquals(Map.of(longest, "v"), s3.headObject(b -> b.bucket(bucket).key("long-name")).metadata());
+    }
+
+    @Test
     void putGetHeadDeleteWithMetadataAndStandardHeaders() throws Exception {
         byte[] data = "hello, cairn".getBytes(StandardCharsets.UTF_8);
         String etag = s3.putObject(b -> b.bucket(bucket).key("dir/hello.txt")
