@@ -133,15 +133,23 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
         if (value.length == 0 || value.length > options.maxValueBytes()) {
             return NO_VALUE;
         }
+        int id = knownValueId(column, value);
+        return id != 0 ? id : assignValue(column, value.clone());
+    }
+
+    /**
+     * The value's id; {@link #NO_VALUE} when it has none and its column or the dictionary is full
+     * (checked without the lock, so full columns cost no contention); 0 when it may get a new one.
+     */
+    private int knownValueId(String column, byte[] value) {
         ConcurrentHashMap<ByteBuffer, Integer> ids = valueIdsByColumn.get(column);
         Integer known = ids == null ? null : ids.get(ByteBuffer.wrap(value));
         if (known != null) {
             return known;
         }
-        if (dictionaryFull(ids)) {
-            return NO_VALUE;
-        }
-        return assignValue(column, value.clone());
+        boolean full = (ids != null && ids.size() >= options.maxValuesPerColumn())
+                || valuesById.size() >= options.maxValues();
+        return full ? NO_VALUE : 0;
     }
 
     private synchronized <C> int assign(String table, List<C> columns, Map<List<C>, Integer> ids,
@@ -165,13 +173,9 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
     }
 
     private synchronized int assignValue(String column, byte[] value) throws IOException {
-        ConcurrentHashMap<ByteBuffer, Integer> ids = valueIdsByColumn.get(column);
-        Integer known = ids == null ? null : ids.get(ByteBuffer.wrap(value));
-        if (known != null) {
+        int known = knownValueId(column, value);
+        if (known != 0) {
             return known;
-        }
-        if (dictionaryFull(ids)) {
-            return NO_VALUE;
         }
         requireWritable();
         byte[] frame = CatalogueFormat.valueFrame(nextId, column, value);
@@ -181,12 +185,6 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
         int id = appendId(frame);
         putValue(new CatalogueFormat.Value(id, column, value));
         return id;
-    }
-
-    /** Whether a column with these value ids, or the whole dictionary, is at its cap; without the lock, so full columns cost no contention. */
-    private boolean dictionaryFull(Map<ByteBuffer, Integer> columnIds) {
-        return (columnIds != null && columnIds.size() >= options.maxValuesPerColumn())
-                || valuesById.size() >= options.maxValues();
     }
 
     /** REQUIRES: this is locked. Declares the table variable when it has created its share of ids. */
