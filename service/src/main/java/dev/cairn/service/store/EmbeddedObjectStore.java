@@ -55,7 +55,8 @@ public final class EmbeddedObjectStore implements ObjectStore {
     private static final byte REF_PART = 'p';
     private static final int SHA_BYTES = 32;
     private static final int UPLOAD_ID_CHARS = 32;
-    private static final int READ_RETRIES = 16;
+    /** Lock-free tries of a small object before reading it at a snapshot; a miss needs a racing overwrite. */
+    private static final int UNPINNED_READS = 2;
 
     private final Engine engine;
     private final Table buckets;
@@ -229,25 +230,13 @@ public final class EmbeddedObjectStore implements ObjectStore {
     public ObjectRead getObject(String bucket, String key) throws IOException {
         requireBucket(bucket);
         byte[] rowKey = objectKey(bucket, key);
-        for (int attempt = 0; attempt < READ_RETRIES; attempt++) {
+        for (int attempt = 0; attempt < UNPINNED_READS; attempt++) {
             ObjectInfo info = decodeObjectOrNull(key, objects.get(rowKey));
             if (info == null) {
                 return null;
             }
             if (info.size() > CHUNK_BYTES) {
-                Snapshot snap = engine.snapshot();
-                try {
-                    ReadOptions at = ReadOptions.at(snap);
-                    ObjectInfo pinned = decodeObjectOrNull(key, objects.get(rowKey, at));
-                    if (pinned == null) {
-                        snap.close();
-                        return null;
-                    }
-                    return new ChunkedRead(pinned, snap);
-                } catch (IOException | RuntimeException e) {
-                    snap.close();
-                    throw e;
-                }
+                break;
             }
             byte[] data = info.size() == 0 ? new byte[0] : chunks.get(chunkKey(info.sha256(), 0));
             if (data != null) {
@@ -256,8 +245,37 @@ public final class EmbeddedObjectStore implements ObjectStore {
             }
             // The content was reclaimed after the row was read: the row changed; read it again.
         }
-        throw new CorruptionException("objects/" + bucket + "/" + key + ": content missing after "
-                + READ_RETRIES + " reads");
+        return pinnedRead(key, rowKey);
+    }
+
+    /**
+     * Reads the row and its content at one snapshot. A row change and the reclamation of the
+     * content it released are one batch, so at a snapshot the content of the row is always there.
+     */
+    private ObjectRead pinnedRead(String key, byte[] rowKey) throws IOException {
+        Snapshot snap = engine.snapshot();
+        boolean handedOver = false;
+        try {
+            ReadOptions at = ReadOptions.at(snap);
+            ObjectInfo pinned = decodeObjectOrNull(key, objects.get(rowKey, at));
+            if (pinned == null) {
+                return null;
+            }
+            if (pinned.size() > CHUNK_BYTES) {
+                handedOver = true;
+                return new ChunkedRead(pinned, snap);
+            }
+            byte[] data = pinned.size() == 0 ? new byte[0] : chunks.get(chunkKey(pinned.sha256(), 0), at);
+            if (data == null) {
+                throw new CorruptionException("chunks/" + pinned.sha256() + "/0: missing for objects/" + key);
+            }
+            checkChunk(pinned.sha256(), 0, pinned.size(), data);
+            return new SmallRead(pinned, data);
+        } finally {
+            if (!handedOver) {
+                snap.close();
+            }
+        }
     }
 
     @Override
