@@ -18,6 +18,8 @@ public enum S3Error {
     INVALID_PART_ORDER("InvalidPartOrder", 400, "The list of parts was not in ascending order."),
     INVALID_RANGE("InvalidRange", 416, "The requested range is not satisfiable"),
     INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),
+    REQUEST_HEADER_SECTION_TOO_LARGE("RequestHeaderSectionTooLarge", 400,
+            "Your request header section exceeds the maximum allowed size."),
     KEY_TOO_LONG("KeyTooLongError", 400, "Your key is too long"),
     MALFORMED_XML("MalformedXML", 400, "The XML you provided was not well-formed or did not validate against our published schema."),
     METADATA_TOO_LARGE("MetadataTooLarge", 400, "Your metadata headers exceed the maximum allowed metadata size."),

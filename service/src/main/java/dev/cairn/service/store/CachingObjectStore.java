@@ -122,6 +122,17 @@ public final class CachingObjectStore implements ObjectStore {
     }
 
     @Override
+    public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                                       String etag, int partCount, Map<String, String> checksums, String expectedEtag)
+            throws IOException {
+        try {
+            return delegate.putObjectIfMatch(bucket, key, attributes, content, etag, partCount, checksums, expectedEtag);
+        } finally {
+            cache.invalidate(new CacheKey(bucket, key));
+        }
+    }
+
+    @Override
     public ObjectInfo deleteObject(String bucket, String key) throws IOException {
         try {
             return delegate.deleteObject(bucket, key);

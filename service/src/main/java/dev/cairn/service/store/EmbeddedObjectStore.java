@@ -165,6 +165,20 @@ public final class EmbeddedObjectStore implements ObjectStore {
     public ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
                                 String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
             throws IOException {
+        return write(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent, null);
+    }
+
+    @Override
+    public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                                       String etag, int partCount, Map<String, String> checksums, String expectedEtag)
+            throws IOException {
+        return write(bucket, key, attributes, content, etag, partCount, checksums, false, expectedEtag);
+    }
+
+    /** The condition is checked under the key's lock, in the critical section that writes the row. */
+    private ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                             String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent,
+                             String expectedEtag) throws IOException {
         ReadWriteLock bucketLock = bucketLock(bucket);
         bucketLock.readLock().lock();
         try {
@@ -180,9 +194,7 @@ public final class EmbeddedObjectStore implements ObjectStore {
             boolean done = false;
             try (StripedLocks.Held k = keyLocks.lock(new String(rowKey, StandardCharsets.ISO_8859_1))) {
                 ObjectInfo old = decodeObjectOrNull(key, objects.get(rowKey));
-                if (onlyIfAbsent && old != null) {
-                    throw new StoreException(StoreException.Reason.PRECONDITION_FAILED, key + " exists");
-                }
+                WriteConditions.check(key, old, onlyIfAbsent, expectedEtag);
                 ObjectInfo info = new ObjectInfo(key, sha, content.size(), etag, attributes,
                         System.currentTimeMillis(), partCount, checksums);
                 try (StripedLocks.Held c = contentLocks.lock(sha, old == null ? null : old.sha256())) {
@@ -413,7 +425,7 @@ public final class EmbeddedObjectStore implements ObjectStore {
         bucketLock.readLock().lock();
         try {
             upload(bucket, key, uploadId);
-            String etag = content.md5() != null ? content.md5() : md5Of(content);
+            String etag = ContentSource.md5Of(content);
             acquireLarge(content.sha256(), REF_PART, bucket, content);
             boolean done = false;
             try (StripedLocks.Held u = uploadLocks.lock(uploadId)) {
@@ -622,18 +634,6 @@ public final class EmbeddedObjectStore implements ObjectStore {
                 }
             }
         };
-    }
-
-    private String md5Of(ContentSource content) throws IOException {
-        java.security.MessageDigest md5 = MultipartAssembly.digest("MD5");
-        try (InputStream in = content.open()) {
-            byte[] buf = new byte[64 * 1024];
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                md5.update(buf, 0, n);
-            }
-        }
-        return Hex.encode(md5.digest());
     }
 
     /**

@@ -54,6 +54,19 @@ public interface ObjectStore extends AutoCloseable {
                          String etag, int partCount, java.util.Map<String, String> checksums,
                          boolean onlyIfAbsent) throws IOException;
 
+    /**
+     * Overwrites an object only if it exists with ETag {@code expectedEtag} ({@code If-Match};
+     * {@code *} matches any ETag), checked and written atomically: NO_SUCH_KEY when the key is
+     * absent, PRECONDITION_FAILED when its ETag differs. Other arguments as {@link #putObject}.
+     *
+     * @throws UnsupportedOperationException when the store cannot check and write atomically
+     */
+    default ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                                        String etag, int partCount, java.util.Map<String, String> checksums,
+                                        String expectedEtag) throws IOException {
+        throw new UnsupportedOperationException("conditional overwrite");
+    }
+
     /** The row, or null when absent; NO_SUCH_BUCKET if the bucket is absent. */
     ObjectInfo headObject(String bucket, String key) throws IOException;
 
