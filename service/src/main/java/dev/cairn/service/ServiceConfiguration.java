@@ -70,7 +70,9 @@ public class ServiceConfiguration {
             havingValue = CairnProperties.STORE_EMBEDDED, matchIfMissing = true)
     public ObjectStore objectStore(Engine engine, CairnProperties props) throws IOException {
         CairnProperties.Cache cache = props.getCache();
-        return new CachingObjectStore(new EmbeddedObjectStore(engine), cache.getObjectCacheSize().toBytes(),
+        EmbeddedObjectStore embedded = new EmbeddedObjectStore(engine);
+        embedded.sweepEvery(props.getEngine().getSweepInterval());
+        return new CachingObjectStore(embedded, cache.getObjectCacheSize().toBytes(),
                 cache.getMaxCachedObjectSize().toBytes());
     }
 
