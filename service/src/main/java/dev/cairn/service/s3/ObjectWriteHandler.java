@@ -29,6 +29,7 @@ final class ObjectWriteHandler {
     void putObject(S3Request r) throws IOException, S3Exception {
         checkKey(r.key());
         checkObjectAcl(r);
+        UnsupportedHeaders.checkObjectWrite(r);
         WriteCondition condition = writeCondition(r);
         ObjectAttributes attrs = attributesOf(r);
         Checksums checksums = Checksums.of(r);
@@ -46,6 +47,7 @@ final class ObjectWriteHandler {
     void copyObject(S3Request r) throws IOException, S3Exception {
         checkKey(r.key());
         checkObjectAcl(r);
+        UnsupportedHeaders.checkObjectWrite(r);
         WriteCondition condition = writeCondition(r);
         String[] source = copySource(r);
         ObjectInfo src = ctx.store().headObject(source[0], source[1]);
