@@ -6,7 +6,7 @@ import dev.cairn.engine.EngineStats;
 import dev.cairn.service.auth.CredentialsProvider;
 import dev.cairn.service.auth.SigV4Verifier;
 import dev.cairn.service.s3.Authenticator;
-import dev.cairn.service.s3.HeaderTooLargeErrorHandler;
+import dev.cairn.service.s3.ProtocolErrorHandler;
 import dev.cairn.service.s3.S3Context;
 import dev.cairn.service.s3.S3Metrics;
 import dev.cairn.service.s3.S3Filter;
@@ -128,7 +128,7 @@ public class ServiceConfiguration {
     public WebServerFactoryCustomizer<JettyServletWebServerFactory> jettyTuning(CairnProperties props) {
         int headerBytes = (int) props.getLimits().getMaxHeaderSize().toBytes();
         return factory -> factory.addServerCustomizers(server -> {
-            server.setErrorHandler(new HeaderTooLargeErrorHandler());
+            server.setErrorHandler(new ProtocolErrorHandler(server.getErrorHandler()));
             for (Connector c : server.getConnectors()) {
                 if (c instanceof ServerConnector sc) {
                     sc.setAcceptedTcpNoDelay(true);
