@@ -125,10 +125,10 @@ public class ServiceConfiguration {
     }
 
     @Bean
-    public WebServerFactoryCustomizer<JettyServletWebServerFactory> jettyTuning(CairnProperties props) {
+    public WebServerFactoryCustomizer<JettyServletWebServerFactory> jettyTuning(CairnProperties props, S3Metrics metrics) {
         int headerBytes = (int) props.getLimits().getMaxHeaderSize().toBytes();
         return factory -> factory.addServerCustomizers(server -> {
-            server.setErrorHandler(new ProtocolErrorHandler(server.getErrorHandler()));
+            server.setErrorHandler(new ProtocolErrorHandler(server.getErrorHandler(), metrics));
             for (Connector c : server.getConnectors()) {
                 if (c instanceof ServerConnector sc) {
                     sc.setAcceptedTcpNoDelay(true);

@@ -12,13 +12,16 @@ import org.eclipse.jetty.util.Callback;
  * The server's error handler, in front of the one it replaces. Jetty refuses a request it
  * cannot parse (a header section or request line over its limit, malformed syntax) before any
  * filter runs, and answers through this handler: S3 clients get S3 XML errors with a request id
- * instead of Jetty's HTML pages. Other errors go to the handler replaced. Thread-safe.
+ * instead of Jetty's HTML pages. Other errors go to the handler replaced. They are counted in the S3 metrics (errors by code) but, having no
+ * S3 request, not in the access log. Thread-safe.
  */
 public final class ProtocolErrorHandler implements Request.Handler {
     private final Request.Handler fallback;
+    private final S3Metrics metrics;
 
-    public ProtocolErrorHandler(Request.Handler fallback) {
+    public ProtocolErrorHandler(Request.Handler fallback, S3Metrics metrics) {
         this.fallback = fallback != null ? fallback : new ErrorHandler();
+        this.metrics = metrics;
     }
 
     @Override
@@ -42,6 +45,7 @@ public final class ProtocolErrorHandler implements Request.Handler {
         response.getHeaders().put("x-amz-request-id", requestId);
         response.getHeaders().put("x-amz-id-2", requestId);
         if ("HEAD".equals(request.getMethod())) {
+            metrics.record(Operation.UNSUPPORTED, 0, 0, 0, error.code());
             callback.succeeded();
             return true;
         }
@@ -49,6 +53,7 @@ public final class ProtocolErrorHandler implements Request.Handler {
                 .element("RequestId", requestId).toBytes();
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/xml");
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+        metrics.record(Operation.UNSUPPORTED, 0, 0, body.length, error.code());
         response.write(true, ByteBuffer.wrap(body), callback);
         return true;
     }
