@@ -15,6 +15,7 @@ public enum S3Error {
     INVALID_BUCKET_NAME("InvalidBucketName", 400, "The specified bucket is not valid."),
     INVALID_DIGEST("InvalidDigest", 400, "The Content-MD5 or checksum you specified is not valid."),
     INVALID_PART("InvalidPart", 400, "One or more of the specified parts could not be found."),
+    INVALID_PART_NUMBER("InvalidPartNumber", 416, "The requested partnumber is not satisfiable"),
     INVALID_PART_ORDER("InvalidPartOrder", 400, "The list of parts was not in ascending order."),
     INVALID_RANGE("InvalidRange", 416, "The requested range is not satisfiable"),
     INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),

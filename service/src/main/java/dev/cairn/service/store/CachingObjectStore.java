@@ -122,6 +122,11 @@ public final class CachingObjectStore implements ObjectStore {
     }
 
     @Override
+    public long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
+        return delegate.partSizes(bucket, key, info);
+    }
+
+    @Override
     public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
                                        String etag, int partCount, Map<String, String> checksums, String expectedEtag)
             throws IOException {

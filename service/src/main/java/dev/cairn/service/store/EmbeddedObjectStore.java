@@ -67,6 +67,7 @@ public final class EmbeddedObjectStore implements ObjectStore {
     private final Table uploads;
     private final Table parts;
     private final Intents intents;
+    private final PartLayouts layouts;
     private volatile java.util.concurrent.ScheduledExecutorService sweeper;
     private final ConcurrentHashMap<String, BucketInfo> bucketCache = new ConcurrentHashMap<>();
     private final ReadWriteLock[] bucketLocks = new ReadWriteLock[64];
@@ -87,6 +88,7 @@ public final class EmbeddedObjectStore implements ObjectStore {
         uploads = engine.table("uploads");
         parts = engine.table("parts");
         intents = new Intents(engine.table("intents"));
+        layouts = new PartLayouts(engine.table("layouts"));
         for (int i = 0; i < bucketLocks.length; i++) {
             bucketLocks[i] = new ReentrantReadWriteLock();
         }
@@ -236,20 +238,20 @@ public final class EmbeddedObjectStore implements ObjectStore {
     public ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
                                 String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
             throws IOException {
-        return write(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent, null);
+        return write(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent, null, null);
     }
 
     @Override
     public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
                                        String etag, int partCount, Map<String, String> checksums, String expectedEtag)
             throws IOException {
-        return write(bucket, key, attributes, content, etag, partCount, checksums, false, expectedEtag);
+        return write(bucket, key, attributes, content, etag, partCount, checksums, false, expectedEtag, null);
     }
 
     /** The condition is checked under the key's lock, in the critical section that writes the row. */
     private ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource content,
                              String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent,
-                             String expectedEtag) throws IOException {
+                             String expectedEtag, long[] partSizes) throws IOException {
         ReadWriteLock bucketLock = bucketLock(bucket);
         bucketLock.readLock().lock();
         try {
@@ -288,6 +290,11 @@ public final class EmbeddedObjectStore implements ObjectStore {
                         }
                         changes.apply(batch);
                         batch.put(objects, rowKey, RowCodec.encodeObject(info));
+                        if (partSizes != null) {
+                            layouts.put(batch, rowKey, etag, partSizes);
+                        } else if (old != null && old.partCount() > 0) {
+                            layouts.delete(batch, rowKey);
+                        }
                         if (intent != null) {
                             intents.delete(batch, intent);
                         }
@@ -312,6 +319,12 @@ public final class EmbeddedObjectStore implements ObjectStore {
         } finally {
             bucketLock.readLock().unlock();
         }
+    }
+
+    @Override
+    public long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
+        requireBucket(bucket);
+        return info.partCount() == 0 ? null : layouts.read(objectKey(bucket, key), info);
     }
 
     @Override
@@ -373,6 +386,9 @@ public final class EmbeddedObjectStore implements ObjectStore {
                     changes.add(old.sha256(), REF_OBJECT, bucket, -1);
                     changes.apply(batch);
                     batch.delete(objects, rowKey);
+                    if (old.partCount() > 0) {
+                        layouts.delete(batch, rowKey);
+                    }
                     engine.write(batch);
                 }
                 return old;
@@ -606,8 +622,9 @@ public final class EmbeddedObjectStore implements ObjectStore {
             }
             List<PartInfo> chosen = MultipartAssembly.select(requested, stored, minPartSize);
             ContentSource whole = MultipartAssembly.concatenate(chosen, (sha, size) -> openStable(sha, size));
-            ObjectInfo info = putObject(bucket, key, upload.attributes(), whole, MultipartAssembly.etag(chosen),
-                    chosen.size(), Map.of(), false);
+            long[] sizes = chosen.stream().mapToLong(PartInfo::size).toArray();
+            ObjectInfo info = write(bucket, key, upload.attributes(), whole, MultipartAssembly.etag(chosen),
+                    chosen.size(), Map.of(), false, null, sizes);
             dropUpload(upload);
             return info;
         } finally {

@@ -67,6 +67,15 @@ public interface ObjectStore extends AutoCloseable {
         throw new UnsupportedOperationException("conditional overwrite");
     }
 
+    /**
+     * The sizes of the parts, in order, that this version of a multipart object ({@code info},
+     * as read) was completed from; null when it is not multipart, was replaced since, or the
+     * store does not record them.
+     */
+    default long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
+        return null;
+    }
+
     /** The row, or null when absent; NO_SUCH_BUCKET if the bucket is absent. */
     ObjectInfo headObject(String bucket, String key) throws IOException;
 

@@ -3,6 +3,7 @@ package dev.cairn.service.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -32,10 +33,16 @@ class EmbeddedObjectStoreOnMemoryEngineTest extends ObjectStoreContractTest {
         store.putObject("b", "small", ObjectAttributes.EMPTY, BytesContent.of("s"), "x", 0, Map.of(), false);
         UploadInfo u = store.createUpload("b", "mp", ObjectAttributes.EMPTY);
         store.putPart("b", "mp", u.uploadId(), 1, BytesContent.of("p"));
+        UploadInfo done = store.createUpload("b", "done", ObjectAttributes.EMPTY);
+        PartInfo part = store.putPart("b", "done", done.uploadId(), 1, BytesContent.of("whole"));
+        store.completeUpload("b", "done", done.uploadId(), List.of(new CompletedPart(1, part.etag())), 0);
+        assertEquals(1, engine.size("layouts"));
+        store.deleteObject("b", "done");
         store.deleteObject("b", "big");
         store.deleteObject("b", "small");
         store.deleteBucket("b");
-        for (String table : new String[] {"buckets", "objects", "blobs", "chunks", "refs", "uploads", "parts"}) {
+        for (String table : new String[] {"buckets", "objects", "blobs", "chunks", "refs", "uploads", "parts",
+                "intents", "layouts"}) {
             assertEquals(0, engine.size(table), table);
         }
     }
