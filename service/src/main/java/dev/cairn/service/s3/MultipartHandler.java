@@ -84,9 +84,7 @@ final class MultipartHandler {
     }
 
     void complete(S3Request r) throws IOException, S3Exception {
-        if (r.header("If-Match") != null || r.header("If-None-Match") != null) {
-            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "conditional CompleteMultipartUpload is not supported");
-        }
+        ObjectWriteHandler.WriteCondition condition = ObjectWriteHandler.writeCondition(r);
         String uploadId = r.param("uploadId");
         ctx.store().upload(r.bucket(), r.key(), uploadId);
         Element root = Xml.parse(Bodies.readXml(ctx, r));
@@ -109,8 +107,13 @@ final class MultipartHandler {
         if (parts.isEmpty()) {
             throw new S3Exception(S3Error.MALFORMED_XML);
         }
-        ObjectInfo info = ctx.store().completeUpload(r.bucket(), r.key(), uploadId, parts,
-                ctx.properties().getLimits().getMinPartSize().toBytes());
+        ObjectInfo info;
+        try {
+            info = ctx.store().completeUpload(r.bucket(), r.key(), uploadId, parts,
+                    ctx.properties().getLimits().getMinPartSize().toBytes(), condition.onlyIfAbsent(), condition.ifMatch());
+        } catch (UnsupportedOperationException e) {
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "conditional writes are not supported by this store");
+        }
         r.sendXml(200, Xml.document("CompleteMultipartUploadResult")
                 .element("Location", "/" + r.bucket() + "/" + r.key())
                 .element("Bucket", r.bucket()).element("Key", r.key())

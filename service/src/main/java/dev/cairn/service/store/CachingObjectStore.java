@@ -157,6 +157,16 @@ public final class CachingObjectStore implements ObjectStore {
     }
 
     @Override
+    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
+                                     long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
+        try {
+            return delegate.completeUpload(bucket, key, uploadId, parts, minPartSize, onlyIfAbsent, ifMatch);
+        } finally {
+            cache.invalidate(new CacheKey(bucket, key));
+        }
+    }
+
+    @Override
     public void deleteBucket(String bucket) throws IOException {
         delegate.deleteBucket(bucket);
     }

@@ -612,6 +612,12 @@ public final class EmbeddedObjectStore implements ObjectStore {
     @Override
     public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
                                      long minPartSize) throws IOException {
+        return completeUpload(bucket, key, uploadId, requested, minPartSize, false, null);
+    }
+
+    @Override
+    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
+                                     long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
         ReadWriteLock bucketLock = bucketLock(bucket);
         bucketLock.readLock().lock();
         try (StripedLocks.Held u = uploadLocks.lock(uploadId)) {
@@ -624,7 +630,7 @@ public final class EmbeddedObjectStore implements ObjectStore {
             ContentSource whole = MultipartAssembly.concatenate(chosen, (sha, size) -> openStable(sha, size));
             long[] sizes = chosen.stream().mapToLong(PartInfo::size).toArray();
             ObjectInfo info = write(bucket, key, upload.attributes(), whole, MultipartAssembly.etag(chosen),
-                    chosen.size(), Map.of(), false, null, sizes);
+                    chosen.size(), Map.of(), onlyIfAbsent, ifMatch, sizes);
             dropUpload(upload);
             return info;
         } finally {

@@ -120,6 +120,23 @@ public interface ObjectStore extends AutoCloseable {
     ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
                               long minPartSize) throws IOException;
 
+    /**
+     * {@link #completeUpload(String, String, String, List, long)} only if the object it replaces
+     * satisfies {@code ifMatch} (an ETag, or {@code *} for any) or, with {@code onlyIfAbsent},
+     * there is none; checked and written atomically, as {@link #putObjectIfMatch}. The upload
+     * stays when the condition fails.
+     *
+     * @throws UnsupportedOperationException when a condition is given and the store cannot check
+     *                                       and write atomically
+     */
+    default ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
+                                      long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
+        if (onlyIfAbsent || ifMatch != null) {
+            throw new UnsupportedOperationException("conditional completion");
+        }
+        return completeUpload(bucket, key, uploadId, parts, minPartSize);
+    }
+
     /** Ends the upload and releases its parts; NO_SUCH_UPLOAD. */
     void abortUpload(String bucket, String key, String uploadId) throws IOException;
 

@@ -113,4 +113,26 @@ class ConditionalWriteTest extends ServiceTestSupport {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void completeMultipartUploadHonoursConditionsAndKeepsTheUploadWhenTheyFail() {
+        String existing = s3.putObject(b -> b.bucket(bucket).key("mpu"), RequestBody.fromString("before")).eTag();
+        String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("mpu")).uploadId();
+        String part = s3.uploadPart(b -> b.bucket(bucket).key("mpu").uploadId(id).partNumber(1),
+                RequestBody.fromString("after")).eTag();
+        var parts = software.amazon.awssdk.services.s3.model.CompletedMultipartUpload.builder()
+                .parts(p -> p.partNumber(1).eTag(part)).build();
+
+        S3Exception exists = assertThrows(S3Exception.class, () -> s3.completeMultipartUpload(b -> b.bucket(bucket)
+                .key("mpu").uploadId(id).multipartUpload(parts).ifNoneMatch("*")));
+        assertEquals(412, exists.statusCode());
+        S3Exception stale = assertThrows(S3Exception.class, () -> s3.completeMultipartUpload(b -> b.bucket(bucket)
+                .key("mpu").uploadId(id).multipartUpload(parts).ifMatch("\"00000000000000000000000000000000\"")));
+        assertEquals(412, stale.statusCode());
+        assertEquals("before", s3.getObjectAsBytes(b -> b.bucket(bucket).key("mpu")).asUtf8String());
+        assertEquals(1, s3.listParts(b -> b.bucket(bucket).key("mpu").uploadId(id)).parts().size());
+
+        s3.completeMultipartUpload(b -> b.bucket(bucket).key("mpu").uploadId(id).multipartUpload(parts).ifMatch(existing));
+        assertEquals("after", s3.getObjectAsBytes(b -> b.bucket(bucket).key("mpu")).asUtf8String());
+    }
 }
