@@ -141,6 +141,24 @@ class InterruptedWriteSweepTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void theBackgroundSweepReclaimsWithoutBeingCalled() throws Exception {
+        BytesContent c = content(2 * CHUNK + 1, 8);
+        engine.crashAfter(2);
+        assertThrows(IOException.class, () -> put("k", c));
+        engine.restart();
+        store.sweepEvery(java.time.Duration.ofMillis(20));
+        try {
+            while (engine.size("intents") > 0) {
+                Thread.sleep(10); // until the sweep ran, within the test's timeout
+            }
+        } finally {
+            store.close();
+        }
+        assertNoContentLeft();
+    }
+
+    @Test
     void sweepsRacingWritesOfTheSameContentTakeNothingLive() throws Exception {
         List<BytesContent> contents = List.of(content(2 * CHUNK + 3, 10), content(CHUNK + 7, 11), content(500, 12));
         // Dead writers' leftovers for the same content, so that the sweeps have work while writes run.
