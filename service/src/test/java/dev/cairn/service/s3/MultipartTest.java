@@ -11,7 +11,6 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -30,18 +29,12 @@ class MultipartTest extends ServiceTestSupport {
         s3.createBucket(b -> b.bucket(bucket));
     }
 
-    private static byte[] random(int n, long seed) {
-        byte[] b = new byte[n];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
     @Test
     void partsAssembleIntoOneObjectWithTheMultipartEtag() throws Exception {
         String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("mp").contentType("video/mp4")).uploadId();
-        byte[] p1 = random((int) MIN_PART_SIZE, 1);
-        byte[] p2 = random((int) MIN_PART_SIZE + 10, 2);
-        byte[] p3 = random(1000, 3);
+        byte[] p1 = seededBytes((int) MIN_PART_SIZE, 1);
+        byte[] p2 = seededBytes((int) MIN_PART_SIZE + 10, 2);
+        byte[] p3 = seededBytes(1000, 3);
         List<CompletedPart> parts = new ArrayList<>();
         ByteArrayOutputStream md5s = new ByteArrayOutputStream();
         ByteArrayOutputStream whole = new ByteArrayOutputStream();
@@ -109,7 +102,7 @@ class MultipartTest extends ServiceTestSupport {
 
     @Test
     void uploadPartCopyTakesARangeOfAnObject() {
-        byte[] src = random((int) MIN_PART_SIZE * 2, 4);
+        byte[] src = seededBytes((int) MIN_PART_SIZE * 2, 4);
         s3.putObject(b -> b.bucket(bucket).key("copy-src"), RequestBody.fromBytes(src));
         String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("copied")).uploadId();
         String e1 = s3.uploadPartCopy(b -> b.sourceBucket(bucket).sourceKey("copy-src").destinationBucket(bucket)
@@ -172,8 +165,8 @@ class MultipartTest extends ServiceTestSupport {
     @Test
     void aCopyOfAMultipartObjectGetsTheMd5OfItsBytes() throws Exception {
         String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("mp-src")).uploadId();
-        byte[] p1 = random((int) MIN_PART_SIZE, 11);
-        byte[] p2 = random(777, 12);
+        byte[] p1 = seededBytes((int) MIN_PART_SIZE, 11);
+        byte[] p2 = seededBytes(777, 12);
         List<CompletedPart> parts = new ArrayList<>();
         int n = 1;
         for (byte[] p : List.of(p1, p2)) {

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.service.ServiceTestSupport;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -28,15 +27,9 @@ class PartNumberReadTest extends ServiceTestSupport {
         s3.createBucket(b -> b.bucket(bucket));
     }
 
-    private static byte[] random(int n, long seed) {
-        byte[] b = new byte[n];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
     @Test
     void theAsyncMultipartClientsUploadAndDownloadRoundTrip() throws Exception {
-        byte[] data = random(5 << 20, 21);
+        byte[] data = seededBytes(5 << 20, 21);
         try (var client = software.amazon.awssdk.services.s3.S3AsyncClient.builder()
                 .endpointOverride(endpoint())
                 .region(software.amazon.awssdk.regions.Region.US_EAST_1)
@@ -61,9 +54,9 @@ class PartNumberReadTest extends ServiceTestSupport {
     @Test
     void getObjectServesOnePartByNumber() throws Exception {
         String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("by-part")).uploadId();
-        byte[] p1 = random((int) MIN_PART_SIZE + 5, 31);
-        byte[] p2 = random((int) MIN_PART_SIZE, 32);
-        byte[] p3 = random(99, 33);
+        byte[] p1 = seededBytes((int) MIN_PART_SIZE + 5, 31);
+        byte[] p2 = seededBytes((int) MIN_PART_SIZE, 32);
+        byte[] p3 = seededBytes(99, 33);
         List<CompletedPart> parts = new ArrayList<>();
         int n = 1;
         for (byte[] p : List.of(p1, p2, p3)) {
