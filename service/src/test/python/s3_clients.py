@@ -68,6 +68,33 @@ def run_boto3(endpoint, access, secret, prefix):
 
     s3.copy_object(Bucket=bucket, Key="copy.txt", CopySource={"Bucket": bucket, "Key": "dir/a b.txt"})
     check(s3.get_object(Bucket=bucket, Key="copy.txt")["Body"].read() == body, "copy")
+    big_copy = s3.copy_object(Bucket=bucket, Key="big-copy.bin", CopySource={"Bucket": bucket, "Key": "big.bin"})
+    check(big_copy["CopyObjectResult"]["ETag"] == '"%s"' % hashlib.md5(big).hexdigest(),
+          "a copy of a multipart object has the MD5 of its bytes as ETag")
+    s3.delete_object(Bucket=bucket, Key="big-copy.bin")
+
+    v1_etag = s3.put_object(Bucket=bucket, Key="cas.txt", Body=b"v1")["ETag"]
+    v2_etag = s3.put_object(Bucket=bucket, Key="cas.txt", Body=b"v2", IfMatch=v1_etag)["ETag"]
+    try:
+        s3.put_object(Bucket=bucket, Key="cas.txt", Body=b"v3", IfMatch=v1_etag)
+        check(False, "If-Match with a stale ETag refused")
+    except ClientError as e:
+        check(e.response["Error"]["Code"] == "PreconditionFailed", "If-Match with a stale ETag refused")
+    check(s3.get_object(Bucket=bucket, Key="cas.txt", IfMatch=v2_etag)["Body"].read() == b"v2", "If-Match write kept")
+    try:
+        s3.put_object(Bucket=bucket, Key="cas.txt", Body=b"v4", IfNoneMatch="*")
+        check(False, "If-None-Match: * refused on an existing key")
+    except ClientError as e:
+        check(e.response["ResponseMetadata"]["HTTPStatusCode"] == 412, "If-None-Match: * refused on an existing key")
+    s3.delete_object(Bucket=bucket, Key="cas.txt")
+
+    uploads = [s3.create_multipart_upload(Bucket=bucket, Key=k)["UploadId"] for k in ("up/a/1", "up/a/2", "up/b", "up/c/1")]
+    listed = s3.list_multipart_uploads(Bucket=bucket, Prefix="up/", Delimiter="/")
+    check([p["Prefix"] for p in listed["CommonPrefixes"]] == ["up/a/", "up/c/"]
+          and [u["Key"] for u in listed["Uploads"]] == ["up/b"], "list multipart uploads with a delimiter")
+    for key, upload_id in zip(("up/a/1", "up/a/2", "up/b", "up/c/1"), uploads):
+        s3.abort_multipart_upload(Bucket=bucket, Key=key, UploadId=upload_id)
+    check(not s3.list_multipart_uploads(Bucket=bucket).get("Uploads"), "aborted uploads are gone")
 
     url = s3.generate_presigned_url("get_object", Params={"Bucket": bucket, "Key": "copy.txt"}, ExpiresIn=300)
     with urllib.request.urlopen(url) as r:
@@ -128,6 +155,12 @@ def run_cli(endpoint, access, secret, prefix):
         aws("s3api", "get-object", "--bucket", bucket, "--key", "single.txt", out)
         with open(out, "rb") as f:
             check(f.read() == b"alpha", "s3api get-object")
+    etag = json.loads(aws("s3api", "put-object", "--bucket", bucket, "--key", "cas.txt"))["ETag"]
+    aws("s3api", "put-object", "--bucket", bucket, "--key", "cas.txt", "--if-match", etag)
+    upload = json.loads(aws("s3api", "create-multipart-upload", "--bucket", bucket, "--key", "up/x/1"))["UploadId"]
+    listed = json.loads(aws("s3api", "list-multipart-uploads", "--bucket", bucket, "--delimiter", "/"))
+    check([p["Prefix"] for p in listed["CommonPrefixes"]] == ["up/"], "s3api list-multipart-uploads --delimiter")
+    aws("s3api", "abort-multipart-upload", "--bucket", bucket, "--key", "up/x/1", "--upload-id", upload)
     aws("s3", "rm", "--recursive", "s3://%s/" % bucket)
     aws("s3", "rb", "s3://" + bucket)
     check(bucket not in aws("s3", "ls"), "bucket removed")

@@ -266,6 +266,19 @@ public class CairnProperties {
         private DataSize memtableSize = DataSize.ofBytes(dev.cairn.engine.EngineOptions.DEFAULT_MEMTABLE_BYTES);
         /** When writes become durable: EVERY_WRITE (acknowledged = synced) or PERIODIC. */
         private dev.cairn.engine.SyncPolicy syncPolicy = dev.cairn.engine.EngineOptions.DEFAULT_SYNC_POLICY;
+        /**
+         * How often the embedded store sweeps up what interrupted writes left (it also sweeps on
+         * open); 0 sweeps on open only.
+         */
+        private java.time.Duration sweepInterval = java.time.Duration.ofHours(1);
+
+        public java.time.Duration getSweepInterval() {
+            return sweepInterval;
+        }
+
+        public void setSweepInterval(java.time.Duration v) {
+            sweepInterval = v;
+        }
 
         public DataSize getBlockCacheSize() {
             return blockCacheSize;
@@ -298,6 +311,8 @@ public class CairnProperties {
         require(region != null && !region.isBlank(), "cairn.region must not be blank");
         require((auth.accessKey == null) == (auth.secretKey == null),
                 "cairn.auth.access-key and cairn.auth.secret-key must be set together");
+        require(engine.sweepInterval != null && !engine.sweepInterval.isNegative(),
+                "cairn.engine.sweep-interval must not be negative");
         require(auth.maxClockSkew != null && !auth.maxClockSkew.isNegative(),
                 "cairn.auth.max-clock-skew must not be negative");
         limits.validate();

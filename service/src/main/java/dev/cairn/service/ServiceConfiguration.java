@@ -6,6 +6,7 @@ import dev.cairn.engine.EngineStats;
 import dev.cairn.service.auth.CredentialsProvider;
 import dev.cairn.service.auth.SigV4Verifier;
 import dev.cairn.service.s3.Authenticator;
+import dev.cairn.service.s3.ProtocolErrorHandler;
 import dev.cairn.service.s3.S3Context;
 import dev.cairn.service.s3.S3Metrics;
 import dev.cairn.service.s3.S3Filter;
@@ -69,7 +70,9 @@ public class ServiceConfiguration {
             havingValue = CairnProperties.STORE_EMBEDDED, matchIfMissing = true)
     public ObjectStore objectStore(Engine engine, CairnProperties props) throws IOException {
         CairnProperties.Cache cache = props.getCache();
-        return new CachingObjectStore(new EmbeddedObjectStore(engine), cache.getObjectCacheSize().toBytes(),
+        EmbeddedObjectStore embedded = new EmbeddedObjectStore(engine);
+        embedded.sweepEvery(props.getEngine().getSweepInterval());
+        return new CachingObjectStore(embedded, cache.getObjectCacheSize().toBytes(),
                 cache.getMaxCachedObjectSize().toBytes());
     }
 
@@ -122,9 +125,10 @@ public class ServiceConfiguration {
     }
 
     @Bean
-    public WebServerFactoryCustomizer<JettyServletWebServerFactory> jettyTuning(CairnProperties props) {
+    public WebServerFactoryCustomizer<JettyServletWebServerFactory> jettyTuning(CairnProperties props, S3Metrics metrics) {
         int headerBytes = (int) props.getLimits().getMaxHeaderSize().toBytes();
         return factory -> factory.addServerCustomizers(server -> {
+            server.setErrorHandler(new ProtocolErrorHandler(server.getErrorHandler(), metrics));
             for (Connector c : server.getConnectors()) {
                 if (c instanceof ServerConnector sc) {
                     sc.setAcceptedTcpNoDelay(true);

@@ -105,6 +105,13 @@ public abstract class ServiceTestSupport {
                 .build();
     }
 
+    /** {@code n} bytes, the same for the same seed. */
+    protected static byte[] seededBytes(int n, long seed) {
+        byte[] b = new byte[n];
+        new java.util.Random(seed).nextBytes(b);
+        return b;
+    }
+
     /** A bucket name no other test uses. */
     protected static String uniqueBucket(String stem) {
         return stem + "-" + BUCKETS.incrementAndGet() + "-" + Long.toHexString(System.nanoTime() & 0xFFFFFF);

@@ -35,6 +35,7 @@ final class BucketHandler {
         if (!BucketNames.isValid(r.bucket())) {
             throw new S3Exception(S3Error.INVALID_BUCKET_NAME);
         }
+        UnsupportedHeaders.checkCreateBucket(r);
         BucketAcl acl = cannedAcl(r, BucketAcl.PRIVATE);
         if (r.http.getContentLengthLong() > 0 || r.auth.decodedContentLength() > 0) {
             byte[] body = Bodies.readXml(ctx, r);

@@ -7,6 +7,9 @@ package dev.cairn.service.s3;
  */
 final class BucketNames {
     static final String RESERVED = "actuator";
+    /** Kept by S3 for its own naming schemes (access point aliases, directory and table buckets). */
+    private static final String[] RESERVED_PREFIXES = {"xn--", "sthree-", "amzn-s3-demo-"};
+    private static final String[] RESERVED_SUFFIXES = {"-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3"};
 
     private BucketNames() {
     }
@@ -28,8 +31,15 @@ final class BucketNames {
         if (name.contains("..") || name.contains(".-") || name.contains("-.")) {
             return false;
         }
-        if (name.startsWith("xn--") || name.endsWith("-s3alias") || name.endsWith("--ol-s3")) {
-            return false;
+        for (String prefix : RESERVED_PREFIXES) {
+            if (name.startsWith(prefix)) {
+                return false;
+            }
+        }
+        for (String suffix : RESERVED_SUFFIXES) {
+            if (name.endsWith(suffix)) {
+                return false;
+            }
         }
         return !name.matches("\\d+\\.\\d+\\.\\d+\\.\\d+");
     }

@@ -49,6 +49,14 @@ final class Conditions {
         }
     }
 
+    /** An entity tag without its surrounding double quotes. */
+    static String unquote(String tag) {
+        if (tag.length() >= 2 && tag.startsWith("\"") && tag.endsWith("\"")) {
+            return tag.substring(1, tag.length() - 1);
+        }
+        return tag;
+    }
+
     /** Whether a comma-separated list of entity tags (or *) names this ETag. */
     static boolean matches(String header, String etag) {
         for (String t : header.split(",")) {
@@ -59,10 +67,7 @@ final class Conditions {
             if (tag.startsWith("W/")) {
                 tag = tag.substring(2);
             }
-            if (tag.length() >= 2 && tag.startsWith("\"") && tag.endsWith("\"")) {
-                tag = tag.substring(1, tag.length() - 1);
-            }
-            if (tag.equals(etag)) {
+            if (unquote(tag).equals(etag)) {
                 return true;
             }
         }

@@ -5,6 +5,7 @@ import dev.cairn.service.store.ListQuery;
 import dev.cairn.service.store.ObjectInfo;
 import dev.cairn.service.store.StoreException;
 import dev.cairn.service.store.UploadInfo;
+import dev.cairn.service.store.Utf8Order;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -16,6 +17,7 @@ import java.util.List;
  */
 final class ListingHandler {
     static final int MAX_KEYS = 1000;
+    private static final int UPLOAD_BATCH = 1000;
 
     private final S3Context ctx;
     private final BucketHandler buckets;
@@ -126,35 +128,90 @@ final class ListingHandler {
 
     void listUploads(S3Request r) throws IOException, S3Exception {
         boolean url = encodingType(r);
-        if (r.param("delimiter") != null && !r.param("delimiter").isEmpty()) {
-            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "ListMultipartUploads with a delimiter is not supported");
-        }
         String prefix = nonNull(r.param("prefix"));
+        String delimiter = emptyToNull(r.param("delimiter"));
         String keyMarker = emptyToNull(r.param("key-marker"));
         String idMarker = keyMarker == null ? null : emptyToNull(r.param("upload-id-marker"));
         int max = r.intParam("max-uploads", MAX_KEYS, 0, MAX_KEYS);
-        List<UploadInfo> found = ctx.store().listUploads(r.bucket(), prefix, keyMarker, idMarker, max + 1);
-        boolean truncated = found.size() > max;
-        List<UploadInfo> shown = truncated ? found.subList(0, max) : found;
+        UploadPage page = uploadPage(r.bucket(), prefix, delimiter, keyMarker, idMarker, max);
 
         Xml x = Xml.document("ListMultipartUploadsResult");
         x.element("Bucket", r.bucket()).element("KeyMarker", enc(nonNull(keyMarker), url))
                 .element("UploadIdMarker", nonNull(idMarker));
-        if (truncated) {
-            UploadInfo last = shown.get(shown.size() - 1);
-            x.element("NextKeyMarker", enc(last.key(), url)).element("NextUploadIdMarker", last.uploadId());
+        if (page.truncated()) {
+            x.element("NextKeyMarker", enc(nonNull(page.nextKeyMarker()), url))
+                    .element("NextUploadIdMarker", nonNull(page.nextUploadIdMarker()));
         }
-        x.element("Prefix", enc(prefix, url)).element("MaxUploads", max).element("IsTruncated", truncated);
+        x.element("Prefix", enc(prefix, url));
+        if (delimiter != null) {
+            x.element("Delimiter", enc(delimiter, url));
+        }
+        x.element("MaxUploads", max).element("IsTruncated", page.truncated());
         if (url) {
             x.element("EncodingType", "url");
         }
-        for (UploadInfo u : shown) {
+        for (UploadInfo u : page.uploads()) {
             x.start("Upload").element("Key", enc(u.key(), url)).element("UploadId", u.uploadId());
             buckets.owner(x, "Initiator");
             buckets.owner(x, "Owner");
             x.element("StorageClass", "STANDARD").element("Initiated", HttpDates.iso(u.initiatedMillis())).end();
         }
+        prefixes(x, page.commonPrefixes(), url);
         r.sendXml(200, x);
+    }
+
+    /** Uploads and rolled-up prefixes of one response; the next markers name its last entry. */
+    private record UploadPage(List<UploadInfo> uploads, List<String> commonPrefixes, boolean truncated,
+                              String nextKeyMarker, String nextUploadIdMarker) {
+    }
+
+    /**
+     * One page of uploads after (key marker, upload id marker), with S3's delimiter roll-up: a
+     * common prefix counts once towards {@code max} and is left out when not after the key
+     * marker (the page before returned it). Uploads in progress are few, so the uploads under a
+     * prefix are walked rather than sought past.
+     */
+    private UploadPage uploadPage(String bucket, String prefix, String delimiter, String keyMarker, String idMarker,
+                                  int max) throws IOException {
+        List<UploadInfo> uploads = new java.util.ArrayList<>();
+        List<String> prefixes = new java.util.ArrayList<>();
+        String nextKey = null;
+        String nextId = null;
+        String afterKey = keyMarker;
+        String afterId = idMarker;
+        while (true) {
+            List<UploadInfo> batch = ctx.store().listUploads(bucket, prefix, afterKey, afterId, UPLOAD_BATCH);
+            for (UploadInfo u : batch) {
+                String common = delimiter == null ? null : commonPrefix(u.key(), prefix, delimiter);
+                if (common != null && (common.equals(nextKey) && nextId == null
+                        || keyMarker != null && Utf8Order.compare(common, keyMarker) <= 0)) {
+                    continue;
+                }
+                if (uploads.size() + prefixes.size() == max) {
+                    return new UploadPage(uploads, prefixes, true, nextKey, nextId);
+                }
+                if (common != null) {
+                    prefixes.add(common);
+                    nextKey = common;
+                    nextId = null;
+                } else {
+                    uploads.add(u);
+                    nextKey = u.key();
+                    nextId = u.uploadId();
+                }
+            }
+            if (batch.size() < UPLOAD_BATCH) {
+                return new UploadPage(uploads, prefixes, false, nextKey, nextId);
+            }
+            UploadInfo last = batch.get(batch.size() - 1);
+            afterKey = last.key();
+            afterId = last.uploadId();
+        }
+    }
+
+    private static String commonPrefix(String key, String prefix, String delimiter) {
+        int at = key.indexOf(delimiter, prefix.length());
+        return at < 0 ? null : key.substring(0, at + delimiter.length());
     }
 
     private ListPage page(S3Request r, String prefix, String delimiter, String after, int maxKeys) throws IOException {

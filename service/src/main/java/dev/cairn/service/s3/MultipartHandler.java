@@ -28,12 +28,14 @@ final class MultipartHandler {
     void create(S3Request r) throws IOException, S3Exception {
         ObjectWriteHandler.checkKey(r.key());
         ObjectWriteHandler.checkObjectAcl(r);
+        UnsupportedHeaders.checkObjectWrite(r);
         UploadInfo u = ctx.store().createUpload(r.bucket(), r.key(), ObjectWriteHandler.attributesOf(r));
         r.sendXml(200, Xml.document("InitiateMultipartUploadResult")
                 .element("Bucket", r.bucket()).element("Key", r.key()).element("UploadId", u.uploadId()));
     }
 
     void uploadPart(S3Request r) throws IOException, S3Exception {
+        UnsupportedHeaders.checkPart(r);
         int partNumber = partNumber(r);
         String uploadId = r.param("uploadId");
         ctx.store().upload(r.bucket(), r.key(), uploadId);
@@ -49,6 +51,7 @@ final class MultipartHandler {
     }
 
     void uploadPartCopy(S3Request r) throws IOException, S3Exception {
+        UnsupportedHeaders.checkPart(r);
         int partNumber = partNumber(r);
         String uploadId = r.param("uploadId");
         ctx.store().upload(r.bucket(), r.key(), uploadId);
@@ -81,6 +84,7 @@ final class MultipartHandler {
     }
 
     void complete(S3Request r) throws IOException, S3Exception {
+        ObjectWriteHandler.WriteCondition condition = ObjectWriteHandler.writeCondition(r);
         String uploadId = r.param("uploadId");
         ctx.store().upload(r.bucket(), r.key(), uploadId);
         Element root = Xml.parse(Bodies.readXml(ctx, r));
@@ -103,8 +107,13 @@ final class MultipartHandler {
         if (parts.isEmpty()) {
             throw new S3Exception(S3Error.MALFORMED_XML);
         }
-        ObjectInfo info = ctx.store().completeUpload(r.bucket(), r.key(), uploadId, parts,
-                ctx.properties().getLimits().getMinPartSize().toBytes());
+        ObjectInfo info;
+        try {
+            info = ctx.store().completeUpload(r.bucket(), r.key(), uploadId, parts,
+                    ctx.properties().getLimits().getMinPartSize().toBytes(), condition.onlyIfAbsent(), condition.ifMatch());
+        } catch (UnsupportedOperationException e) {
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "conditional writes are not supported by this store");
+        }
         r.sendXml(200, Xml.document("CompleteMultipartUploadResult")
                 .element("Location", "/" + r.bucket() + "/" + r.key())
                 .element("Bucket", r.bucket()).element("Key", r.key())

@@ -25,8 +25,9 @@ final class ObjectReadHandler {
 
     void getObject(S3Request r, boolean withBody) throws IOException, S3Exception {
         checkVersionId(r);
-        if (r.hasParam("partNumber")) {
-            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "partNumber reads are not supported");
+        String partNumber = r.param("partNumber");
+        if (partNumber != null && r.header("Range") != null) {
+            throw new S3Exception(S3Error.INVALID_REQUEST, "Cannot specify both Range header and partNumber query parameter");
         }
         try (ObjectRead read = ctx.store().getObject(r.bucket(), r.key())) {
             if (read == null) {
@@ -45,7 +46,7 @@ final class ObjectReadHandler {
             }
             ByteRange range;
             try {
-                range = ByteRange.parse(r.header("Range"), info.size());
+                range = partNumber != null ? partRange(r, info, partNumber) : ByteRange.parse(r.header("Range"), info.size());
             } catch (S3Exception e) {
                 r.setHeader("Content-Range", "bytes */" + info.size());
                 throw e;
@@ -65,6 +66,42 @@ final class ObjectReadHandler {
             applyOverrides(r);
             sendBody(r, read, info.size(), range, withBody);
         }
+    }
+
+    /**
+     * The bytes of one part (GetObject {@code partNumber}): of a multipart object, the part it
+     * was completed from; of any other object, part 1 is the whole object.
+     */
+    private ByteRange partRange(S3Request r, ObjectInfo info, String partNumber) throws IOException, S3Exception {
+        int max = ctx.properties().getLimits().getMaxParts();
+        int n;
+        try {
+            n = Integer.parseInt(partNumber);
+        } catch (NumberFormatException e) {
+            n = 0;
+        }
+        if (n < 1 || n > max) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "Part number must be an integer between 1 and " + max
+                    + ", inclusive");
+        }
+        if (info.partCount() == 0) {
+            if (n != 1) {
+                throw new S3Exception(S3Error.INVALID_PART_NUMBER);
+            }
+            return info.size() == 0 ? null : new ByteRange(0, info.size());
+        }
+        long[] sizes = ctx.store().partSizes(r.bucket(), r.key(), info);
+        if (sizes == null) {
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "the parts of this object are not recorded");
+        }
+        if (n > sizes.length) {
+            throw new S3Exception(S3Error.INVALID_PART_NUMBER);
+        }
+        long offset = 0;
+        for (int i = 0; i < n - 1; i++) {
+            offset += sizes[i];
+        }
+        return new ByteRange(offset, sizes[n - 1]);
     }
 
     void getContent(S3Request r, boolean withBody) throws IOException, S3Exception {

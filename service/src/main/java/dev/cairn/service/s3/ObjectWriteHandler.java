@@ -30,15 +30,15 @@ final class ObjectWriteHandler {
     void putObject(S3Request r) throws IOException, S3Exception {
         checkKey(r.key());
         checkObjectAcl(r);
-        boolean onlyIfAbsent = writeCondition(r);
+        UnsupportedHeaders.checkObjectWrite(r);
+        WriteCondition condition = writeCondition(r);
         ObjectAttributes attrs = attributesOf(r);
         Checksums checksums = Checksums.of(r);
         requireBucket(r.bucket());
         try (SpooledBody body = Bodies.read(ctx, r, ctx.maxObjectSize(), checksums.sinks())) {
             Map<String, String> verified = checksums.verify(body, r.auth.trailers());
             checkContentSha256(r, body);
-            ObjectInfo info = ctx.store().putObject(r.bucket(), r.key(), attrs, body, body.md5(), 0, verified,
-                    onlyIfAbsent);
+            ObjectInfo info = write(r, attrs, body, body.md5(), verified, condition);
             r.setHeader("ETag", "\"" + info.etag() + "\"");
             Checksums.echo(r, verified);
             r.sendEmpty(200);
@@ -48,7 +48,8 @@ final class ObjectWriteHandler {
     void copyObject(S3Request r) throws IOException, S3Exception {
         checkKey(r.key());
         checkObjectAcl(r);
-        boolean onlyIfAbsent = writeCondition(r);
+        UnsupportedHeaders.checkObjectWrite(r);
+        WriteCondition condition = writeCondition(r);
         String[] source = copySource(r);
         ObjectInfo src = ctx.store().headObject(source[0], source[1]);
         if (src == null) {
@@ -72,8 +73,9 @@ final class ObjectWriteHandler {
         ObjectAttributes attrs = replace ? attributesOf(r) : src.attributes();
         ObjectInfo info;
         try {
-            info = ctx.store().putObject(r.bucket(), r.key(), attrs, storedContent(src), src.etag(), src.partCount(),
-                    src.checksums(), onlyIfAbsent);
+            ContentSource content = storedContent(src);
+            // A copy made in one request is one part: S3 gives it the MD5 of its bytes as ETag.
+            info = write(r, attrs, content, ContentSource.md5Of(content), src.checksums(), condition);
         } catch (StoreException e) {
             if (e.reason() == StoreException.Reason.CONTENT_GONE) {
                 throw new S3Exception(S3Error.NO_SUCH_KEY, "The specified copy source does not exist.");
@@ -235,19 +237,35 @@ final class ObjectWriteHandler {
         }
     }
 
-    /** {@code If-None-Match: *} asks to create only; other write conditions are not supported. */
-    static boolean writeCondition(S3Request r) throws S3Exception {
-        if (r.header("If-Match") != null) {
-            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "If-Match on writes is not supported");
-        }
+    /** A write's conditions on the object it replaces: create only, or replace only that ETag. */
+    record WriteCondition(boolean onlyIfAbsent, String ifMatch) {
+    }
+
+    /** {@code If-None-Match: *} asks to create only; {@code If-Match: "etag"} to replace only that version. */
+    static WriteCondition writeCondition(S3Request r) throws S3Exception {
         String inm = r.header("If-None-Match");
-        if (inm == null) {
-            return false;
-        }
-        if (!inm.trim().equals("*")) {
+        if (inm != null && !inm.trim().equals("*")) {
             throw new S3Exception(S3Error.NOT_IMPLEMENTED, "If-None-Match on writes supports only *");
         }
-        return true;
+        String im = r.header("If-Match");
+        if (im != null && inm != null) {
+            throw new S3Exception(S3Error.INVALID_REQUEST, "If-Match and If-None-Match cannot be combined on a write");
+        }
+        return new WriteCondition(inm != null, im == null ? null : Conditions.unquote(im.trim()));
+    }
+
+    private ObjectInfo write(S3Request r, ObjectAttributes attrs, ContentSource content, String etag,
+                             Map<String, String> checksums, WriteCondition condition) throws IOException, S3Exception {
+        if (condition.ifMatch() == null) {
+            return ctx.store().putObject(r.bucket(), r.key(), attrs, content, etag, 0, checksums,
+                    condition.onlyIfAbsent());
+        }
+        try {
+            return ctx.store().putObjectIfMatch(r.bucket(), r.key(), attrs, content, etag, 0, checksums,
+                    condition.ifMatch());
+        } catch (UnsupportedOperationException e) {
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "If-Match on writes is not supported by this store");
+        }
     }
 
     /** A signed payload's declared SHA-256 must be the body's. */

@@ -122,6 +122,22 @@ public final class CachingObjectStore implements ObjectStore {
     }
 
     @Override
+    public long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
+        return delegate.partSizes(bucket, key, info);
+    }
+
+    @Override
+    public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                                       String etag, int partCount, Map<String, String> checksums, String expectedEtag)
+            throws IOException {
+        try {
+            return delegate.putObjectIfMatch(bucket, key, attributes, content, etag, partCount, checksums, expectedEtag);
+        } finally {
+            cache.invalidate(new CacheKey(bucket, key));
+        }
+    }
+
+    @Override
     public ObjectInfo deleteObject(String bucket, String key) throws IOException {
         try {
             return delegate.deleteObject(bucket, key);
@@ -135,6 +151,16 @@ public final class CachingObjectStore implements ObjectStore {
                                      long minPartSize) throws IOException {
         try {
             return delegate.completeUpload(bucket, key, uploadId, parts, minPartSize);
+        } finally {
+            cache.invalidate(new CacheKey(bucket, key));
+        }
+    }
+
+    @Override
+    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
+                                     long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
+        try {
+            return delegate.completeUpload(bucket, key, uploadId, parts, minPartSize, onlyIfAbsent, ifMatch);
         } finally {
             cache.invalidate(new CacheKey(bucket, key));
         }

@@ -21,4 +21,20 @@ public interface ContentSource {
 
     /** A fresh stream over the bytes; may be called more than once. */
     InputStream open() throws IOException;
+
+    /** The MD5 of the bytes: the known one, else computed by reading them once. */
+    static String md5Of(ContentSource content) throws IOException {
+        if (content.md5() != null) {
+            return content.md5();
+        }
+        java.security.MessageDigest md5 = MultipartAssembly.digest("MD5");
+        try (InputStream in = content.open()) {
+            byte[] buf = new byte[64 * 1024];
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                md5.update(buf, 0, n);
+            }
+        }
+        return Hex.encode(md5.digest());
+    }
 }

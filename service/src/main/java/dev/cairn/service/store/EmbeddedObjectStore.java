@@ -45,6 +45,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * leaves it open.
  */
 public final class EmbeddedObjectStore implements ObjectStore {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EmbeddedObjectStore.class);
 
     /** Content is stored in chunks of this size, so no read or write holds an object whole. */
     public static final int CHUNK_BYTES = 1 << 20;
@@ -66,6 +67,9 @@ public final class EmbeddedObjectStore implements ObjectStore {
     private final Table refs;
     private final Table uploads;
     private final Table parts;
+    private final Intents intents;
+    private final PartLayouts layouts;
+    private volatile java.util.concurrent.ScheduledExecutorService sweeper;
     private final ConcurrentHashMap<String, BucketInfo> bucketCache = new ConcurrentHashMap<>();
     private final ReadWriteLock[] bucketLocks = new ReadWriteLock[64];
     private final StripedLocks keyLocks = new StripedLocks(1024);
@@ -84,6 +88,8 @@ public final class EmbeddedObjectStore implements ObjectStore {
         refs = engine.table("refs");
         uploads = engine.table("uploads");
         parts = engine.table("parts");
+        intents = new Intents(engine.table("intents"));
+        layouts = new PartLayouts(engine.table("layouts"));
         for (int i = 0; i < bucketLocks.length; i++) {
             bucketLocks[i] = new ReentrantReadWriteLock();
         }
@@ -94,6 +100,73 @@ public final class EmbeddedObjectStore implements ObjectStore {
                 bucketCache.put(name, RowCodec.decodeBucket(name, e.value()));
             }
         }
+        sweep();
+    }
+
+    /** What one {@link #sweep()} undid. */
+    public record SweepReport(int abandonedContents, long abandonedBytes, int danglingReferences) {
+    }
+
+    /**
+     * Undoes what writers that died left half done (journaled in table {@code intents}): chunks
+     * of content whose size row was never written are deleted, and references counted for rows
+     * that were never written (or were deleted before their reference was dropped) are dropped,
+     * reclaiming content left without any. Runs on open and then whenever called; never touches
+     * the work of a writer alive in this process.
+     */
+    public synchronized SweepReport sweep() throws IOException {
+        int contents = 0;
+        long bytes = 0;
+        int references = 0;
+        for (Intents.Intent i : intents.all()) {
+            if (intents.isLive(i.token())) {
+                continue;
+            }
+            try (StripedLocks.Held c = contentLocks.lock(i.sha256())) {
+                if (!intents.exists(i.token())) {
+                    continue;
+                }
+                WriteBatch batch = new WriteBatch();
+                if (i.kind() == Intents.CONTENT) {
+                    if (blobs.get(Hex.decode(i.sha256())) == null) {
+                        deleteChunks(batch, i.sha256(), i.size());
+                        contents++;
+                        bytes += i.size();
+                    }
+                } else {
+                    RefChanges changes = new RefChanges();
+                    changes.add(i.sha256(), i.kind(), i.bucket(), -1);
+                    changes.apply(batch);
+                    references++;
+                }
+                intents.delete(batch, i.token());
+                engine.write(batch);
+            }
+        }
+        return new SweepReport(contents, bytes, references);
+    }
+
+    /** Sweeps every {@code interval} on a background thread until {@link #close()}. */
+    public synchronized void sweepEvery(java.time.Duration interval) {
+        if (sweeper != null || interval.isZero() || interval.isNegative()) {
+            return;
+        }
+        sweeper = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "cairn-sweep");
+            t.setDaemon(true);
+            return t;
+        });
+        long millis = interval.toMillis();
+        sweeper.scheduleWithFixedDelay(() -> {
+            try {
+                SweepReport r = sweep();
+                if (r.abandonedContents() + r.danglingReferences() > 0) {
+                    LOG.info("sweep: {}", r);
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("sweep failed: {}", e.toString());
+            }
+        }, millis, millis, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     // ---- buckets
@@ -166,6 +239,20 @@ public final class EmbeddedObjectStore implements ObjectStore {
     public ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
                                 String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
             throws IOException {
+        return write(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent, null, null);
+    }
+
+    @Override
+    public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                                       String etag, int partCount, Map<String, String> checksums, String expectedEtag)
+            throws IOException {
+        return write(bucket, key, attributes, content, etag, partCount, checksums, false, expectedEtag, null);
+    }
+
+    /** The condition is checked under the key's lock, in the critical section that writes the row. */
+    private ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                             String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent,
+                             String expectedEtag, long[] partSizes) throws IOException {
         ReadWriteLock bucketLock = bucketLock(bucket);
         bucketLock.readLock().lock();
         try {
@@ -175,49 +262,70 @@ public final class EmbeddedObjectStore implements ObjectStore {
             byte[] small = null;
             boolean large = content.size() > CHUNK_BYTES;
             boolean stored = false;
-            if (large) {
-                stored = acquireLarge(sha, REF_OBJECT, bucket, content);
-            }
+            byte[] intent = large ? intents.begin() : null;
+            boolean acquired = false;
             boolean done = false;
-            try (StripedLocks.Held k = keyLocks.lock(new String(rowKey, StandardCharsets.ISO_8859_1))) {
-                ObjectInfo old = decodeObjectOrNull(key, objects.get(rowKey));
-                if (onlyIfAbsent && old != null) {
-                    throw new StoreException(StoreException.Reason.PRECONDITION_FAILED, key + " exists");
+            try {
+                if (large) {
+                    stored = acquireLarge(sha, REF_OBJECT, bucket, content, intent);
+                    acquired = true;
                 }
-                ObjectInfo info = new ObjectInfo(key, sha, content.size(), etag, attributes,
-                        System.currentTimeMillis(), partCount, checksums);
-                try (StripedLocks.Held c = contentLocks.lock(sha, old == null ? null : old.sha256())) {
-                    WriteBatch batch = new WriteBatch();
-                    RefChanges changes = new RefChanges();
-                    if (!large) {
-                        if (blobs.get(Hex.decode(sha)) == null) {
-                            small = readSmall(content);
-                            changes.newContent(sha, small);
-                            stored = true;
+                try (StripedLocks.Held k = keyLocks.lock(new String(rowKey, StandardCharsets.ISO_8859_1))) {
+                    ObjectInfo old = decodeObjectOrNull(key, objects.get(rowKey));
+                    WriteConditions.check(key, old, onlyIfAbsent, expectedEtag);
+                    ObjectInfo info = new ObjectInfo(key, sha, content.size(), etag, attributes,
+                            System.currentTimeMillis(), partCount, checksums);
+                    try (StripedLocks.Held c = contentLocks.lock(sha, old == null ? null : old.sha256())) {
+                        WriteBatch batch = new WriteBatch();
+                        RefChanges changes = new RefChanges();
+                        if (!large) {
+                            if (blobs.get(Hex.decode(sha)) == null) {
+                                small = readSmall(content);
+                                changes.newContent(sha, small);
+                                stored = true;
+                            }
+                            changes.add(sha, REF_OBJECT, bucket, +1);
                         }
-                        changes.add(sha, REF_OBJECT, bucket, +1);
+                        if (old != null) {
+                            changes.add(old.sha256(), REF_OBJECT, bucket, -1);
+                        }
+                        changes.apply(batch);
+                        batch.putRow(objects, rowKey, ObjectRow.toRow(info));
+                        if (partSizes != null) {
+                            layouts.put(batch, rowKey, etag, partSizes);
+                        } else if (old != null && old.partCount() > 0) {
+                            layouts.delete(batch, rowKey);
+                        }
+                        if (intent != null) {
+                            intents.delete(batch, intent);
+                        }
+                        engine.write(batch);
+                        logicalBytes.addAndGet(content.size());
+                        if (stored) {
+                            physicalBytes.addAndGet(content.size());
+                        }
+                        done = true;
+                        return info;
                     }
-                    if (old != null) {
-                        changes.add(old.sha256(), REF_OBJECT, bucket, -1);
-                    }
-                    changes.apply(batch);
-                    batch.putRow(objects, rowKey, ObjectRow.toRow(info));
-                    engine.write(batch);
-                    logicalBytes.addAndGet(content.size());
-                    if (stored) {
-                        physicalBytes.addAndGet(content.size());
-                    }
-                    done = true;
-                    return info;
                 }
             } finally {
-                if (large && !done) {
-                    release(sha, REF_OBJECT, bucket);
+                try {
+                    if (acquired && !done) {
+                        release(sha, REF_OBJECT, bucket, intent);
+                    }
+                } finally {
+                    intents.end(intent);
                 }
             }
         } finally {
             bucketLock.readLock().unlock();
         }
+    }
+
+    @Override
+    public long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
+        requireBucket(bucket);
+        return info.partCount() == 0 ? null : layouts.read(objectKey(bucket, key), info);
     }
 
     @Override
@@ -296,6 +404,9 @@ public final class EmbeddedObjectStore implements ObjectStore {
                     changes.add(old.sha256(), REF_OBJECT, bucket, -1);
                     changes.apply(batch);
                     batch.delete(objects, rowKey);
+                    if (old.partCount() > 0) {
+                        layouts.delete(batch, rowKey);
+                    }
                     engine.write(batch);
                 }
                 return old;
@@ -431,8 +542,14 @@ public final class EmbeddedObjectStore implements ObjectStore {
         bucketLock.readLock().lock();
         try {
             upload(bucket, key, uploadId);
-            String etag = content.md5() != null ? content.md5() : md5Of(content);
-            acquireLarge(content.sha256(), REF_PART, bucket, content);
+            String etag = ContentSource.md5Of(content);
+            byte[] intent = intents.begin();
+            try {
+                acquireLarge(content.sha256(), REF_PART, bucket, content, intent);
+            } catch (IOException | RuntimeException e) {
+                intents.end(intent);
+                throw e;
+            }
             boolean done = false;
             try (StripedLocks.Held u = uploadLocks.lock(uploadId)) {
                 upload(bucket, key, uploadId);
@@ -448,13 +565,18 @@ public final class EmbeddedObjectStore implements ObjectStore {
                         changes.apply(batch);
                     }
                     batch.put(parts, rowKey, RowCodec.encodePart(part));
+                    intents.delete(batch, intent);
                     engine.write(batch);
                 }
                 done = true;
                 return part;
             } finally {
-                if (!done) {
-                    release(content.sha256(), REF_PART, bucket);
+                try {
+                    if (!done) {
+                        release(content.sha256(), REF_PART, bucket, intent);
+                    }
+                } finally {
+                    intents.end(intent);
                 }
             }
         } finally {
@@ -508,6 +630,12 @@ public final class EmbeddedObjectStore implements ObjectStore {
     @Override
     public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
                                      long minPartSize) throws IOException {
+        return completeUpload(bucket, key, uploadId, requested, minPartSize, false, null);
+    }
+
+    @Override
+    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
+                                     long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
         ReadWriteLock bucketLock = bucketLock(bucket);
         bucketLock.readLock().lock();
         try (StripedLocks.Held u = uploadLocks.lock(uploadId)) {
@@ -518,8 +646,9 @@ public final class EmbeddedObjectStore implements ObjectStore {
             }
             List<PartInfo> chosen = MultipartAssembly.select(requested, stored, minPartSize);
             ContentSource whole = MultipartAssembly.concatenate(chosen, (sha, size) -> openStable(sha, size));
-            ObjectInfo info = putObject(bucket, key, upload.attributes(), whole, MultipartAssembly.etag(chosen),
-                    chosen.size(), Map.of(), false);
+            long[] sizes = chosen.stream().mapToLong(PartInfo::size).toArray();
+            ObjectInfo info = write(bucket, key, upload.attributes(), whole, MultipartAssembly.etag(chosen),
+                    chosen.size(), Map.of(), onlyIfAbsent, ifMatch, sizes);
             dropUpload(upload);
             return info;
         } finally {
@@ -543,8 +672,19 @@ public final class EmbeddedObjectStore implements ObjectStore {
         return new StoreStats(logicalBytes.get(), physicalBytes.get());
     }
 
+    /** Stops the background sweep, waiting for one in progress; the engine stays open. */
     @Override
     public void close() {
+        java.util.concurrent.ScheduledExecutorService s = sweeper;
+        if (s == null) {
+            return;
+        }
+        s.shutdown();
+        try {
+            s.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     // ---- internals
@@ -554,43 +694,85 @@ public final class EmbeddedObjectStore implements ObjectStore {
         List<PartInfo> held = listParts(upload.bucket(), upload.key(), upload.uploadId(), 0, Integer.MAX_VALUE);
         WriteBatch batch = new WriteBatch();
         batch.delete(uploads, uploadKey(upload.bucket(), upload.key(), upload.uploadId()));
-        for (PartInfo p : held) {
-            batch.delete(parts, partKey(upload.uploadId(), p.partNumber()));
-        }
-        engine.write(batch);
-        for (PartInfo p : held) {
-            release(p.sha256(), REF_PART, upload.bucket());
+        // Each part's reference outlives its row until released: journaled, so a crash cannot leak it.
+        List<byte[]> releasing = new ArrayList<>(held.size());
+        try {
+            for (PartInfo p : held) {
+                batch.delete(parts, partKey(upload.uploadId(), p.partNumber()));
+                byte[] intent = intents.begin();
+                releasing.add(intent);
+                intents.putReference(batch, intent, REF_PART, p.sha256(), upload.bucket());
+            }
+            engine.write(batch);
+            for (int i = 0; i < held.size(); i++) {
+                release(held.get(i).sha256(), REF_PART, upload.bucket(), releasing.get(i));
+            }
+        } finally {
+            releasing.forEach(intents::end);
         }
     }
 
     /**
-     * Takes a reference on content of any size, storing it first if it is new. Chunks are
-     * written one by one before the reference that makes them reachable.
+     * Takes a reference on content of any size, storing it first if it is new, and journals the
+     * reference under {@code intent} until the caller's row holds it (or it is released). New
+     * content's chunks are written one by one, journaled, before the size row that makes them
+     * reachable; if that fails they are deleted.
      */
-    private boolean acquireLarge(String sha, byte kind, String bucket, ContentSource content) throws IOException {
+    private boolean acquireLarge(String sha, byte kind, String bucket, ContentSource content, byte[] intent)
+            throws IOException {
         try (StripedLocks.Held c = contentLocks.lock(sha)) {
             WriteBatch batch = new WriteBatch();
             RefChanges changes = new RefChanges();
-            boolean stored = false;
-            if (blobs.get(Hex.decode(sha)) == null) {
-                writeChunks(sha, content);
-                changes.newContentWritten(sha, content.size());
-                stored = true;
+            byte[] writing = null;
+            try {
+                if (blobs.get(Hex.decode(sha)) == null) {
+                    writing = intents.begin();
+                    WriteBatch start = new WriteBatch();
+                    intents.putContent(start, writing, sha, content.size());
+                    engine.write(start);
+                    writeChunks(sha, content);
+                    changes.newContentWritten(sha, content.size());
+                    intents.delete(batch, writing);
+                }
+                changes.add(sha, kind, bucket, +1);
+                changes.apply(batch);
+                intents.putReference(batch, intent, kind, sha, bucket);
+                engine.write(batch);
+                return writing != null;
+            } catch (IOException | RuntimeException e) {
+                if (writing != null) {
+                    try {
+                        WriteBatch undo = new WriteBatch();
+                        deleteChunks(undo, sha, content.size());
+                        intents.delete(undo, writing);
+                        engine.write(undo);
+                    } catch (IOException | RuntimeException undoFailed) {
+                        e.addSuppressed(undoFailed);
+                    }
+                }
+                throw e;
+            } finally {
+                intents.end(writing);
             }
-            changes.add(sha, kind, bucket, +1);
-            changes.apply(batch);
-            engine.write(batch);
-            return stored;
         }
     }
 
-    private void release(String sha, byte kind, String bucket) throws IOException {
+    /** Drops a reference and the intent that journals it. */
+    private void release(String sha, byte kind, String bucket, byte[] intent) throws IOException {
         try (StripedLocks.Held c = contentLocks.lock(sha)) {
             WriteBatch batch = new WriteBatch();
             RefChanges changes = new RefChanges();
             changes.add(sha, kind, bucket, -1);
             changes.apply(batch);
+            intents.delete(batch, intent);
             engine.write(batch);
+        }
+    }
+
+    /** Deletes every chunk content of this size can have. */
+    private void deleteChunks(WriteBatch batch, String sha, long size) {
+        for (int i = 0; (long) i * CHUNK_BYTES < size; i++) {
+            batch.delete(chunks, chunkKey(sha, i));
         }
     }
 
@@ -640,18 +822,6 @@ public final class EmbeddedObjectStore implements ObjectStore {
                 }
             }
         };
-    }
-
-    private String md5Of(ContentSource content) throws IOException {
-        java.security.MessageDigest md5 = MultipartAssembly.digest("MD5");
-        try (InputStream in = content.open()) {
-            byte[] buf = new byte[64 * 1024];
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                md5.update(buf, 0, n);
-            }
-        }
-        return Hex.encode(md5.digest());
     }
 
     /**
@@ -732,9 +902,7 @@ public final class EmbeddedObjectStore implements ObjectStore {
             }
             long size = RowCodec.decodeCount(sizeRow, "blobs/" + sha);
             batch.delete(blobs, shaBytes);
-            for (int i = 0; (long) i * CHUNK_BYTES < size; i++) {
-                batch.delete(chunks, chunkKey(sha, i));
-            }
+            deleteChunks(batch, sha, size);
         }
     }
 

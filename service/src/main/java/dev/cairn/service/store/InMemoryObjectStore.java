@@ -77,13 +77,24 @@ public final class InMemoryObjectStore implements ObjectStore {
     public ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
                                 String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
             throws IOException {
+        return write(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent, null);
+    }
+
+    @Override
+    public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                                       String etag, int partCount, Map<String, String> checksums, String expectedEtag)
+            throws IOException {
+        return write(bucket, key, attributes, content, etag, partCount, checksums, false, expectedEtag);
+    }
+
+    private ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                             String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent,
+                             String expectedEtag) throws IOException {
         byte[] bytes = contentBytes(content);
         synchronized (this) {
             requireBucket(bucket);
             NavigableMap<String, ObjectInfo> rows = objects.get(bucket);
-            if (onlyIfAbsent && rows.containsKey(key)) {
-                throw new StoreException(StoreException.Reason.PRECONDITION_FAILED, key + " exists");
-            }
+            WriteConditions.check(key, rows.get(key), onlyIfAbsent, expectedEtag);
             logicalBytes += bytes.length;
             if (!contents.containsKey(content.sha256())) {
                 physicalBytes += bytes.length;

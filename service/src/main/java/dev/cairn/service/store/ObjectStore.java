@@ -54,6 +54,28 @@ public interface ObjectStore extends AutoCloseable {
                          String etag, int partCount, java.util.Map<String, String> checksums,
                          boolean onlyIfAbsent) throws IOException;
 
+    /**
+     * Overwrites an object only if it exists with ETag {@code expectedEtag} ({@code If-Match};
+     * {@code *} matches any ETag), checked and written atomically: NO_SUCH_KEY when the key is
+     * absent, PRECONDITION_FAILED when its ETag differs. Other arguments as {@link #putObject}.
+     *
+     * @throws UnsupportedOperationException when the store cannot check and write atomically
+     */
+    default ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                                        String etag, int partCount, java.util.Map<String, String> checksums,
+                                        String expectedEtag) throws IOException {
+        throw new UnsupportedOperationException("conditional overwrite");
+    }
+
+    /**
+     * The sizes of the parts, in order, that this version of a multipart object ({@code info},
+     * as read) was completed from; null when it is not multipart, was replaced since, or the
+     * store does not record them.
+     */
+    default long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
+        return null;
+    }
+
     /** The row, or null when absent; NO_SUCH_BUCKET if the bucket is absent. */
     ObjectInfo headObject(String bucket, String key) throws IOException;
 
@@ -97,6 +119,23 @@ public interface ObjectStore extends AutoCloseable {
      */
     ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
                               long minPartSize) throws IOException;
+
+    /**
+     * {@link #completeUpload(String, String, String, List, long)} only if the object it replaces
+     * satisfies {@code ifMatch} (an ETag, or {@code *} for any) or, with {@code onlyIfAbsent},
+     * there is none; checked and written atomically, as {@link #putObjectIfMatch}. The upload
+     * stays when the condition fails.
+     *
+     * @throws UnsupportedOperationException when a condition is given and the store cannot check
+     *                                       and write atomically
+     */
+    default ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
+                                      long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
+        if (onlyIfAbsent || ifMatch != null) {
+            throw new UnsupportedOperationException("conditional completion");
+        }
+        return completeUpload(bucket, key, uploadId, parts, minPartSize);
+    }
 
     /** Ends the upload and releases its parts; NO_SUCH_UPLOAD. */
     void abortUpload(String bucket, String key, String uploadId) throws IOException;

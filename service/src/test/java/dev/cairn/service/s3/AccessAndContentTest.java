@@ -203,6 +203,28 @@ class AccessAndContentTest extends ServiceTestSupport {
     }
 
     @Test
+    void headersAskingForWhatCairnLacksAnswerNotImplementedAndStoreNothing() {
+        RequestBody body = RequestBody.fromString("x");
+        List<Runnable> refused = List.of(
+                () -> s3.putObject(b -> b.bucket(privateBucket).key("sse").serverSideEncryption("AES256"), body),
+                () -> s3.putObject(b -> b.bucket(privateBucket).key("sse").storageClass("GLACIER"), body),
+                () -> s3.putObject(b -> b.bucket(privateBucket).key("sse").tagging("a=b"), body),
+                () -> s3.putObject(b -> b.bucket(privateBucket).key("sse").websiteRedirectLocation("/x"), body),
+                () -> s3.putObject(b -> b.bucket(privateBucket).key("sse").objectLockLegalHoldStatus("ON"), body),
+                () -> s3.copyObject(b -> b.sourceBucket(privateBucket).sourceKey("t").destinationBucket(privateBucket)
+                        .destinationKey("sse").taggingDirective("REPLACE").tagging("a=b")),
+                () -> s3.createMultipartUpload(b -> b.bucket(privateBucket).key("sse").serverSideEncryption("aws:kms")),
+                () -> s3.createBucket(b -> b.bucket(uniqueBucket("locked")).objectLockEnabledForBucket(true)));
+        s3.putObject(b -> b.bucket(privateBucket).key("t"), RequestBody.fromString("t"));
+        for (Runnable call : refused) {
+            assertEquals(501, statusOf(call));
+        }
+        assertEquals(404, statusOf(() -> s3.headObject(b -> b.bucket(privateBucket).key("sse"))));
+        assertTrue(s3.listMultipartUploads(b -> b.bucket(privateBucket).prefix("sse")).uploads().isEmpty());
+        s3.putObject(b -> b.bucket(privateBucket).key("sse").storageClass("STANDARD"), RequestBody.fromString("ok"));
+    }
+
+    @Test
     void healthAndMetricsAreExposed() throws Exception {
         s3.putObject(b -> b.bucket(privateBucket).key("m1"), RequestBody.fromString("same"));
         s3.putObject(b -> b.bucket(privateBucket).key("m2"), RequestBody.fromString("same"));

@@ -11,7 +11,6 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -30,18 +29,12 @@ class MultipartTest extends ServiceTestSupport {
         s3.createBucket(b -> b.bucket(bucket));
     }
 
-    private static byte[] random(int n, long seed) {
-        byte[] b = new byte[n];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
     @Test
     void partsAssembleIntoOneObjectWithTheMultipartEtag() throws Exception {
         String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("mp").contentType("video/mp4")).uploadId();
-        byte[] p1 = random((int) MIN_PART_SIZE, 1);
-        byte[] p2 = random((int) MIN_PART_SIZE + 10, 2);
-        byte[] p3 = random(1000, 3);
+        byte[] p1 = seededBytes((int) MIN_PART_SIZE, 1);
+        byte[] p2 = seededBytes((int) MIN_PART_SIZE + 10, 2);
+        byte[] p3 = seededBytes(1000, 3);
         List<CompletedPart> parts = new ArrayList<>();
         ByteArrayOutputStream md5s = new ByteArrayOutputStream();
         ByteArrayOutputStream whole = new ByteArrayOutputStream();
@@ -109,7 +102,7 @@ class MultipartTest extends ServiceTestSupport {
 
     @Test
     void uploadPartCopyTakesARangeOfAnObject() {
-        byte[] src = random((int) MIN_PART_SIZE * 2, 4);
+        byte[] src = seededBytes((int) MIN_PART_SIZE * 2, 4);
         s3.putObject(b -> b.bucket(bucket).key("copy-src"), RequestBody.fromBytes(src));
         String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("copied")).uploadId();
         String e1 = s3.uploadPartCopy(b -> b.sourceBucket(bucket).sourceKey("copy-src").destinationBucket(bucket)
@@ -125,5 +118,75 @@ class MultipartTest extends ServiceTestSupport {
         System.arraycopy(src, 0, want, 0, (int) MIN_PART_SIZE);
         System.arraycopy(src, 0, want, (int) MIN_PART_SIZE, src.length);
         assertArrayEquals(want, got);
+    }
+    @Test
+    void listingUploadsWithADelimiterRollsUpCommonPrefixes() {
+        String b = uniqueBucket("mpu-delim");
+        s3.createBucket(c -> c.bucket(b));
+        for (String key : List.of("a/1", "a/2", "a/b/3", "b/1", "c", "c", "d/x", "e f/y")) {
+            s3.createMultipartUpload(c -> c.bucket(b).key(key));
+        }
+        var all = s3.listMultipartUploads(c -> c.bucket(b).delimiter("/"));
+        assertEquals(List.of("a/", "b/", "d/", "e f/"), all.commonPrefixes().stream().map(p -> p.prefix()).toList());
+        assertEquals(List.of("c", "c"), all.uploads().stream().map(u -> u.key()).toList());
+        assertEquals("/", all.delimiter());
+        assertTrue(!all.isTruncated());
+
+        var under = s3.listMultipartUploads(c -> c.bucket(b).prefix("a/").delimiter("/"));
+        assertEquals(List.of("a/1", "a/2"), under.uploads().stream().map(u -> u.key()).toList());
+        assertEquals(List.of("a/b/"), under.commonPrefixes().stream().map(p -> p.prefix()).toList());
+
+        List<String> seen = new ArrayList<>();
+        String keyMarker = null;
+        String idMarker = null;
+        int pages = 0;
+        while (true) {
+            String km = keyMarker;
+            String im = idMarker;
+            var page = s3.listMultipartUploads(c -> c.bucket(b).delimiter("/").maxUploads(2).keyMarker(km)
+                    .uploadIdMarker(im).encodingType("url"));
+            pages++;
+            assertTrue(page.uploads().size() + page.commonPrefixes().size() <= 2);
+            page.commonPrefixes().forEach(p -> seen.add(p.prefix()));
+            page.uploads().forEach(u -> seen.add(u.key() + "#" + u.uploadId()));
+            if (!page.isTruncated()) {
+                break;
+            }
+            keyMarker = page.nextKeyMarker();
+            idMarker = page.nextUploadIdMarker();
+        }
+        assertEquals(3, pages);
+        List<String> expected = new ArrayList<>(List.of("a/", "b/"));
+        all.uploads().forEach(u -> expected.add(u.key() + "#" + u.uploadId()));
+        expected.addAll(List.of("d/", "e f/"));
+        assertEquals(expected, seen);
+    }
+
+    @Test
+    void aCopyOfAMultipartObjectGetsTheMd5OfItsBytes() throws Exception {
+        String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("mp-src")).uploadId();
+        byte[] p1 = seededBytes((int) MIN_PART_SIZE, 11);
+        byte[] p2 = seededBytes(777, 12);
+        List<CompletedPart> parts = new ArrayList<>();
+        int n = 1;
+        for (byte[] p : List.of(p1, p2)) {
+            int number = n++;
+            String etag = s3.uploadPart(b -> b.bucket(bucket).key("mp-src").uploadId(id).partNumber(number),
+                    RequestBody.fromBytes(p)).eTag();
+            parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+        }
+        String sourceEtag = s3.completeMultipartUpload(b -> b.bucket(bucket).key("mp-src").uploadId(id)
+                .multipartUpload(m -> m.parts(parts))).eTag();
+        assertTrue(sourceEtag.endsWith("-2\""));
+
+        MessageDigest md5 = MessageDigest.getInstance("MD5");
+        md5.update(p1);
+        md5.update(p2);
+        String expected = "\"" + HexFormat.of().formatHex(md5.digest()) + "\"";
+        String copied = s3.copyObject(b -> b.sourceBucket(bucket).sourceKey("mp-src").destinationBucket(bucket)
+                .destinationKey("mp-copy")).copyObjectResult().eTag();
+        assertEquals(expected, copied);
+        assertEquals(expected, s3.headObject(b -> b.bucket(bucket).key("mp-copy")).eTag());
+        assertEquals(sourceEtag, s3.headObject(b -> b.bucket(bucket).key("mp-src")).eTag());
     }
 }

@@ -10,6 +10,7 @@ import dev.cairn.engine.ReadOptions;
 import dev.cairn.engine.Snapshot;
 import dev.cairn.engine.Table;
 import dev.cairn.engine.WriteBatch;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,6 +28,20 @@ final class MemoryEngine implements Engine {
     private final Map<String, TreeMap<byte[], byte[]>> tables = new HashMap<>();
     private final Map<String, Table> handles = new HashMap<>();
     private long sequence;
+    private long writesBeforeCrash = -1;
+
+    /**
+     * Simulates the process dying: the next {@code writes} writes succeed, every later one fails
+     * without effect until {@link #restart()}.
+     */
+    synchronized void crashAfter(long writes) {
+        writesBeforeCrash = writes;
+    }
+
+    /** Writes succeed again: what a reopened engine holds is what was written before the crash. */
+    synchronized void restart() {
+        writesBeforeCrash = -1;
+    }
 
     @Override
     public synchronized Table table(String name) {
@@ -37,7 +52,13 @@ final class MemoryEngine implements Engine {
     }
 
     @Override
-    public synchronized void write(WriteBatch batch) {
+    public synchronized void write(WriteBatch batch) throws IOException {
+        if (writesBeforeCrash == 0) {
+            throw new IOException("simulated crash");
+        }
+        if (writesBeforeCrash > 0) {
+            writesBeforeCrash--;
+        }
         for (WriteBatch.Op op : batch.ops()) {
             TreeMap<byte[], byte[]> t = tables.get(op.table().name());
             if (op.isDelete()) {
@@ -118,7 +139,7 @@ final class MemoryEngine implements Engine {
         }
 
         @Override
-        public void put(byte[] key, byte[] value) {
+        public void put(byte[] key, byte[] value) throws IOException {
             write(new WriteBatch().put(this, key, value));
         }
 
@@ -145,7 +166,7 @@ final class MemoryEngine implements Engine {
         }
 
         @Override
-        public void delete(byte[] key) {
+        public void delete(byte[] key) throws IOException {
             write(new WriteBatch().delete(this, key));
         }
 

@@ -460,7 +460,7 @@ public final class CassandraObjectStore implements ObjectStore {
             WriteId wid = ids.next();
             recordWrite(bucket, KIND_PART, slot, wid, content.sha256());
             Stored stored = storeContent(content);
-            String md5 = content.md5() != null ? content.md5() : stored.md5 != null ? stored.md5 : md5Of(content);
+            String md5 = content.md5() != null ? content.md5() : stored.md5 != null ? stored.md5 : ContentSource.md5Of(content);
             PartInfo part = new PartInfo(partNumber, content.sha256(), content.size(), md5, wid.timestampMicros() / 1000);
             session.execute(write(q.insertPart.bind(uploadId, partNumber,
                     RowFormat.encodePart(wid, stored.generation, part))).setQueryTimestamp(wid.timestampMicros()));
@@ -699,18 +699,6 @@ public final class CassandraObjectStore implements ObjectStore {
         }
         session.execute(write(q.completeGeneration.bind(sha, gen)));
         return new Stored(gen, true, Hex.encode(md5.digest()));
-    }
-
-    private static String md5Of(ContentSource content) throws IOException {
-        MessageDigest md5 = digest("MD5");
-        try (InputStream in = content.open()) {
-            byte[] buf = new byte[64 * 1024];
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                md5.update(buf, 0, n);
-            }
-        }
-        return Hex.encode(md5.digest());
     }
 
     // ---------------------------------------------------------------- reading content

@@ -1,0 +1,226 @@
+package dev.cairn.service.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Writes interrupted by a crash (the engine fails every write from some point on, then the store
+ * is reopened) leave nothing behind once swept, and sweeps racing live writes of the same
+ * content never take what those writes are building.
+ */
+class InterruptedWriteSweepTest {
+    private static final int CHUNK = EmbeddedObjectStore.CHUNK_BYTES;
+    private static final String[] CONTENT_TABLES = {"blobs", "chunks", "refs", "intents"};
+
+    private MemoryEngine engine;
+    private EmbeddedObjectStore store;
+
+    @BeforeEach
+    void open() throws IOException {
+        engine = new MemoryEngine();
+        store = new EmbeddedObjectStore(engine);
+        store.createBucket("b", BucketAcl.PRIVATE);
+    }
+
+    private static BytesContent content(int size, int seed) {
+        byte[] b = new byte[size];
+        new java.util.Random(seed).nextBytes(b);
+        return BytesContent.of(b);
+    }
+
+    private ObjectInfo put(String key, BytesContent c) throws IOException {
+        return store.putObject("b", key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+    }
+
+    private EmbeddedObjectStore reopen() throws IOException {
+        engine.restart();
+        return new EmbeddedObjectStore(engine);
+    }
+
+    private void assertNoContentLeft() {
+        for (String table : CONTENT_TABLES) {
+            assertEquals(0, engine.size(table), table);
+        }
+    }
+
+    @Test
+    void chunksWrittenBeforeACrashAreReclaimedOnOpen() throws IOException {
+        BytesContent c = content(2 * CHUNK + 10, 1);
+        engine.crashAfter(2); // the journal entry and the first chunk
+        assertThrows(IOException.class, () -> put("k", c));
+        assertEquals(1, engine.size("chunks"));
+        assertEquals(1, engine.size("intents"));
+
+        store = reopen();
+        assertNoContentLeft();
+        assertNull(store.headObject("b", "k"));
+    }
+
+    @Test
+    void aReferenceCountedForARowNeverWrittenIsDroppedOnOpen() throws IOException {
+        BytesContent c = content(2 * CHUNK, 2);
+        engine.crashAfter(4); // journal, two chunks, size row with the reference; not the object row
+        assertThrows(IOException.class, () -> put("k", c));
+        assertEquals(1, engine.size("blobs"));
+        assertEquals(1, engine.size("refs"));
+
+        store = reopen();
+        assertNoContentLeft();
+        assertNull(store.headObject("b", "k"));
+    }
+
+    @Test
+    void partReferencesOfAnAbortCutShortAreDroppedOnOpen() throws IOException {
+        UploadInfo u = store.createUpload("b", "mp", ObjectAttributes.EMPTY);
+        store.putPart("b", "mp", u.uploadId(), 1, content(1000, 3));
+        store.putPart("b", "mp", u.uploadId(), 2, content(CHUNK + 1, 4));
+        engine.crashAfter(1); // rows gone, references not yet released
+        assertThrows(IOException.class, () -> store.abortUpload("b", "mp", u.uploadId()));
+        assertEquals(2, engine.size("refs"));
+
+        store = reopen();
+        assertNoContentLeft();
+        assertEquals(0, engine.size("parts"));
+    }
+
+    @Test
+    void sharedContentKeepsTheReferencesOfCommittedRows() throws IOException {
+        BytesContent c = content(CHUNK + 100, 5);
+        put("kept", c);
+        engine.crashAfter(1); // the reference of the second object, not its row
+        assertThrows(IOException.class, () -> put("lost", c));
+        store = reopen();
+        assertNull(store.headObject("b", "lost"));
+        assertEquals(1, engine.size("refs"));
+        try (ObjectRead r = store.getObject("b", "kept"); InputStream in = r.open(0, r.size())) {
+            assertArrayEquals(c.bytes(), in.readAllBytes());
+        }
+        store.deleteObject("b", "kept");
+        assertNoContentLeft();
+    }
+
+    @Test
+    void contentRewrittenAfterACrashSurvivesTheSweep() throws IOException {
+        BytesContent c = content(3 * CHUNK, 6);
+        engine.crashAfter(2);
+        assertThrows(IOException.class, () -> put("k", c));
+        engine.restart(); // the store keeps running: its dead writer's journal entry waits for a sweep
+        put("k", c);
+        EmbeddedObjectStore.SweepReport report = store.sweep();
+        assertEquals(0, report.abandonedContents());
+        assertEquals(0, engine.size("intents"));
+        try (ObjectRead r = store.getObject("b", "k"); InputStream in = r.open(0, r.size())) {
+            assertArrayEquals(c.bytes(), in.readAllBytes());
+        }
+    }
+
+    @Test
+    void aSweepAfterAFailedWriteReclaimsWhatItsUndoCouldNotDelete() throws IOException {
+        BytesContent c = content(2 * CHUNK + 1, 7);
+        engine.crashAfter(3);
+        assertThrows(IOException.class, () -> put("k", c));
+        engine.restart();
+        EmbeddedObjectStore.SweepReport report = store.sweep();
+        assertEquals(1, report.abandonedContents());
+        assertEquals(c.size(), report.abandonedBytes());
+        assertNoContentLeft();
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void theBackgroundSweepReclaimsWithoutBeingCalled() throws Exception {
+        BytesContent c = content(2 * CHUNK + 1, 8);
+        engine.crashAfter(2);
+        assertThrows(IOException.class, () -> put("k", c));
+        engine.restart();
+        store.sweepEvery(java.time.Duration.ofMillis(20));
+        try {
+            while (engine.size("intents") > 0) {
+                Thread.sleep(10); // until the sweep ran, within the test's timeout
+            }
+        } finally {
+            store.close();
+        }
+        assertNoContentLeft();
+    }
+
+    @Test
+    void sweepsRacingWritesOfTheSameContentTakeNothingLive() throws Exception {
+        List<BytesContent> contents = List.of(content(2 * CHUNK + 3, 10), content(CHUNK + 7, 11), content(500, 12));
+        // Dead writers' leftovers for the same content, so that the sweeps have work while writes run.
+        engine.crashAfter(2);
+        assertThrows(IOException.class, () -> put("dead-a", contents.get(0)));
+        engine.restart();
+        engine.crashAfter(3);
+        assertThrows(IOException.class, () -> put("dead-b", contents.get(1)));
+        engine.restart();
+
+        int writers = 4;
+        int rounds = 30;
+        AtomicBoolean writing = new AtomicBoolean(true);
+        ExecutorService pool = Executors.newFixedThreadPool(writers + 1);
+        try {
+            Future<Integer> sweeps = pool.submit(() -> {
+                int n = 0;
+                while (writing.get()) {
+                    store.sweep();
+                    n++;
+                }
+                return n;
+            });
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                int writer = w;
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < rounds; i++) {
+                        BytesContent c = contents.get((writer + i) % contents.size());
+                        String key = "k" + (i % 3);
+                        put(key, c);
+                        if (i % 4 == 3) {
+                            store.deleteObject("b", key);
+                        }
+                        UploadInfo u = store.createUpload("b", "mp" + writer, ObjectAttributes.EMPTY);
+                        store.putPart("b", "mp" + writer, u.uploadId(), 1, c);
+                        store.abortUpload("b", "mp" + writer, u.uploadId());
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+            writing.set(false);
+            sweeps.get();
+        } finally {
+            pool.shutdownNow();
+        }
+        store.sweep();
+        assertEquals(0, engine.size("intents"));
+        for (String key : List.of("k0", "k1", "k2")) {
+            ObjectInfo info = store.headObject("b", key);
+            if (info == null) {
+                continue;
+            }
+            BytesContent expected = contents.stream().filter(c -> c.sha256().equals(info.sha256())).findFirst().orElseThrow();
+            try (ObjectRead r = store.getObject("b", key); InputStream in = r.open(0, r.size())) {
+                assertArrayEquals(expected.bytes(), in.readAllBytes(), key);
+            }
+            store.deleteObject("b", key);
+        }
+        assertNoContentLeft();
+    }
+}
