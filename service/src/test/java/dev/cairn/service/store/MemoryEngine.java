@@ -144,7 +144,7 @@ final class MemoryEngine implements Engine {
         }
 
         @Override
-        public void putRow(byte[] key, dev.cairn.engine.Row row) {
+        public void putRow(byte[] key, dev.cairn.engine.Row row) throws IOException {
             put(key, encodeRow(row));
         }
 
