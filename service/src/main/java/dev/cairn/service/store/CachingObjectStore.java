@@ -3,7 +3,6 @@ package dev.cairn.service.store;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -68,21 +67,7 @@ public final class CachingObjectStore implements ObjectStore {
             // Absent, or too large to cache: the store answers (and owns consistency).
             return delegate.getObject(bucket, key);
         }
-        return new ObjectRead() {
-            @Override
-            public ObjectInfo info() {
-                return c.info();
-            }
-
-            @Override
-            public InputStream open(long offset, long length) {
-                return new ByteArrayInputStream(c.bytes(), (int) offset, (int) length);
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        return new BytesObjectRead(c.info(), c.bytes());
     }
 
     private Cached load(CacheKey k) {
