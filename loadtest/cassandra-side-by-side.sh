@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The Cassandra store next to the embedded engine: the same 20 KB GET and PUT workload, through
 # the same client, against one service on each backend, in one run; then the Cassandra
-# service's row cache hit ratio during the GET phase, read from its Prometheus endpoint.
+# service's row cache hit ratio during the GET runs, read from its Prometheus endpoint. GETs run
+# twice: signed through the AWS SDK (S3), and as plain HTTP GETs of the public-read bucket (the
+# tool's lean client, so the service rather than the client is what gets measured).
 # Prints one table. See docs/cassandra.md ("Measured").
 #
 # usage: loadtest/cassandra-side-by-side.sh [options]
@@ -16,7 +18,7 @@
 # local Cassandra cluster of `bin/cairn cassandra` (CAIRN_CASSANDRA_* as there), starting it
 # when it does not answer and then stopping it at exit. Both services listen on free loopback
 # ports with their own data directories; a trap stops everything this script started.
-# About 4 minutes with the defaults, cluster start excluded.
+# About 5 minutes with the defaults, cluster start excluded.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -131,12 +133,15 @@ for store in embedded cassandra; do
   common=(--redis "127.0.0.1:$redis_port" --dataset "$store")
   s3=(--endpoint "http://127.0.0.1:${port[$store]}" --bucket "$bucket" --access-key "$access_key" --secret-key "$secret_key")
   echo "== $store: load $count objects of $object_size" >&2
-  lt load "${common[@]}" "${s3[@]}" --count "$count" --object-size "$object_size" --threads 8 >&2
+  lt load "${common[@]}" "${s3[@]}" --public-read --count "$count" --object-size "$object_size" --threads 8 >&2
   echo "== $store: GET (read-only, Zipfian)" >&2
   lt run "${common[@]}" "${s3[@]}" -w read-only --threads "$threads" --duration "$warmup" --ops 100000000 \
     --quiet --label "$store-warmup" --out "$out/$store-warmup.json" >/dev/null
   [ $store = cassandra ] && before=$(row_cache)
   lt run "${common[@]}" "${s3[@]}" -w read-only "${bounds[@]}" --label "$store-get" --out "$out/$store-get.json" >&2
+  echo "== $store: GET over plain HTTP (read-only, Zipfian)" >&2
+  lt run "${common[@]}" --http "http://127.0.0.1:${port[$store]}/$bucket/" -w read-only "${bounds[@]}" \
+    --label "$store-http-get" --out "$out/$store-http-get.json" >&2
   [ $store = cassandra ] && after=$(row_cache)
   echo "== $store: PUT (write-only: a new version of an existing key)" >&2
   lt run "${common[@]}" "${s3[@]}" -w write-only "${bounds[@]}" \
@@ -149,12 +154,15 @@ figures() { # result file of a one-operation run -> "ops/s p99-ms errors"
 read -r rh0 rm0 ch0 cm0 <<<"$before"
 read -r rh1 rm1 ch1 cm1 <<<"$after"
 echo
-printf '%-10s %10s %11s %10s %10s %11s %10s\n' store "GET ops/s" "GET p99 ms" "GET errors" "PUT ops/s" "PUT p99 ms" "PUT errors"
+printf '%-10s %13s %14s %13s %14s %13s %14s %7s\n' store "S3 GET ops/s" "S3 GET p99 ms" \
+  "HTTP GET ops/s" "HTTP GET p99 ms" "S3 PUT ops/s" "S3 PUT p99 ms" errors
 for store in embedded cassandra; do
   read -r gops gp99 gerr < <(figures "$out/$store-get.json")
+  read -r hops hp99 herr < <(figures "$out/$store-http-get.json")
   read -r pops pp99 perr < <(figures "$out/$store-put.json")
-  printf '%-10s %10.0f %11.2f %10d %10.0f %11.2f %10d\n' "$store" "$gops" "$gp99" "$gerr" "$pops" "$pp99" "$perr"
+  printf '%-10s %13.0f %14.2f %13.0f %14.2f %13.0f %14.2f %7d\n' "$store" "$gops" "$gp99" "$hops" "$hp99" \
+    "$pops" "$pp99" $((gerr + herr + perr))
 done
 awk -v rh=$((rh1 - rh0)) -v rm=$((rm1 - rm0)) -v ch=$((ch1 - ch0)) -v cm=$((cm1 - cm0)) 'BEGIN {
-  printf "row cache in front of Cassandra, measured GET run: object rows %d hits / %d lookups (%.1f%%), content %d hits / %d lookups (%.1f%%)\n",
+  printf "row cache in front of Cassandra, measured GET runs: object rows %d hits / %d lookups (%.1f%%), content %d hits / %d lookups (%.1f%%)\n",
     rh, rh + rm, rh + rm ? 100 * rh / (rh + rm) : 0, ch, ch + cm, ch + cm ? 100 * ch / (ch + cm) : 0 }'

@@ -87,6 +87,11 @@ public final class RowCachingObjectStore implements ObjectStore, InvalidationLis
         cache.invalidate(rowKey(bucket, key));
     }
 
+    /**
+     * Readers take the epoch before they check trust, and trust falls before the epoch moves (and
+     * rises after it): a reader that finds the store trusted holds an epoch whose rows were all
+     * read while the channel was listening, or one that a loss has already retired.
+     */
     @Override
     public void channelLost() {
         trusted = false;
@@ -103,10 +108,10 @@ public final class RowCachingObjectStore implements ObjectStore, InvalidationLis
 
     @Override
     public ObjectInfo headObject(String bucket, String key) throws IOException {
+        long e = epoch.get();
         if (!trusted) {
             return delegate.headObject(bucket, key);
         }
-        long e = epoch.get();
         byte[] rk = rowKey(bucket, key);
         TieredCache.Lookup row = cache.lookup(rk);
         ObjectInfo cached = decodeRow(row.value(), e, key);
@@ -124,10 +129,10 @@ public final class RowCachingObjectStore implements ObjectStore, InvalidationLis
 
     @Override
     public ObjectRead getObject(String bucket, String key) throws IOException {
+        long e = epoch.get();
         if (!trusted) {
             return delegate.getObject(bucket, key);
         }
-        long e = epoch.get();
         byte[] rk = rowKey(bucket, key);
         TieredCache.Lookup row = cache.lookup(rk);
         ObjectInfo cached = decodeRow(row.value(), e, key);
