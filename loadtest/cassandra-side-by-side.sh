@@ -48,47 +48,16 @@ mkdir -p "$workdir"/{embedded,cassandra,redis,results}
 workdir=$(cd "$workdir" && pwd)
 
 pids=()
+me=cassandra-side-by-side
 started_cluster=0
-cleanup() {
-  local status=$?
-  for pid in "${pids[@]}"; do
-    kill "$pid" 2>/dev/null || true
-  done
-  for pid in "${pids[@]}"; do
-    wait "$pid" 2>/dev/null || true
-  done
+stop_more() {
   if [ "$started_cluster" = 1 ]; then
     "$root/bin/cairn" cassandra stop >/dev/null 2>&1 || true
   fi
-  if [ "$keep" = 0 ]; then
-    rm -rf "$workdir"
-  else
-    echo "cassandra-side-by-side: results kept in $workdir/results" >&2
-  fi
-  exit $status
 }
+# shellcheck source=processes.sh
+. "$root/loadtest/processes.sh"
 trap cleanup EXIT INT TERM
-
-free_port() {
-  local port
-  while :; do
-    port=$((20000 + RANDOM % 40000))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return
-    fi
-  done
-}
-
-await_port() { # name port pid
-  for _ in $(seq 1 1500); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$2") 2>/dev/null && return 0
-    kill -0 "$3" 2>/dev/null || { echo "cassandra-side-by-side: $1 exited before listening" >&2; return 1; }
-    sleep 0.2
-  done
-  echo "cassandra-side-by-side: $1 did not listen on port $2" >&2
-  return 1
-}
 
 cluster_status=$("$root/bin/cairn" cassandra status 2>&1 || true)
 if grep -q "does not answer" <<<"$cluster_status"; then

@@ -28,11 +28,10 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Thread-safe, as the delegate.
  */
-public final class RowCachingObjectStore implements ObjectStore, InvalidationListener {
+public final class RowCachingObjectStore extends ForwardingObjectStore implements InvalidationListener {
     private static final byte ROW = 'r';
     private static final byte CONTENT = 'c';
 
-    private final ObjectStore delegate;
     private final TieredCache cache;
     private final long maxContentBytes;
     private final AtomicLong epoch = new AtomicLong();
@@ -49,10 +48,10 @@ public final class RowCachingObjectStore implements ObjectStore, InvalidationLis
      *                false until the invalidation channel says it is listening
      */
     public RowCachingObjectStore(ObjectStore delegate, TieredCache cache, long maxContentBytes, boolean trusted) {
+        super(delegate);
         if (maxContentBytes < 0) {
             throw new IllegalArgumentException("maxContentBytes must not be negative");
         }
-        this.delegate = delegate;
         this.cache = cache;
         this.maxContentBytes = maxContentBytes;
         this.trusted = trusted;
@@ -106,52 +105,62 @@ public final class RowCachingObjectStore implements ObjectStore, InvalidationLis
 
     // ---------------------------------------------------------------- reads
 
-    @Override
-    public ObjectInfo headObject(String bucket, String key) throws IOException {
+    /** A row lookup: its key, the epoch taken before trust was checked, the cache's answer and the row if current. */
+    private record RowLookup(byte[] key, long epoch, TieredCache.Lookup lookup, ObjectInfo cached) {
+    }
+
+    /** The row's lookup, counted; null when cached rows are not trusted. */
+    private RowLookup lookUpRow(String bucket, String key) throws IOException {
         long e = epoch.get();
         if (!trusted) {
-            return delegate.headObject(bucket, key);
+            return null;
         }
         byte[] rk = rowKey(bucket, key);
-        TieredCache.Lookup row = cache.lookup(rk);
-        ObjectInfo cached = decodeRow(row.value(), e, key);
-        if (cached != null) {
-            rowHits.increment();
-            return cached;
+        TieredCache.Lookup lookup = cache.lookup(rk);
+        ObjectInfo cached = decodeRow(lookup.value(), e, key);
+        (cached != null ? rowHits : rowMisses).increment();
+        return new RowLookup(rk, e, lookup, cached);
+    }
+
+    /** Caches {@code info}, read from the store after {@code row} was looked up, unless invalidated since. */
+    private void fill(RowLookup row, ObjectInfo info) {
+        cache.fill(row.key(), encodeRow(row.epoch(), info), row.lookup().stamp());
+    }
+
+    @Override
+    public ObjectInfo headObject(String bucket, String key) throws IOException {
+        RowLookup row = lookUpRow(bucket, key);
+        if (row == null) {
+            return delegate.headObject(bucket, key);
         }
-        rowMisses.increment();
+        if (row.cached() != null) {
+            return row.cached();
+        }
         ObjectInfo info = delegate.headObject(bucket, key);
         if (info != null) {
-            cache.fill(rk, encodeRow(e, info), row.stamp());
+            fill(row, info);
         }
         return info;
     }
 
     @Override
     public ObjectRead getObject(String bucket, String key) throws IOException {
-        long e = epoch.get();
-        if (!trusted) {
+        RowLookup row = lookUpRow(bucket, key);
+        if (row == null) {
             return delegate.getObject(bucket, key);
         }
-        byte[] rk = rowKey(bucket, key);
-        TieredCache.Lookup row = cache.lookup(rk);
-        ObjectInfo cached = decodeRow(row.value(), e, key);
-        if (cached != null) {
-            rowHits.increment();
-            if (cached.size() <= maxContentBytes) {
-                byte[] bytes = cachedContent(cached.sha256());
-                if (bytes != null) {
-                    return new BytesObjectRead(cached, bytes);
-                }
+        ObjectInfo cached = row.cached();
+        if (cached != null && cached.size() <= maxContentBytes) {
+            byte[] bytes = cachedContent(cached.sha256());
+            if (bytes != null) {
+                return new BytesObjectRead(cached, bytes);
             }
-        } else {
-            rowMisses.increment();
         }
         ObjectRead read = delegate.getObject(bucket, key);
         if (read == null) {
             return null;
         }
-        cache.fill(rk, encodeRow(e, read.info()), row.stamp());
+        fill(row, read.info());
         if (read.size() > maxContentBytes) {
             return read;
         }
@@ -286,81 +295,6 @@ public final class RowCachingObjectStore implements ObjectStore, InvalidationLis
         } catch (CorruptionException e) {
             throw new IOException("a cached row of " + key + " is unreadable", e);
         }
-    }
-
-    // ---------------------------------------------------------------- pass-through
-
-    @Override
-    public BucketInfo createBucket(String bucket, BucketAcl acl) throws IOException {
-        return delegate.createBucket(bucket, acl);
-    }
-
-    @Override
-    public BucketInfo bucket(String bucket) throws IOException {
-        return delegate.bucket(bucket);
-    }
-
-    @Override
-    public List<BucketInfo> listBuckets() throws IOException {
-        return delegate.listBuckets();
-    }
-
-    @Override
-    public void setBucketAcl(String bucket, BucketAcl acl) throws IOException {
-        delegate.setBucketAcl(bucket, acl);
-    }
-
-    @Override
-    public ListPage listObjects(String bucket, ListQuery query) throws IOException {
-        return delegate.listObjects(bucket, query);
-    }
-
-    @Override
-    public ContentRead getContent(String sha256) throws IOException {
-        return delegate.getContent(sha256);
-    }
-
-    @Override
-    public boolean isContentPublic(String sha256) throws IOException {
-        return delegate.isContentPublic(sha256);
-    }
-
-    @Override
-    public UploadInfo createUpload(String bucket, String key, ObjectAttributes attributes) throws IOException {
-        return delegate.createUpload(bucket, key, attributes);
-    }
-
-    @Override
-    public UploadInfo upload(String bucket, String key, String uploadId) throws IOException {
-        return delegate.upload(bucket, key, uploadId);
-    }
-
-    @Override
-    public PartInfo putPart(String bucket, String key, String uploadId, int partNumber, ContentSource content)
-            throws IOException {
-        return delegate.putPart(bucket, key, uploadId, partNumber, content);
-    }
-
-    @Override
-    public List<PartInfo> listParts(String bucket, String key, String uploadId, int afterPart, int maxParts)
-            throws IOException {
-        return delegate.listParts(bucket, key, uploadId, afterPart, maxParts);
-    }
-
-    @Override
-    public List<UploadInfo> listUploads(String bucket, String prefix, String keyMarker, String uploadIdMarker, int max)
-            throws IOException {
-        return delegate.listUploads(bucket, prefix, keyMarker, uploadIdMarker, max);
-    }
-
-    @Override
-    public void abortUpload(String bucket, String key, String uploadId) throws IOException {
-        delegate.abortUpload(bucket, key, uploadId);
-    }
-
-    @Override
-    public StoreStats stats() {
-        return delegate.stats();
     }
 
     @Override
