@@ -50,46 +50,15 @@ mkdir -p "$workdir"/{cairn,files,nginx/tmp,redis,results}
 workdir=$(cd "$workdir" && pwd)
 
 pids=()
-cleanup() {
-  local status=$?
+me=side-by-side
+stop_more() {
   if [ -f "$workdir/nginx/nginx.pid" ]; then
     kill "$(cat "$workdir/nginx/nginx.pid")" 2>/dev/null || true
   fi
-  for pid in "${pids[@]}"; do
-    kill "$pid" 2>/dev/null || true
-  done
-  for pid in "${pids[@]}"; do
-    wait "$pid" 2>/dev/null || true
-  done
-  if [ "$keep" = 0 ]; then
-    rm -rf "$workdir"
-  else
-    echo "side-by-side: results kept in $workdir/results" >&2
-  fi
-  exit $status
 }
+# shellcheck source=processes.sh
+. "$root/loadtest/processes.sh"
 trap cleanup EXIT INT TERM
-
-free_port() {
-  local port
-  while :; do
-    port=$((20000 + RANDOM % 40000))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return
-    fi
-  done
-}
-
-await_port() { # name port pid
-  for _ in $(seq 1 1500); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$2") 2>/dev/null && return 0
-    kill -0 "$3" 2>/dev/null || { echo "side-by-side: $1 exited before listening" >&2; return 1; }
-    sleep 0.2
-  done
-  echo "side-by-side: $1 did not listen on port $2" >&2
-  return 1
-}
 
 redis_port=$(free_port)
 cairn_port=$(free_port)

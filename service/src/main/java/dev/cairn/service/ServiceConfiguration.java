@@ -14,6 +14,7 @@ import dev.cairn.service.s3.SigV4Authenticator;
 import dev.cairn.service.store.CachingObjectStore;
 import dev.cairn.service.store.EmbeddedObjectStore;
 import dev.cairn.service.store.ObjectStore;
+import dev.cairn.service.store.RowCachingObjectStore;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -170,6 +171,9 @@ public class ServiceConfiguration {
                 Gauge.builder("cairn.cache.objects.bytes", cached, CachingObjectStore::cachedBytes)
                         .baseUnit("bytes").register(registry);
             }
+            if (store instanceof RowCachingObjectStore rows) {
+                rowCacheMeters(registry, rows);
+            }
             Engine engine = engines.getIfAvailable();
             if (engine == null) {
                 return;
@@ -186,6 +190,26 @@ public class ServiceConfiguration {
             engineGauge(registry, engine, "cairn.engine.write.stalls", EngineStats::writeStalls);
             engineGauge(registry, engine, "cairn.engine.user.bytes.written", EngineStats::userBytesWritten);
         };
+    }
+
+    private static void rowCacheMeters(MeterRegistry registry, RowCachingObjectStore rows) {
+        FunctionCounter.builder("cairn.row.cache.row.hits", rows, r -> r.cacheStats().rowHits())
+                .description("object rows answered from the row cache").register(registry);
+        FunctionCounter.builder("cairn.row.cache.row.misses", rows, r -> r.cacheStats().rowMisses())
+                .register(registry);
+        FunctionCounter.builder("cairn.row.cache.content.hits", rows, r -> r.cacheStats().contentHits())
+                .description("content answered from the row cache by digest").register(registry);
+        FunctionCounter.builder("cairn.row.cache.content.misses", rows, r -> r.cacheStats().contentMisses())
+                .register(registry);
+        Gauge.builder("cairn.row.cache.hit.ratio", rows, r -> r.cacheStats().hitRatio())
+                .description("row and content hits over lookups since start").register(registry);
+        Gauge.builder("cairn.row.cache.trusted", rows, r -> r.cacheStats().trusted() ? 1 : 0)
+                .description("1 while cached object rows are served, 0 while bypassed").register(registry);
+        Gauge.builder("cairn.row.cache.ssd.hits", rows, r -> r.tierStats().ssdHits()).register(registry);
+        Gauge.builder("cairn.row.cache.memory.bytes", rows, r -> r.tierStats().memoryBytes())
+                .baseUnit("bytes").register(registry);
+        Gauge.builder("cairn.row.cache.ssd.bytes", rows, r -> r.tierStats().ssdBytes())
+                .baseUnit("bytes").register(registry);
     }
 
     private static void engineGauge(MeterRegistry registry, Engine engine, String name,

@@ -3,7 +3,6 @@ package dev.cairn.service.store;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -21,10 +20,9 @@ import java.util.Map;
  *
  * <p>Thread-safety: safe for concurrent use, as the delegate.
  */
-public final class CachingObjectStore implements ObjectStore {
+public final class CachingObjectStore extends ForwardingObjectStore {
     private static final int ENTRY_OVERHEAD_BYTES = 256;
 
-    private final ObjectStore delegate;
     private final Cache<CacheKey, Cached> cache;
     private final long maxObjectBytes;
 
@@ -35,10 +33,10 @@ public final class CachingObjectStore implements ObjectStore {
     }
 
     public CachingObjectStore(ObjectStore delegate, long capacityBytes, long maxObjectBytes) {
+        super(delegate);
         if (capacityBytes < 0 || maxObjectBytes < 0) {
             throw new IllegalArgumentException("cache sizes must not be negative");
         }
-        this.delegate = delegate;
         this.maxObjectBytes = maxObjectBytes;
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(capacityBytes)
@@ -68,21 +66,7 @@ public final class CachingObjectStore implements ObjectStore {
             // Absent, or too large to cache: the store answers (and owns consistency).
             return delegate.getObject(bucket, key);
         }
-        return new ObjectRead() {
-            @Override
-            public ObjectInfo info() {
-                return c.info();
-            }
-
-            @Override
-            public InputStream open(long offset, long length) {
-                return new ByteArrayInputStream(c.bytes(), (int) offset, (int) length);
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        return new BytesObjectRead(c.info(), c.bytes());
     }
 
     private Cached load(CacheKey k) {
@@ -119,11 +103,6 @@ public final class CachingObjectStore implements ObjectStore {
         } finally {
             cache.invalidate(new CacheKey(bucket, key));
         }
-    }
-
-    @Override
-    public long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
-        return delegate.partSizes(bucket, key, info);
     }
 
     @Override
@@ -164,84 +143,6 @@ public final class CachingObjectStore implements ObjectStore {
         } finally {
             cache.invalidate(new CacheKey(bucket, key));
         }
-    }
-
-    @Override
-    public void deleteBucket(String bucket) throws IOException {
-        delegate.deleteBucket(bucket);
-    }
-
-    @Override
-    public BucketInfo createBucket(String bucket, BucketAcl acl) throws IOException {
-        return delegate.createBucket(bucket, acl);
-    }
-
-    @Override
-    public BucketInfo bucket(String bucket) throws IOException {
-        return delegate.bucket(bucket);
-    }
-
-    @Override
-    public List<BucketInfo> listBuckets() throws IOException {
-        return delegate.listBuckets();
-    }
-
-    @Override
-    public void setBucketAcl(String bucket, BucketAcl acl) throws IOException {
-        delegate.setBucketAcl(bucket, acl);
-    }
-
-    @Override
-    public ListPage listObjects(String bucket, ListQuery query) throws IOException {
-        return delegate.listObjects(bucket, query);
-    }
-
-    @Override
-    public ContentRead getContent(String sha256) throws IOException {
-        return delegate.getContent(sha256);
-    }
-
-    @Override
-    public boolean isContentPublic(String sha256) throws IOException {
-        return delegate.isContentPublic(sha256);
-    }
-
-    @Override
-    public UploadInfo createUpload(String bucket, String key, ObjectAttributes attributes) throws IOException {
-        return delegate.createUpload(bucket, key, attributes);
-    }
-
-    @Override
-    public UploadInfo upload(String bucket, String key, String uploadId) throws IOException {
-        return delegate.upload(bucket, key, uploadId);
-    }
-
-    @Override
-    public PartInfo putPart(String bucket, String key, String uploadId, int partNumber, ContentSource content)
-            throws IOException {
-        return delegate.putPart(bucket, key, uploadId, partNumber, content);
-    }
-
-    @Override
-    public List<PartInfo> listParts(String bucket, String key, String uploadId, int afterPart, int maxParts)
-            throws IOException {
-        return delegate.listParts(bucket, key, uploadId, afterPart, maxParts);
-    }
-
-    @Override
-    public List<UploadInfo> listUploads(String bucket, String prefix, String keyMarker, String uploadIdMarker, int max)
-            throws IOException {
-        return delegate.listUploads(bucket, prefix, keyMarker, uploadIdMarker, max);
-    }
-
-    @Override
-    public void abortUpload(String bucket, String key, String uploadId) throws IOException {
-        delegate.abortUpload(bucket, key, uploadId);
-    }
-
-    @Override
-    public StoreStats stats() {
-        return delegate.stats();
     }
 
     @Override

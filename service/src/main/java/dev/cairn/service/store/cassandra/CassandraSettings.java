@@ -58,6 +58,12 @@ public class CassandraSettings {
     private Duration schemaTimeout = DEFAULT_SCHEMA_TIMEOUT;
     /** Create the keyspace and tables on start when missing; when false, only verify they exist. */
     private boolean createSchema = true;
+    private final CassandraCacheSettings cache = new CassandraCacheSettings();
+
+    /** The row cache in front of the store ({@code cairn.cassandra.cache.*}). */
+    public CassandraCacheSettings getCache() {
+        return cache;
+    }
 
     public List<String> getContactPoints() {
         return contactPoints;
@@ -160,6 +166,7 @@ public class CassandraSettings {
         require(positive(requestTimeout), "cairn.cassandra.request-timeout must be positive");
         require(positive(connectTimeout), "cairn.cassandra.connect-timeout must be positive");
         require(positive(schemaTimeout), "cairn.cassandra.schema-timeout must be positive");
+        cache.validate();
     }
 
     private static boolean positive(Duration d) {

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The Cassandra store next to the embedded engine: the same 20 KB GET and PUT workload, through
+# the same client, against one service on each backend, in one run; then the Cassandra
+# service's row cache hit ratio during the GET runs, read from its Prometheus endpoint. GETs run
+# twice: signed through the AWS SDK (S3), and as plain HTTP GETs of the public-read bucket (the
+# tool's lean client, so the service rather than the client is what gets measured).
+# Prints one table. See docs/cassandra.md ("Measured").
+#
+# usage: loadtest/cassandra-side-by-side.sh [options]
+#   --count N           objects in each dataset (default 2000)
+#   --object-size S     every object this size (default 20KiB)
+#   --threads N         client threads (default 16)
+#   --duration D        time bound of each measured run (default 20s)
+#   --warmup D          untimed GET run before the measured GET run (default 5s)
+#   --workdir DIR       keep everything here (default: a fresh temporary directory, removed at exit)
+#
+# Needs redis-server (the load tool's key registry; bin/install-test-deps installs it). Uses the
+# local Cassandra cluster of `bin/cairn cassandra` (CAIRN_CASSANDRA_* as there), starting it
+# when it does not answer and then stopping it at exit. Both services listen on free loopback
+# ports with their own data directories; a trap stops everything this script started.
+# About 5 minutes with the defaults, cluster start excluded.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+count=2000 object_size=20KiB threads=16 duration=20s warmup=5s workdir=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --count) count=$2; shift 2 ;;
+    --object-size) object_size=$2; shift 2 ;;
+    --threads) threads=$2; shift 2 ;;
+    --duration) duration=$2; shift 2 ;;
+    --warmup) warmup=$2; shift 2 ;;
+    --workdir) workdir=$2; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "cassandra-side-by-side: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+
+redis_bin=$(command -v redis-server || echo /usr/bin/redis-server)
+[ -x "$redis_bin" ] || { echo "cassandra-side-by-side: redis-server is not installed (run bin/install-test-deps as root)" >&2; exit 2; }
+
+keep=1
+if [ -z "$workdir" ]; then
+  workdir=$(mktemp -d -t cairn-cassandra-side-by-side.XXXXXX)
+  keep=0
+fi
+mkdir -p "$workdir"/{embedded,cassandra,redis,results}
+workdir=$(cd "$workdir" && pwd)
+
+pids=()
+me=cassandra-side-by-side
+started_cluster=0
+stop_more() {
+  if [ "$started_cluster" = 1 ]; then
+    "$root/bin/cairn" cassandra stop >/dev/null 2>&1 || true
+  fi
+}
+# shellcheck source=processes.sh
+. "$root/loadtest/processes.sh"
+trap cleanup EXIT INT TERM
+
+cluster_status=$("$root/bin/cairn" cassandra status 2>&1 || true)
+if grep -q "does not answer" <<<"$cluster_status"; then
+  echo "== starting the local Cassandra cluster" >&2
+  started_cluster=1
+  "$root/bin/cairn" cassandra start >&2
+fi
+
+redis_port=$(free_port)
+"$redis_bin" --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --daemonize no \
+  --dir "$workdir/redis" >"$workdir/redis/redis.log" 2>&1 &
+pids+=($!)
+await_port redis-server "$redis_port" "${pids[-1]}"
+
+access_key=cassandra-side-by-side
+secret_key=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
+declare -A port
+for store in embedded cassandra; do
+  port[$store]=$(free_port)
+  # Arguments rank above the packaged settings (server.port: 9000).
+  "$root/bin/cairn" serve --server.port="${port[$store]}" --server.address=127.0.0.1 \
+    --cairn.data-dir="$workdir/$store" --cairn.store="$store" \
+    --cairn.auth.access-key="$access_key" --cairn.auth.secret-key="$secret_key" \
+    --logging.level.dev.cairn.service.access=WARN >"$workdir/$store/cairn.log" 2>&1 &
+  pids+=($!)
+  await_port "cairn ($store)" "${port[$store]}" "${pids[-1]}"
+done
+
+lt() { "$root/bin/cairn" loadtest "$@"; }
+bucket=side-$(date +%s)
+out=$workdir/results
+bounds=(--threads "$threads" --duration "$duration" --ops 100000000 --quiet)
+
+row_cache() { # the Cassandra service's row cache counters: row hits, row misses, content hits, content misses
+  curl -fsS "http://127.0.0.1:${port[cassandra]}/actuator/prometheus" | awk '
+    /^cairn_row_cache_row_hits_total/ {rh=$2} /^cairn_row_cache_row_misses_total/ {rm=$2}
+    /^cairn_row_cache_content_hits_total/ {ch=$2} /^cairn_row_cache_content_misses_total/ {cm=$2}
+    END {printf "%d %d %d %d\n", rh, rm, ch, cm}'
+}
+
+for store in embedded cassandra; do
+  common=(--redis "127.0.0.1:$redis_port" --dataset "$store")
+  s3=(--endpoint "http://127.0.0.1:${port[$store]}" --bucket "$bucket" --access-key "$access_key" --secret-key "$secret_key")
+  echo "== $store: load $count objects of $object_size" >&2
+  lt load "${common[@]}" "${s3[@]}" --public-read --count "$count" --object-size "$object_size" --threads 8 >&2
+  echo "== $store: GET (read-only, Zipfian)" >&2
+  lt run "${common[@]}" "${s3[@]}" -w read-only --threads "$threads" --duration "$warmup" --ops 100000000 \
+    --quiet --label "$store-warmup" --out "$out/$store-warmup.json" >/dev/null
+  [ $store = cassandra ] && before=$(row_cache)
+  lt run "${common[@]}" "${s3[@]}" -w read-only "${bounds[@]}" --label "$store-get" --out "$out/$store-get.json" >&2
+  echo "== $store: GET over plain HTTP (read-only, Zipfian)" >&2
+  lt run "${common[@]}" --http "http://127.0.0.1:${port[$store]}/$bucket/" -w read-only "${bounds[@]}" \
+    --label "$store-http-get" --out "$out/$store-http-get.json" >&2
+  [ $store = cassandra ] && after=$(row_cache)
+  echo "== $store: PUT (write-only: a new version of an existing key)" >&2
+  lt run "${common[@]}" "${s3[@]}" -w write-only "${bounds[@]}" \
+    --label "$store-put" --out "$out/$store-put.json" >&2
+done
+
+figures() { # result file of a one-operation run -> "ops/s p99-ms errors"
+  jq -r '.perOperation | to_entries[0].value | [.opsPerSecond, .p99Ms, .errorCount] | @tsv' "$1"
+}
+read -r rh0 rm0 ch0 cm0 <<<"$before"
+read -r rh1 rm1 ch1 cm1 <<<"$after"
+echo
+printf '%-10s %13s %14s %13s %14s %13s %14s %7s\n' store "S3 GET ops/s" "S3 GET p99 ms" \
+  "HTTP GET ops/s" "HTTP GET p99 ms" "S3 PUT ops/s" "S3 PUT p99 ms" errors
+for store in embedded cassandra; do
+  read -r gops gp99 gerr < <(figures "$out/$store-get.json")
+  read -r hops hp99 herr < <(figures "$out/$store-http-get.json")
+  read -r pops pp99 perr < <(figures "$out/$store-put.json")
+  printf '%-10s %13.0f %14.2f %13.0f %14.2f %13.0f %14.2f %7d\n' "$store" "$gops" "$gp99" "$hops" "$hp99" \
+    "$pops" "$pp99" $((gerr + herr + perr))
+done
+awk -v rh=$((rh1 - rh0)) -v rm=$((rm1 - rm0)) -v ch=$((ch1 - ch0)) -v cm=$((cm1 - cm0)) 'BEGIN {
+  printf "row cache in front of Cassandra, measured GET runs: object rows %d hits / %d lookups (%.1f%%), content %d hits / %d lookups (%.1f%%)\n",
+    rh, rh + rm, rh + rm ? 100 * rh / (rh + rm) : 0, ch, ch + cm, ch + cm ? 100 * ch / (ch + cm) : 0 }'

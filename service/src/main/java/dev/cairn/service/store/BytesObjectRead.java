@@ -1,0 +1,17 @@
+package dev.cairn.service.store;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+
+/** An object whose row and whole content are already in memory, as caches hold them. */
+record BytesObjectRead(ObjectInfo info, byte[] bytes) implements ObjectRead {
+
+    @Override
+    public InputStream open(long offset, long length) {
+        return new ByteArrayInputStream(bytes, (int) offset, (int) length);
+    }
+
+    @Override
+    public void close() {
+    }
+}

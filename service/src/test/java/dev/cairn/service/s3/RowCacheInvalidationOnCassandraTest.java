@@ -1,0 +1,133 @@
+package dev.cairn.service.s3;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.cairn.service.CairnApplication;
+import dev.cairn.service.ServiceTestSupport;
+import dev.cairn.service.store.ObjectStore;
+import dev.cairn.service.store.RedisServerProcess;
+import dev.cairn.service.store.RowCachingObjectStore;
+import dev.cairn.service.store.cassandra.LocalCassandraCluster;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * Two service nodes on the Cassandra test cluster, their row caches invalidated over a real
+ * redis-server: a write through one node is read through the other, which had the old version
+ * cached; with Redis gone, writes are refused (503) and neither node serves cached rows; with
+ * Redis back, both listen again.
+ */
+class RowCacheInvalidationOnCassandraTest {
+    private static final long WAIT_SECONDS = 30;
+
+    @TempDir
+    Path dir;
+
+    static {
+        LocalCassandraCluster.ensureRunning();
+    }
+
+    private ConfigurableApplicationContext node(String name, String redis, String channel) {
+        Map<String, Object> p = new HashMap<>();
+        p.put("server.port", "0");
+        p.put("server.address", "127.0.0.1");
+        p.put("cairn.data-dir", dir.resolve(name).toString());
+        p.put("cairn.auth.access-key", ServiceTestSupport.ACCESS_KEY);
+        p.put("cairn.auth.secret-key", ServiceTestSupport.SECRET_KEY);
+        p.put("cairn.store", "cassandra");
+        p.put("cairn.cassandra.contact-points", LocalCassandraCluster.CONTACT_POINTS);
+        p.put("cairn.cassandra.keyspace", LocalCassandraCluster.SERVICE_KEYSPACE);
+        p.put("cairn.cassandra.request-timeout", "10s");
+        p.put("cairn.cassandra.cache.memory-size", "16MB");
+        p.put("cairn.cassandra.cache.invalidation", "redis");
+        p.put("cairn.cassandra.cache.redis-address", redis);
+        p.put("cairn.cassandra.cache.redis-channel", channel);
+        p.put("cairn.cassandra.cache.redis-timeout", "1s");
+        p.put("logging.level.dev.cairn.service.access", "WARN");
+        // Arguments, not default properties: those rank below the packaged application settings.
+        return new SpringApplicationBuilder(CairnApplication.class)
+                .run(p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
+    }
+
+    private static S3Client client(ConfigurableApplicationContext ctx) {
+        int port = ((WebServerApplicationContext) ctx).getWebServer().getPort();
+        return S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:" + port)).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
+                        ServiceTestSupport.ACCESS_KEY, ServiceTestSupport.SECRET_KEY)))
+                .forcePathStyle(true).build();
+    }
+
+    private static RowCachingObjectStore rows(ConfigurableApplicationContext ctx) {
+        return (RowCachingObjectStore) ctx.getBean(ObjectStore.class);
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "not within " + WAIT_SECONDS + " s: " + what);
+            Thread.sleep(20);
+        }
+    }
+
+    private static String get(S3Client s3, String bucket, String key) {
+        return s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asUtf8String();
+    }
+
+    @Test
+    void aWriteThroughOneNodeIsReadThroughAnotherThatHadTheOldVersionCached() throws Exception {
+        Path redisBinary = RedisServerProcess.binary();
+        assumeTrue(redisBinary != null, "redis-server is not installed (bin/install-test-deps installs it as root);"
+                + " skipping the Redis invalidation test");
+        String bucket = "rowcache-" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
+        String channel = "cairn:test:" + bucket;
+        try (RedisServerProcess redis = RedisServerProcess.start(redisBinary);
+             ConfigurableApplicationContext a = node("a", redis.address(), channel);
+             ConfigurableApplicationContext b = node("b", redis.address(), channel);
+             S3Client s3a = client(a);
+             S3Client s3b = client(b)) {
+            await("both nodes subscribed", () -> rows(a).cacheStats().trusted() && rows(b).cacheStats().trusted());
+            s3a.createBucket(r -> r.bucket(bucket));
+            s3a.putObject(r -> r.bucket(bucket).key("k"), RequestBody.fromString("version one"));
+            assertEquals("version one", get(s3b, bucket, "k"));
+            long hits = rows(b).cacheStats().rowHits();
+            assertEquals("version one", get(s3b, bucket, "k"));
+            assertEquals(hits + 1, rows(b).cacheStats().rowHits(), "node B did not cache the row");
+
+            s3a.putObject(r -> r.bucket(bucket).key("k"), RequestBody.fromString("version two"));
+            // Delivery is asynchronous: the announcement may reach B just after A acknowledged.
+            await("node B reads version two", () -> get(s3b, bucket, "k").equals("version two"));
+
+            redis.stop();
+            await("both nodes stop trusting their cached rows",
+                    () -> !rows(a).cacheStats().trusted() && !rows(b).cacheStats().trusted());
+            S3Exception refused = assertThrows(S3Exception.class, () -> s3a.putObject(
+                    r -> r.bucket(bucket).key("k"), RequestBody.fromString("version three")));
+            assertEquals(503, refused.statusCode());
+            assertEquals("version three", get(s3b, bucket, "k"), "the refused write was stored all the same");
+
+            redis.start();
+            await("both nodes listen again", () -> rows(a).cacheStats().trusted() && rows(b).cacheStats().trusted());
+            assertEquals("version three", get(s3b, bucket, "k"));
+            s3a.putObject(r -> r.bucket(bucket).key("k"), RequestBody.fromString("version four"));
+            await("node B reads version four", () -> get(s3b, bucket, "k").equals("version four"));
+        }
+    }
+}
