@@ -9,8 +9,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Collections;
-import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.w3c.dom.Element;
@@ -193,10 +192,10 @@ final class ObjectWriteHandler {
     static ObjectAttributes attributesOf(S3Request r) throws S3Exception {
         Map<String, String> meta = new TreeMap<>();
         int metaBytes = 0;
-        for (String name : Collections.list(r.http.getHeaderNames())) {
-            String lower = name.toLowerCase(Locale.ROOT);
+        for (Map.Entry<String, List<String>> h : r.http.headers().entrySet()) {
+            String lower = h.getKey();
             if (lower.startsWith("x-amz-meta-")) {
-                String value = String.join(",", Collections.list(r.http.getHeaders(name)));
+                String value = String.join(",", h.getValue());
                 String key = lower.substring("x-amz-meta-".length());
                 meta.put(key, value);
                 metaBytes += key.length() + value.getBytes(StandardCharsets.UTF_8).length;

@@ -1,0 +1,128 @@
+package dev.cairn.service.s3;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Blocker;
+
+/**
+ * {@link HttpExchange} over Jetty's core request and response. Writes block the calling thread
+ * until Jetty has taken the bytes, so a body streams with one buffer in memory. Not thread-safe.
+ */
+final class JettyExchange implements HttpExchange {
+    private final Request request;
+    private final Response response;
+
+    JettyExchange(Request request, Response response) {
+        this.request = request;
+        this.response = response;
+    }
+
+    @Override
+    public String method() {
+        return request.getMethod();
+    }
+
+    @Override
+    public String rawPath() {
+        return request.getHttpURI().getPath();
+    }
+
+    @Override
+    public String rawQuery() {
+        return request.getHttpURI().getQuery();
+    }
+
+    @Override
+    public String serverName() {
+        return Request.getServerName(request);
+    }
+
+    @Override
+    public String remoteAddr() {
+        return Request.getRemoteAddr(request);
+    }
+
+    @Override
+    public String header(String name) {
+        return request.getHeaders().get(name);
+    }
+
+    @Override
+    public Map<String, List<String>> headers() {
+        HttpFields fields = request.getHeaders();
+        Map<String, List<String>> headers = new HashMap<>(fields.size() * 2);
+        for (HttpField f : fields) {
+            headers.computeIfAbsent(f.getLowerCaseName(), n -> new ArrayList<>(1)).add(f.getValue());
+        }
+        return headers;
+    }
+
+    @Override
+    public long contentLength() {
+        return request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
+    }
+
+    @Override
+    public InputStream body() {
+        return Content.Source.asInputStream(request);
+    }
+
+    @Override
+    public int status() {
+        int status = response.getStatus();
+        return status == 0 ? 200 : status;
+    }
+
+    @Override
+    public void setStatus(int status) {
+        response.setStatus(status);
+    }
+
+    @Override
+    public void setHeader(String name, String value) {
+        if (value == null) {
+            response.getHeaders().remove(name);
+        } else {
+            response.getHeaders().put(name, value);
+        }
+    }
+
+    @Override
+    public String responseHeader(String name) {
+        return response.getHeaders().get(name);
+    }
+
+    @Override
+    public void setContentLength(long length) {
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, length);
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length, boolean last) throws IOException {
+        try (Blocker.Callback written = Blocker.callback()) {
+            response.write(last, ByteBuffer.wrap(bytes, offset, length), written);
+            written.block();
+        }
+    }
+
+    @Override
+    public boolean isCommitted() {
+        return response.isCommitted();
+    }
+
+    @Override
+    public void reset() {
+        response.reset();
+    }
+}
