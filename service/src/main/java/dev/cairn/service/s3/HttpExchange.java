@@ -2,6 +2,7 @@ package dev.cairn.service.s3;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 
@@ -50,10 +51,11 @@ public interface HttpExchange {
     void setContentLength(long length);
 
     /**
-     * Writes {@code length} bytes of a body whose Content-Length is already set; the write that
-     * reaches that length completes the response, headers and last bytes together.
+     * Writes part of a body whose Content-Length is already set, blocking until the server has
+     * taken the bytes; the last write completes the response (a body in one write leaves together
+     * with the headers).
      */
-    void write(byte[] bytes, int offset, int length, boolean last) throws IOException;
+    void write(ByteBuffer bytes, boolean last) throws IOException;
 
     boolean isCommitted();
 
@@ -63,6 +65,6 @@ public interface HttpExchange {
     /** Sends a complete body: Content-Length, then headers and body in one write. */
     default void send(byte[] body) throws IOException {
         setContentLength(body.length);
-        write(body, 0, body.length, true);
+        write(ByteBuffer.wrap(body), true);
     }
 }

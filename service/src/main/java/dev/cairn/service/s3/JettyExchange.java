@@ -109,9 +109,9 @@ final class JettyExchange implements HttpExchange {
     }
 
     @Override
-    public void write(byte[] bytes, int offset, int length, boolean last) throws IOException {
+    public void write(ByteBuffer bytes, boolean last) throws IOException {
         try (Blocker.Callback written = Blocker.callback()) {
-            response.write(last, ByteBuffer.wrap(bytes, offset, length), written);
+            response.write(last, bytes, written);
             written.block();
         }
     }

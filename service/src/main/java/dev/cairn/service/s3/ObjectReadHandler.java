@@ -6,6 +6,7 @@ import dev.cairn.service.store.ObjectInfo;
 import dev.cairn.service.store.ObjectRead;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.Map;
 
 /**
@@ -118,6 +119,12 @@ final class ObjectReadHandler {
         if (!withBody || length == 0) {
             return;
         }
+        ByteBuffer cached = read.inMemory(offset, length);
+        if (cached != null) {
+            r.http.write(cached, true);
+            r.bytesOut += length;
+            return;
+        }
         try (InputStream in = read.open(offset, length)) {
             byte[] buf = new byte[(int) Math.min(COPY_BUFFER, length)];
             long left = length;
@@ -127,7 +134,7 @@ final class ObjectReadHandler {
                     throw new IOException("content ended " + left + " bytes early");
                 }
                 left -= n;
-                r.http.write(buf, 0, n, left == 0);
+                r.http.write(ByteBuffer.wrap(buf, 0, n), left == 0);
                 r.bytesOut += n;
             }
         }

@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
@@ -77,6 +78,11 @@ public final class CachingObjectStore implements ObjectStore {
             @Override
             public InputStream open(long offset, long length) {
                 return new ByteArrayInputStream(c.bytes(), (int) offset, (int) length);
+            }
+
+            @Override
+            public ByteBuffer inMemory(long offset, long length) {
+                return ByteBuffer.wrap(c.bytes(), (int) offset, (int) length).asReadOnlyBuffer();
             }
 
             @Override
