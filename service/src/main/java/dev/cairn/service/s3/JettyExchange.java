@@ -17,11 +17,17 @@ import org.eclipse.jetty.util.Blocker;
 
 /**
  * {@link HttpExchange} over Jetty's core request and response. Writes block the calling thread
- * until Jetty has taken the bytes, so a body streams with one buffer in memory. Not thread-safe.
+ * until Jetty has taken the bytes, so a body streams with one buffer in memory. Response headers
+ * are kept in a short list of their own and handed to Jetty once, before the first write or at
+ * the end: replacing a header in Jetty's fields costs a scan and a copy each time. Not
+ * thread-safe.
  */
 final class JettyExchange implements HttpExchange {
     private final Request request;
     private final Response response;
+    private final List<HttpField> responseHeaders = new ArrayList<>(16);
+    private long contentLength = -1;
+    private boolean headersHandedOver;
 
     JettyExchange(Request request, Response response) {
         this.request = request;
@@ -91,28 +97,72 @@ final class JettyExchange implements HttpExchange {
 
     @Override
     public void setHeader(String name, String value) {
-        if (value == null) {
-            response.getHeaders().remove(name);
-        } else {
+        if (headersHandedOver) {
             response.getHeaders().put(name, value);
+            return;
         }
+        for (int i = 0; i < responseHeaders.size(); i++) {
+            if (sameName(responseHeaders.get(i).getName(), name)) {
+                if (value == null) {
+                    responseHeaders.remove(i);
+                } else {
+                    responseHeaders.set(i, new HttpField(name, value));
+                }
+                return;
+            }
+        }
+        if (value != null) {
+            responseHeaders.add(new HttpField(name, value));
+        }
+    }
+
+    private static boolean sameName(String a, String b) {
+        return a == b || a.equalsIgnoreCase(b);
     }
 
     @Override
     public String responseHeader(String name) {
-        return response.getHeaders().get(name);
+        if (headersHandedOver) {
+            return response.getHeaders().get(name);
+        }
+        for (HttpField f : responseHeaders) {
+            if (sameName(f.getName(), name)) {
+                return f.getValue();
+            }
+        }
+        return null;
     }
 
     @Override
     public void setContentLength(long length) {
-        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, length);
+        if (headersHandedOver) {
+            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, length);
+        } else {
+            contentLength = length;
+        }
     }
 
     @Override
     public void write(ByteBuffer bytes, boolean last) throws IOException {
+        handOverHeaders();
         try (Blocker.Callback written = Blocker.callback()) {
             response.write(last, bytes, written);
             written.block();
+        }
+    }
+
+    /** Gives Jetty the response headers; called before the first write and before completing. */
+    void handOverHeaders() {
+        if (headersHandedOver) {
+            return;
+        }
+        headersHandedOver = true;
+        HttpFields.Mutable fields = response.getHeaders();
+        for (HttpField f : responseHeaders) {
+            fields.add(f);
+        }
+        if (contentLength >= 0) {
+            fields.put(HttpHeader.CONTENT_LENGTH, contentLength);
         }
     }
 
@@ -124,5 +174,8 @@ final class JettyExchange implements HttpExchange {
     @Override
     public void reset() {
         response.reset();
+        responseHeaders.clear();
+        contentLength = -1;
+        headersHandedOver = false;
     }
 }

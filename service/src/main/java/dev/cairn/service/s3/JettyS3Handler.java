@@ -30,7 +30,9 @@ public final class JettyS3Handler extends Handler.Wrapper {
             return super.handle(request, response, callback);
         }
         try {
-            frontDoor.serve(new JettyExchange(request, response));
+            JettyExchange exchange = new JettyExchange(request, response);
+            frontDoor.serve(exchange);
+            exchange.handOverHeaders();
             callback.succeeded();
         } catch (Throwable e) {
             callback.failed(e);
