@@ -149,9 +149,6 @@ public class ServiceConfiguration {
                     hc.setSendXPoweredBy(false);
                     // Keys are any UTF-8: "..", "//" and encoded slashes are names, never paths.
                     hc.setUriCompliance(UriCompliance.UNSAFE);
-                    // Jetty parses the request line from a heap buffer in a tight loop, from a
-                    // direct one byte by byte: presigned URLs are 300-500 bytes long.
-                    hc.setUseInputDirectByteBuffers(false);
                 }
             }
             for (ServletContextHandler h : server.getDescendants(ServletContextHandler.class)) {
