@@ -26,7 +26,8 @@ public final class JettyS3Handler extends Handler.Wrapper {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
-        if (!frontDoor.isS3(request.getHttpURI().getPath(), Request.getServerName(request))) {
+        if (S3FrontDoor.isActuator(request.getHttpURI().getPath())
+                && !frontDoor.isVirtualHosted(Request.getServerName(request))) {
             return super.handle(request, response, callback);
         }
         try {

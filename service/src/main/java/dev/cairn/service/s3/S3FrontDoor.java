@@ -56,10 +56,17 @@ public final class S3FrontDoor {
         this.idPrefix = String.format("%06X", new SecureRandom().nextInt(1 << 24));
     }
 
-    /** Whether a request is S3's: everything but {@code /actuator} on the service's own host. */
-    boolean isS3(String rawPath, String serverName) {
-        return rawPath == null || !(rawPath.equals(ACTUATOR) || rawPath.startsWith(ACTUATOR + "/"))
-                || S3Request.virtualHostBucket(serverName, ctx.properties().getVirtualHostDomains()) != null;
+    /**
+     * Whether a path is the operations endpoint's; it is S3's all the same when the request is
+     * virtual-hosted ({@link #isVirtualHosted}).
+     */
+    static boolean isActuator(String rawPath) {
+        return rawPath != null && (rawPath.equals(ACTUATOR) || rawPath.startsWith(ACTUATOR + "/"));
+    }
+
+    /** Whether a host names a bucket under one of the virtual-host domains. */
+    boolean isVirtualHosted(String serverName) {
+        return S3Request.virtualHostBucket(serverName, ctx.properties().getVirtualHostDomains()) != null;
     }
 
     /**
