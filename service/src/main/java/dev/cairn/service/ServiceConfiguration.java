@@ -9,7 +9,8 @@ import dev.cairn.service.s3.Authenticator;
 import dev.cairn.service.s3.ProtocolErrorHandler;
 import dev.cairn.service.s3.S3Context;
 import dev.cairn.service.s3.S3Metrics;
-import dev.cairn.service.s3.S3Filter;
+import dev.cairn.service.s3.JettyS3Handler;
+import dev.cairn.service.s3.S3FrontDoor;
 import dev.cairn.service.s3.SigV4Authenticator;
 import dev.cairn.service.store.CachingObjectStore;
 import dev.cairn.service.store.EmbeddedObjectStore;
@@ -28,21 +29,21 @@ import java.util.function.ToDoubleFunction;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.embedded.jetty.JettyServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Wires the service: engine, store, credentials, authentication, the S3 servlet at {@code /*},
- * Jetty's connector settings and the store's and engine's meters.
+ * Wires the service: engine, store, credentials, authentication, the S3 front door as a Jetty
+ * handler in front of Spring's servlet context, Jetty's connector settings and the store's and
+ * engine's meters.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(CairnProperties.class)
@@ -114,15 +115,26 @@ public class ServiceConfiguration {
                 java.util.Arrays.copyOf(OWNER_NAME.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 32));
     }
 
-    /** First in the chain: S3 requests are answered there and never reach Spring MVC. */
     @Bean
-    public FilterRegistrationBean<S3Filter> s3Filter(S3Context ctx, S3Metrics metrics) {
-        FilterRegistrationBean<S3Filter> reg = new FilterRegistrationBean<>(new S3Filter(ctx, metrics), new ServletRegistrationBean<?>[0]);
-        reg.setName("s3");
-        reg.addUrlPatterns("/*");
-        reg.setDispatcherTypes(jakarta.servlet.DispatcherType.REQUEST);
-        reg.setOrder(org.springframework.core.Ordered.HIGHEST_PRECEDENCE);
-        return reg;
+    public S3FrontDoor s3FrontDoor(S3Context ctx, S3Metrics metrics) {
+        return new S3FrontDoor(ctx, metrics);
+    }
+
+    /**
+     * S3 requests are answered by a Jetty core handler placed right in front of the servlet
+     * context (inside Spring's own wrappers, so graceful shutdown still counts them); only
+     * {@code /actuator} reaches the servlet layer and Spring.
+     */
+    @Bean
+    public WebServerFactoryCustomizer<JettyServletWebServerFactory> s3Handler(S3FrontDoor frontDoor) {
+        return factory -> factory.addServerCustomizers(server -> {
+            Handler.Singleton parent = server;
+            while (!(parent.getHandler() instanceof ServletContextHandler)
+                    && parent.getHandler() instanceof Handler.Singleton child) {
+                parent = child;
+            }
+            parent.setHandler(new JettyS3Handler(frontDoor, parent.getHandler()));
+        });
     }
 
     @Bean

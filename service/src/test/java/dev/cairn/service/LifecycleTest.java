@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -13,13 +12,8 @@ import java.util.Properties;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -31,19 +25,11 @@ class LifecycleTest {
     Path dataDir;
 
     private ConfigurableApplicationContext start() {
-        return new SpringApplicationBuilder(CairnApplication.class).properties(Map.of(
-                "server.port", "0",
-                "server.address", "127.0.0.1",
-                "cairn.data-dir", dataDir.toString(),
-                "cairn.engine.memtable-size", "4MB",
-                "logging.level.dev.cairn.service.access", "WARN")).run();
+        return StandaloneService.start(dataDir, Map.of());
     }
 
     private static S3Client client(ConfigurableApplicationContext ctx, String access, String secret) {
-        int port = ((WebServerApplicationContext) ctx).getWebServer().getPort();
-        return S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:" + port)).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(access, secret)))
-                .forcePathStyle(true).build();
+        return StandaloneService.client(ctx, access, secret);
     }
 
     @Test

@@ -1,6 +1,5 @@
 package dev.cairn.service.s3;
 
-import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 
 /**
@@ -15,7 +14,7 @@ public interface Authenticator {
      *
      * @throws S3Exception when a signature is present but wrong, expired or malformed
      */
-    Authentication authenticate(HttpServletRequest request) throws S3Exception;
+    Authentication authenticate(HttpExchange request) throws S3Exception;
 
     /** The S3 error that a body read failure stands for, or null when it is a plain I/O error. */
     S3Exception failureOf(IOException e);

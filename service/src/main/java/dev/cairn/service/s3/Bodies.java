@@ -13,14 +13,14 @@ final class Bodies {
     static SpooledBody read(S3Context ctx, S3Request r, long maxSize, List<ChecksumSink> sinks)
             throws IOException, S3Exception {
         long declared = r.auth.decodedContentLength();
-        if (declared < 0 && r.http.getContentLengthLong() < 0) {
+        if (declared < 0 && r.http.contentLength() < 0) {
             throw new S3Exception(S3Error.MISSING_CONTENT_LENGTH);
         }
         if (declared > maxSize) {
             // Before touching the body, so that a client waiting on 100-continue sends none of it.
             throw new S3Exception(S3Error.ENTITY_TOO_LARGE);
         }
-        InputStream counted = new FilterInputStream(r.http.getInputStream()) {
+        InputStream counted = new FilterInputStream(r.http.body()) {
             @Override
             public int read() throws IOException {
                 int b = super.read();

@@ -37,7 +37,7 @@ final class BucketHandler {
         }
         UnsupportedHeaders.checkCreateBucket(r);
         BucketAcl acl = cannedAcl(r, BucketAcl.PRIVATE);
-        if (r.http.getContentLengthLong() > 0 || r.auth.decodedContentLength() > 0) {
+        if (r.http.contentLength() > 0 || r.auth.decodedContentLength() > 0) {
             byte[] body = Bodies.readXml(ctx, r);
             if (body.length > 0) {
                 Element root = Xml.parse(body);

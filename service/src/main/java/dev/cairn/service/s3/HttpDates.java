@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 
 /** HTTP (RFC 1123) and S3 XML (ISO 8601) dates. Thread-safe. */
 public final class HttpDates {
@@ -23,19 +22,39 @@ public final class HttpDates {
         long seconds = Math.floorDiv(epochMillis, 1000);
         long days = Math.floorDiv(seconds, 86400);
         int secondOfDay = (int) Math.floorMod(seconds, 86400);
-        java.time.LocalDate date = java.time.LocalDate.ofEpochDay(days);
-        StringBuilder b = new StringBuilder(29);
-        b.append(DAYS[date.getDayOfWeek().ordinal()]).append(", ");
-        two(b, date.getDayOfMonth()).append(' ').append(MONTHS[date.getMonthValue() - 1]).append(' ');
-        b.append(date.getYear()).append(' ');
-        two(b, secondOfDay / 3600).append(':');
-        two(b, secondOfDay / 60 % 60).append(':');
-        two(b, secondOfDay % 60).append(" GMT");
-        return b.toString();
+        // Civil date from days since 1970-01-01 (H. Hinnant's algorithm): 400-year eras of 146097 days.
+        long z = days + 719468;
+        long era = Math.floorDiv(z, 146097);
+        long dayOfEra = z - era * 146097;
+        long yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365;
+        long dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
+        long mp = (5 * dayOfYear + 2) / 153;
+        int day = (int) (dayOfYear - (153 * mp + 2) / 5 + 1);
+        int month = (int) (mp < 10 ? mp + 3 : mp - 9);
+        long year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+        char[] c = new char[29];
+        DAYS[(int) Math.floorMod(days + 3, 7)].getChars(0, 3, c, 0);
+        c[3] = ',';
+        c[4] = ' ';
+        two(c, 5, day);
+        c[7] = ' ';
+        MONTHS[month - 1].getChars(0, 3, c, 8);
+        c[11] = ' ';
+        two(c, 12, (int) (year / 100));
+        two(c, 14, (int) (year % 100));
+        c[16] = ' ';
+        two(c, 17, secondOfDay / 3600);
+        c[19] = ':';
+        two(c, 20, secondOfDay / 60 % 60);
+        c[22] = ':';
+        two(c, 23, secondOfDay % 60);
+        " GMT".getChars(0, 4, c, 25);
+        return new String(c);
     }
 
-    private static StringBuilder two(StringBuilder b, int v) {
-        return b.append((char) ('0' + v / 10)).append((char) ('0' + v % 10));
+    private static void two(char[] c, int at, int v) {
+        c[at] = (char) ('0' + v / 10);
+        c[at + 1] = (char) ('0' + v % 10);
     }
 
     public static String iso(long epochMillis) {
@@ -56,6 +75,6 @@ public final class HttpDates {
 
     /** HTTP dates have one-second resolution: compare at it. */
     public static long seconds(long epochMillis) {
-        return Instant.ofEpochMilli(epochMillis).truncatedTo(ChronoUnit.SECONDS).toEpochMilli();
+        return Math.floorDiv(epochMillis, 1000) * 1000;
     }
 }

@@ -6,7 +6,7 @@ import dev.cairn.service.store.ObjectInfo;
 import dev.cairn.service.store.ObjectRead;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.util.Map;
 
 /**
@@ -135,7 +135,7 @@ final class ObjectReadHandler {
             r.setHeader("Accept-Ranges", "bytes");
             r.setHeader("x-amz-checksum-sha256", java.util.Base64.getEncoder()
                     .encodeToString(dev.cairn.service.store.Hex.decode(sha)));
-            r.response.setContentType("application/octet-stream");
+            r.setHeader("Content-Type", "application/octet-stream");
             sendBody(r, read, read.size(), range, withBody);
         }
     }
@@ -147,33 +147,38 @@ final class ObjectReadHandler {
         if (range != null) {
             offset = range.first();
             length = range.length();
-            r.response.setStatus(206);
+            r.http.setStatus(206);
             r.setHeader("Content-Range", range.contentRange(size));
         } else {
-            r.response.setStatus(200);
+            r.http.setStatus(200);
         }
-        r.response.setContentLengthLong(length);
+        r.http.setContentLength(length);
         if (!withBody || length == 0) {
             return;
         }
+        ByteBuffer cached = read.inMemory(offset, length);
+        if (cached != null) {
+            r.http.write(cached, true);
+            r.bytesOut += length;
+            return;
+        }
         try (InputStream in = read.open(offset, length)) {
-            OutputStream out = r.response.getOutputStream();
             byte[] buf = new byte[(int) Math.min(COPY_BUFFER, length)];
             long left = length;
             while (left > 0) {
-                int n = in.read(buf, 0, (int) Math.min(buf.length, left));
-                if (n < 0) {
+                int n = in.readNBytes(buf, 0, (int) Math.min(buf.length, left));
+                if (n == 0) {
                     throw new IOException("content ended " + left + " bytes early");
                 }
-                out.write(buf, 0, n);
-                r.bytesOut += n;
                 left -= n;
+                r.http.write(ByteBuffer.wrap(buf, 0, n), left == 0);
+                r.bytesOut += n;
             }
         }
     }
 
     static void writeAttributes(S3Request r, ObjectAttributes a) {
-        r.response.setContentType(a.contentType() != null ? a.contentType() : "binary/octet-stream");
+        r.setHeader("Content-Type", a.contentType() != null ? a.contentType() : "binary/octet-stream");
         r.setHeader("Cache-Control", a.cacheControl());
         r.setHeader("Content-Disposition", a.contentDisposition());
         r.setHeader("Content-Encoding", a.contentEncoding());
@@ -196,11 +201,7 @@ final class ObjectReadHandler {
     private static void override(S3Request r, String param, String header) {
         String v = r.param(param);
         if (v != null) {
-            if (header.equals("Content-Type")) {
-                r.response.setContentType(v);
-            } else {
-                r.response.setHeader(header, v);
-            }
+            r.setHeader(header, v);
         }
     }
 

@@ -10,8 +10,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Collections;
-import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.w3c.dom.Element;
@@ -196,14 +195,14 @@ final class ObjectWriteHandler {
     static ObjectAttributes attributesOf(S3Request r) throws S3Exception {
         Map<String, String> meta = new TreeMap<>();
         int metaBytes = 0;
-        for (String name : Collections.list(r.http.getHeaderNames())) {
-            String lower = name.toLowerCase(Locale.ROOT);
+        for (Map.Entry<String, List<String>> h : r.http.headers().entrySet()) {
+            String lower = h.getKey();
             if (lower.startsWith("x-amz-meta-")) {
                 if (lower.length() > Row.MAX_COLUMN_NAME_BYTES) {
                     // The header's name is the name of the object row's column (docs/service.md, "Object rows").
                     throw new S3Exception(S3Error.METADATA_TOO_LARGE);
                 }
-                String value = String.join(",", Collections.list(r.http.getHeaders(name)));
+                String value = String.join(",", h.getValue());
                 String key = lower.substring("x-amz-meta-".length());
                 meta.put(key, value);
                 metaBytes += key.length() + value.getBytes(StandardCharsets.UTF_8).length;

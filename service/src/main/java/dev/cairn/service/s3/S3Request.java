@@ -1,9 +1,6 @@
 package dev.cairn.service.s3;
 
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -17,8 +14,7 @@ public final class S3Request {
     public static final String CAS_PREFIX = "_cas";
     public static final int MAX_KEY_BYTES = 1024;
 
-    final HttpServletRequest http;
-    final HttpServletResponse response;
+    final HttpExchange http;
     final String requestId;
     final String bucket;
     final String key;
@@ -29,17 +25,15 @@ public final class S3Request {
     long bytesIn;
     long bytesOut;
 
-    S3Request(HttpServletRequest http, HttpServletResponse response, String requestId, List<String> virtualHostDomains)
-            throws S3Exception {
+    S3Request(HttpExchange http, String requestId, List<String> virtualHostDomains) throws S3Exception {
         this.http = http;
-        this.response = response;
         this.requestId = requestId;
-        this.query = UrlCodec.parseQuery(http.getQueryString());
-        String raw = http.getRequestURI();
+        this.query = UrlCodec.parseQuery(http.rawQuery());
+        String raw = http.rawPath();
         if (raw == null || !raw.startsWith("/")) {
             throw new S3Exception(S3Error.INVALID_REQUEST, "bad request target");
         }
-        String vhostBucket = virtualHostBucket(http.getServerName(), virtualHostDomains);
+        String vhostBucket = virtualHostBucket(http.serverName(), virtualHostDomains);
         String path = raw.substring(1);
         if (vhostBucket != null) {
             bucket = vhostBucket;
@@ -83,11 +77,11 @@ public final class S3Request {
     }
 
     public String method() {
-        return http.getMethod();
+        return http.method();
     }
 
     public String header(String name) {
-        return http.getHeader(name);
+        return http.header(name);
     }
 
     public boolean hasParam(String name) {
@@ -128,26 +122,23 @@ public final class S3Request {
 
     public void setHeader(String name, String value) {
         if (value != null) {
-            response.setHeader(name, value);
+            http.setHeader(name, value);
         }
     }
 
     /** Sends a complete XML response body. */
     public void sendXml(int status, Xml xml) throws IOException {
         byte[] body = xml.toBytes();
-        response.setStatus(status);
-        response.setContentType("application/xml");
-        response.setContentLength(body.length);
-        try (OutputStream out = response.getOutputStream()) {
-            out.write(body);
-        }
+        http.setStatus(status);
+        http.setHeader("Content-Type", "application/xml");
+        http.send(body);
         bytesOut += body.length;
     }
 
     /** Sends a status without body. */
     public void sendEmpty(int status) {
-        response.setStatus(status);
-        response.setContentLength(0);
+        http.setStatus(status);
+        http.setContentLength(0);
     }
 
     static byte[] utf8(String s) {

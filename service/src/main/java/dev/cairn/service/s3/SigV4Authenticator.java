@@ -5,12 +5,8 @@ import dev.cairn.service.auth.AuthFailureIOException;
 import dev.cairn.service.auth.AuthResult;
 import dev.cairn.service.auth.SigV4Verifier;
 import dev.cairn.service.auth.SignedRequest;
-import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /** Authenticates requests with AWS Signature V4 through {@link SigV4Verifier}. Thread-safe. */
@@ -22,19 +18,15 @@ public final class SigV4Authenticator implements Authenticator {
     }
 
     @Override
-    public Authentication authenticate(HttpServletRequest request) throws S3Exception {
-        if (request.getHeader("Authorization") == null && request.getHeader("x-amz-content-sha256") == null
-                && !hasSignatureParameter(request.getQueryString())) {
+    public Authentication authenticate(HttpExchange request) throws S3Exception {
+        if (request.header("Authorization") == null && request.header("x-amz-content-sha256") == null
+                && !hasSignatureParameter(request.rawQuery())) {
             return anonymousWithoutPayload(request);
-        }
-        Map<String, List<String>> headers = new HashMap<>();
-        for (String name : Collections.list(request.getHeaderNames())) {
-            headers.put(name, Collections.list(request.getHeaders(name)));
         }
         AuthResult result;
         try {
-            result = verifier.authenticate(new SignedRequest(request.getMethod(), request.getRequestURI(),
-                    request.getQueryString(), headers));
+            result = verifier.authenticate(new SignedRequest(request.method(), request.rawPath(),
+                    request.rawQuery(), request.headers()));
         } catch (AuthException e) {
             throw new S3Exception(e.s3Code(), e.httpStatus(), e.getMessage());
         }
@@ -67,8 +59,8 @@ public final class SigV4Authenticator implements Authenticator {
     }
 
     /** The common anonymous read: no signature, no payload claim; the verifier has nothing to check. */
-    private static Authentication anonymousWithoutPayload(HttpServletRequest request) {
-        long length = request.getContentLengthLong();
+    private static Authentication anonymousWithoutPayload(HttpExchange request) {
+        long length = request.contentLength();
         return new Authentication() {
             @Override
             public String accessKey() {

@@ -2,6 +2,7 @@ package dev.cairn.service.store;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 
 /**
  * A consistent read of stored content: what it opens stays readable until closed, whatever
@@ -13,6 +14,14 @@ public interface ContentRead extends AutoCloseable {
 
     /** The bytes {@code [offset, offset + length)}; requires {@code 0 <= offset <= offset + length <= size()}. */
     InputStream open(long offset, long length) throws IOException;
+
+    /**
+     * The bytes {@code [offset, offset + length)} as a read-only buffer when they are in memory
+     * already (a cached object), so that they are written without a copy; null otherwise.
+     */
+    default ByteBuffer inMemory(long offset, long length) {
+        return null;
+    }
 
     @Override
     void close();

@@ -225,6 +225,39 @@ class AccessAndContentTest extends ServiceTestSupport {
     }
 
     @Test
+    void responseHeadersOnTheWire() throws Exception {
+        s3.putObject(b -> b.bucket(publicBucket).key("wire").contentType("text/plain"),
+                RequestBody.fromString("0123456789"));
+        String path = "/" + publicBucket + "/wire";
+        HttpResponse<String> ok = anonymous("GET", path);
+        assertEquals(200, ok.statusCode());
+        assertEquals("0123456789", ok.body());
+        assertEquals(List.of("10"), ok.headers().allValues("content-length"));
+        assertEquals(List.of("text/plain"), ok.headers().allValues("content-type"));
+        assertEquals(List.of("bytes"), ok.headers().allValues("accept-ranges"));
+        assertEquals(1, ok.headers().allValues("x-amz-request-id").size());
+        String etag = ok.headers().firstValue("etag").orElseThrow();
+
+        HttpResponse<String> overridden = anonymous("GET", path + "?response-content-type=image%2Fpng");
+        assertEquals(List.of("image/png"), overridden.headers().allValues("content-type"));
+
+        HttpResponse<String> notModified = http.send(HttpRequest.newBuilder(URI.create(endpoint() + path))
+                .header("If-None-Match", etag).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(304, notModified.statusCode());
+        assertEquals("", notModified.body());
+        assertEquals(List.of(etag), notModified.headers().allValues("etag"));
+        assertTrue(notModified.headers().firstValue("last-modified").isPresent());
+
+        HttpResponse<String> unsatisfiable = http.send(HttpRequest.newBuilder(URI.create(endpoint() + path))
+                .header("Range", "bytes=10-").build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(416, unsatisfiable.statusCode());
+        assertEquals(List.of("bytes */10"), unsatisfiable.headers().allValues("content-range"));
+        assertEquals(List.of("application/xml"), unsatisfiable.headers().allValues("content-type"));
+        assertTrue(unsatisfiable.body().contains("<Code>InvalidRange</Code>"), unsatisfiable.body());
+        assertEquals(1, unsatisfiable.headers().allValues("x-amz-request-id").size());
+    }
+
+    @Test
     void healthAndMetricsAreExposed() throws Exception {
         s3.putObject(b -> b.bucket(privateBucket).key("m1"), RequestBody.fromString("same"));
         s3.putObject(b -> b.bucket(privateBucket).key("m2"), RequestBody.fromString("same"));

@@ -5,13 +5,7 @@ import dev.cairn.engine.WriteStallException;
 import dev.cairn.service.store.BucketInfo;
 import dev.cairn.service.store.BucketAcl;
 import dev.cairn.service.store.StoreException;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.http.HttpFilter;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Set;
@@ -22,14 +16,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The S3 front door: gives every request an id, resolves its addressing, authenticates and
  * authorises it, routes it to the handler of its operation family, and turns failures into S3
- * XML errors. Records metrics and writes the access log. It is the first filter of the chain
- * and answers S3 requests itself, so they pay for no other filter or servlet; requests under
- * {@code /actuator} continue down the chain to Spring.
+ * XML errors. Records metrics and writes the access log. It sees requests through
+ * {@link HttpExchange} only; {@link JettyS3Handler} puts it in front of the servlet context, so
+ * S3 requests pay for no servlet, filter or Spring; requests under {@code /actuator} go on to
+ * Spring.
  *
  * <p>Thread-safety: stateless apart from thread-safe collaborators; one instance serves all.
  */
-public final class S3Filter extends HttpFilter {
-    private static final Logger LOG = LoggerFactory.getLogger(S3Filter.class);
+public final class S3FrontDoor {
+    private static final Logger LOG = LoggerFactory.getLogger(S3FrontDoor.class);
     private static final Logger ACCESS = LoggerFactory.getLogger("dev.cairn.service.access");
     private static final String ACTUATOR = "/actuator";
 
@@ -50,7 +45,7 @@ public final class S3Filter extends HttpFilter {
     private final String idPrefix;
     private final AtomicLong ids = new AtomicLong();
 
-    public S3Filter(S3Context ctx, S3Metrics metrics) {
+    public S3FrontDoor(S3Context ctx, S3Metrics metrics) {
         this.ctx = ctx;
         this.metrics = metrics;
         this.buckets = new BucketHandler(ctx);
@@ -61,24 +56,35 @@ public final class S3Filter extends HttpFilter {
         this.idPrefix = String.format("%06X", new SecureRandom().nextInt(1 << 24));
     }
 
-    @Override
-    protected void doFilter(HttpServletRequest http, HttpServletResponse response, FilterChain chain)
-            throws ServletException, IOException {
-        String uri = http.getRequestURI();
-        if (uri != null && (uri.equals(ACTUATOR) || uri.startsWith(ACTUATOR + "/"))
-                && S3Request.virtualHostBucket(http.getServerName(), ctx.properties().getVirtualHostDomains()) == null) {
-            chain.doFilter(http, response);
-            return;
-        }
+    /**
+     * Whether a path is the operations endpoint's; it is S3's all the same when the request is
+     * virtual-hosted ({@link #isVirtualHosted}).
+     */
+    static boolean isActuator(String rawPath) {
+        return rawPath != null && (rawPath.equals(ACTUATOR) || rawPath.startsWith(ACTUATOR + "/"));
+    }
+
+    /** Whether a host names a bucket under one of the virtual-host domains. */
+    boolean isVirtualHosted(String serverName) {
+        return S3Request.virtualHostBucket(serverName, ctx.properties().getVirtualHostDomains()) != null;
+    }
+
+    /**
+     * Answers one S3 request completely, errors included.
+     *
+     * @throws IOException only when the client is gone or the response broke after it was committed
+     */
+    public void serve(HttpExchange http) throws IOException {
+        String uri = http.rawPath();
         long start = System.nanoTime();
         String requestId = requestId(ids.incrementAndGet());
-        response.setHeader("x-amz-request-id", requestId);
-        response.setHeader("x-amz-id-2", requestId);
+        http.setHeader("x-amz-request-id", requestId);
+        http.setHeader("x-amz-id-2", requestId);
         S3Request r = null;
         String errorCode = null;
         int status;
         try {
-            r = new S3Request(http, response, requestId, ctx.properties().getVirtualHostDomains());
+            r = new S3Request(http, requestId, ctx.properties().getVirtualHostDomains());
             S3Exception routing = null;
             try {
                 r.operation = route(r);
@@ -93,29 +99,29 @@ public final class S3Filter extends HttpFilter {
             dispatch(r);
         } catch (S3Exception e) {
             errorCode = e.code();
-            sendError(http, response, r, e.status(), e.code(), e.getMessage(), requestId);
+            sendError(http, r, e.status(), e.code(), e.getMessage(), requestId);
         } catch (StoreException e) {
             S3Error err = map(e.reason());
             errorCode = err.code();
-            sendError(http, response, r, err.status(), err.code(), err.message(), requestId);
+            sendError(http, r, err.status(), err.code(), err.message(), requestId);
         } catch (WriteStallException | dev.cairn.service.store.StoreUnavailableException e) {
             errorCode = S3Error.SLOW_DOWN.code();
-            sendError(http, response, r, 503, errorCode, S3Error.SLOW_DOWN.message(), requestId);
+            sendError(http, r, 503, errorCode, S3Error.SLOW_DOWN.message(), requestId);
         } catch (CorruptionException e) {
             LOG.error("request {}: stored data failed its check: {}", requestId, e.getMessage());
             errorCode = S3Error.INTERNAL_ERROR.code();
-            sendError(http, response, r, 500, errorCode, S3Error.INTERNAL_ERROR.message(), requestId);
+            sendError(http, r, 500, errorCode, S3Error.INTERNAL_ERROR.message(), requestId);
         } catch (IOException | RuntimeException e) {
-            if (response.isCommitted() || isClientGone(e)) {
+            if (http.isCommitted() || isClientGone(e)) {
                 errorCode = "ClientAbort";
                 LOG.debug("request {}: connection lost: {}", requestId, e.toString());
                 throw e instanceof IOException io ? io : new IOException(e);
             }
             LOG.error("request {} failed", requestId, e);
             errorCode = S3Error.INTERNAL_ERROR.code();
-            sendError(http, response, r, 500, errorCode, S3Error.INTERNAL_ERROR.message(), requestId);
+            sendError(http, r, 500, errorCode, S3Error.INTERNAL_ERROR.message(), requestId);
         } finally {
-            status = response.getStatus();
+            status = http.status();
             long nanos = System.nanoTime() - start;
             Operation op = r == null ? Operation.UNSUPPORTED : r.operation;
             long in = r == null ? 0 : r.bytesIn;
@@ -123,7 +129,7 @@ public final class S3Filter extends HttpFilter {
             metrics.record(op, nanos, in, out, errorCode);
             if (ACCESS.isInfoEnabled()) {
                 String who = r == null || r.auth == null || r.auth.isAnonymous() ? "-" : r.auth.accessKey();
-                ACCESS.info("{} {} {} {} {} {} {} {} {}us {}", requestId, http.getRemoteAddr(), http.getMethod(), uri,
+                ACCESS.info("{} {} {} {} {} {} {} {} {}us {}", requestId, http.remoteAddr(), http.method(), uri,
                         status, op.apiName(), in, out, nanos / 1000, who);
             }
         }
@@ -313,25 +319,25 @@ public final class S3Filter extends HttpFilter {
         };
     }
 
-    private static void sendError(HttpServletRequest http, HttpServletResponse response, S3Request r, int status,
-                                  String code, String message, String requestId) throws IOException {
-        if (response.isCommitted()) {
+    private static void sendError(HttpExchange http, S3Request r, int status, String code, String message,
+                                  String requestId) throws IOException {
+        if (http.isCommitted()) {
             throw new IOException("response already committed when " + code + " arose");
         }
         // Headers set for the failed answer stay only when they describe the error (304, 416).
-        List<String> keep = List.of("ETag", "Last-Modified", "Cache-Control", "Content-Range");
         java.util.Map<String, String> kept = new java.util.HashMap<>();
-        for (String h : keep) {
-            if (response.getHeader(h) != null && (status == 304 || (status == 416 && h.equals("Content-Range")))) {
-                kept.put(h, response.getHeader(h));
+        for (String h : KEPT_ON_ERROR) {
+            String v = http.responseHeader(h);
+            if (v != null && (status == 304 || (status == 416 && h.equals("Content-Range")))) {
+                kept.put(h, v);
             }
         }
-        response.reset();
-        kept.forEach(response::setHeader);
-        response.setHeader("x-amz-request-id", requestId);
-        response.setHeader("x-amz-id-2", requestId);
-        response.setStatus(status);
-        if (status == 304 || http.getMethod().equals("HEAD")) {
+        http.reset();
+        kept.forEach(http::setHeader);
+        http.setHeader("x-amz-request-id", requestId);
+        http.setHeader("x-amz-id-2", requestId);
+        http.setStatus(status);
+        if (status == 304 || http.method().equals("HEAD")) {
             return;
         }
         Xml x = Xml.plainDocument("Error").element("Code", code).element("Message", message);
@@ -340,13 +346,12 @@ public final class S3Filter extends HttpFilter {
         }
         x.element("RequestId", requestId);
         byte[] body = x.toBytes();
-        response.setContentType("application/xml");
-        response.setContentLength(body.length);
-        try (OutputStream out = response.getOutputStream()) {
-            out.write(body);
-        }
+        http.setHeader("Content-Type", "application/xml");
+        http.send(body);
         if (r != null) {
             r.bytesOut += body.length;
         }
     }
+
+    private static final List<String> KEPT_ON_ERROR = List.of("ETag", "Last-Modified", "Cache-Control", "Content-Range");
 }

@@ -1,0 +1,181 @@
+package dev.cairn.service.s3;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Blocker;
+
+/**
+ * {@link HttpExchange} over Jetty's core request and response. Writes block the calling thread
+ * until Jetty has taken the bytes, so a body streams with one buffer in memory. Response headers
+ * are kept in a short list of their own and handed to Jetty once, before the first write or at
+ * the end: replacing a header in Jetty's fields costs a scan and a copy each time. Not
+ * thread-safe.
+ */
+final class JettyExchange implements HttpExchange {
+    private final Request request;
+    private final Response response;
+    private final List<HttpField> responseHeaders = new ArrayList<>(16);
+    private long contentLength = -1;
+    private boolean headersHandedOver;
+
+    JettyExchange(Request request, Response response) {
+        this.request = request;
+        this.response = response;
+    }
+
+    @Override
+    public String method() {
+        return request.getMethod();
+    }
+
+    @Override
+    public String rawPath() {
+        return request.getHttpURI().getPath();
+    }
+
+    @Override
+    public String rawQuery() {
+        return request.getHttpURI().getQuery();
+    }
+
+    @Override
+    public String serverName() {
+        return Request.getServerName(request);
+    }
+
+    @Override
+    public String remoteAddr() {
+        return Request.getRemoteAddr(request);
+    }
+
+    @Override
+    public String header(String name) {
+        return request.getHeaders().get(name);
+    }
+
+    @Override
+    public Map<String, List<String>> headers() {
+        HttpFields fields = request.getHeaders();
+        Map<String, List<String>> headers = new HashMap<>(fields.size() * 2);
+        for (HttpField f : fields) {
+            headers.computeIfAbsent(f.getLowerCaseName(), n -> new ArrayList<>(1)).add(f.getValue());
+        }
+        return headers;
+    }
+
+    @Override
+    public long contentLength() {
+        return request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
+    }
+
+    @Override
+    public InputStream body() {
+        return Content.Source.asInputStream(request);
+    }
+
+    @Override
+    public int status() {
+        int status = response.getStatus();
+        return status == 0 ? 200 : status;
+    }
+
+    @Override
+    public void setStatus(int status) {
+        response.setStatus(status);
+    }
+
+    @Override
+    public void setHeader(String name, String value) {
+        if (headersHandedOver) {
+            response.getHeaders().put(name, value);
+            return;
+        }
+        for (int i = 0; i < responseHeaders.size(); i++) {
+            if (sameName(responseHeaders.get(i).getName(), name)) {
+                if (value == null) {
+                    responseHeaders.remove(i);
+                } else {
+                    responseHeaders.set(i, new HttpField(name, value));
+                }
+                return;
+            }
+        }
+        if (value != null) {
+            responseHeaders.add(new HttpField(name, value));
+        }
+    }
+
+    private static boolean sameName(String a, String b) {
+        return a == b || a.equalsIgnoreCase(b);
+    }
+
+    @Override
+    public String responseHeader(String name) {
+        if (headersHandedOver) {
+            return response.getHeaders().get(name);
+        }
+        for (HttpField f : responseHeaders) {
+            if (sameName(f.getName(), name)) {
+                return f.getValue();
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void setContentLength(long length) {
+        if (headersHandedOver) {
+            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, length);
+        } else {
+            contentLength = length;
+        }
+    }
+
+    @Override
+    public void write(ByteBuffer bytes, boolean last) throws IOException {
+        handOverHeaders();
+        try (Blocker.Callback written = Blocker.callback()) {
+            response.write(last, bytes, written);
+            written.block();
+        }
+    }
+
+    /** Gives Jetty the response headers; called before the first write and before completing. */
+    void handOverHeaders() {
+        if (headersHandedOver) {
+            return;
+        }
+        headersHandedOver = true;
+        HttpFields.Mutable fields = response.getHeaders();
+        for (HttpField f : responseHeaders) {
+            fields.add(f);
+        }
+        if (contentLength >= 0) {
+            fields.put(HttpHeader.CONTENT_LENGTH, contentLength);
+        }
+    }
+
+    @Override
+    public boolean isCommitted() {
+        return response.isCommitted();
+    }
+
+    @Override
+    public void reset() {
+        response.reset();
+        responseHeaders.clear();
+        contentLength = -1;
+        headersHandedOver = false;
+    }
+}
