@@ -29,7 +29,9 @@ public final class StandaloneService {
                 "cairn.engine.memtable-size", "4MB",
                 "logging.level.dev.cairn.service.access", "WARN"));
         props.putAll(extra);
-        return new SpringApplicationBuilder(CairnApplication.class).properties(props).run();
+        // As arguments: default properties rank below application.yaml, whose server.port is fixed.
+        String[] args = props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+        return new SpringApplicationBuilder(CairnApplication.class).run(args);
     }
 
     public static int port(ConfigurableApplicationContext ctx) {
