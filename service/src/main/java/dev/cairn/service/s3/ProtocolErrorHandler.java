@@ -39,7 +39,7 @@ public final class ProtocolErrorHandler implements Request.Handler {
         } else {
             return fallback.handle(request, response, callback);
         }
-        // The request never reached S3Filter, so it has no id yet: a random one still lets logs and clients agree.
+        // The request never reached S3FrontDoor, so it has no id yet: a random one still lets logs and clients agree.
         String requestId = String.format("%016X", ThreadLocalRandom.current().nextLong());
         response.setStatus(error.status());
         response.getHeaders().put("x-amz-request-id", requestId);
