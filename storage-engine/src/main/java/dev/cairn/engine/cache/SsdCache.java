@@ -339,6 +339,7 @@ public final class SsdCache implements Closeable {
         int number = nextSegment++;
         Path path = directory.resolve(CacheSegment.fileName(number));
         activeFile = fs.create(path, WriteLifetime.SHORT);
+        activeFile.reserve(options.segmentBytes());
         ReadableFile reader;
         try {
             reader = fs.openRead(path);

@@ -70,8 +70,8 @@ public final class SsdCacheOptions {
 
     /**
      * The size a segment grows to before the next one starts; the unit of garbage collection and
-     * of eviction. Segments are not preallocated by writing zeros (that would double the device
-     * writes); the header records the target size instead. The default value is 64 MiB.
+     * of eviction. Each segment's size is reserved when it starts, without writing zeros (see
+     * docs/format/ssd-cache-segment.md). The default value is 64 MiB.
      */
     public long segmentBytes() {
         return segmentBytes;

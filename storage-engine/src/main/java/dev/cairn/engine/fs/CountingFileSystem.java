@@ -78,6 +78,11 @@ public final class CountingFileSystem extends ForwardingFileSystem {
         }
 
         @Override
+        public boolean reserve(long bytes) {
+            return file.reserve(bytes);
+        }
+
+        @Override
         public long size() {
             return file.size();
         }

@@ -149,6 +149,11 @@ public final class FaultInjectingFileSystem implements FileSystem {
         }
 
         @Override
+        public boolean reserve(long bytes) {
+            return file.reserve(bytes);
+        }
+
+        @Override
         public long size() {
             return file.size();
         }

@@ -1,6 +1,7 @@
 package dev.cairn.engine.fs;
 
 import dev.cairn.engine.fs.hint.LifetimeHints;
+import dev.cairn.engine.fs.hint.SpaceReservation;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -30,7 +31,7 @@ public final class LocalFileSystem implements FileSystem {
             // Best effort: where the kernel or file system refuses, the hint is logged once and skipped.
             LifetimeHints.apply(path, lifetime);
         }
-        return new LocalWritableFile(channel);
+        return new LocalWritableFile(channel, path);
     }
 
     @Override
@@ -112,10 +113,17 @@ public final class LocalFileSystem implements FileSystem {
 
     private static final class LocalWritableFile implements WritableFile {
         private final FileChannel channel;
+        private final Path path;
         private long size;
 
-        LocalWritableFile(FileChannel channel) {
+        LocalWritableFile(FileChannel channel, Path path) {
             this.channel = channel;
+            this.path = path;
+        }
+
+        @Override
+        public boolean reserve(long bytes) {
+            return SpaceReservation.reserve(path, bytes);
         }
 
         @Override

@@ -192,6 +192,11 @@ public final class SimulatedDeviceFileSystem extends ForwardingFileSystem {
         }
 
         @Override
+        public boolean reserve(long bytes) {
+            return file.reserve(bytes);
+        }
+
+        @Override
         public long size() {
             return file.size();
         }

@@ -17,6 +17,16 @@ public interface WritableFile extends Closeable {
     /** Bytes appended so far (the offset the next append lands at). */
     long size();
 
+    /**
+     * Asks the file system to reserve room for the file to grow to {@code bytes} without writing
+     * anything or changing {@link #size()} ({@code fallocate} with {@code FALLOC_FL_KEEP_SIZE}),
+     * so that its appends land in blocks set aside at once. Advice: returns whether it was done;
+     * a refusal changes nothing.
+     */
+    default boolean reserve(long bytes) {
+        return false;
+    }
+
     /** Makes everything appended so far durable (fdatasync). */
     void sync() throws IOException;
 

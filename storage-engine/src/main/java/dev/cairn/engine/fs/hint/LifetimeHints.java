@@ -1,15 +1,10 @@
 package dev.cairn.engine.fs.hint;
 
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Library;
-import com.sun.jna.Native;
-import com.sun.jna.Platform;
 import com.sun.jna.ptr.LongByReference;
 import dev.cairn.engine.fs.WriteLifetime;
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Tells the kernel how long a file's bytes will live — {@code fcntl(F_SET_RW_HINT)}, Linux 4.13
@@ -29,36 +24,9 @@ public final class LifetimeHints {
     static final int F_GET_RW_HINT = 1035;
     /** {@code F_LINUX_SPECIFIC_BASE + 12}. */
     static final int F_SET_RW_HINT = 1036;
-    private static final int O_RDONLY = 0;
-    private static final int O_CLOEXEC = 0x80000;
-
-    private static final System.Logger LOG = System.getLogger(LifetimeHints.class.getName());
-    private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
-    private static final LibC LIBC = load();
-
-    /** The few libc calls used, declared for JNA. */
-    interface LibC extends Library {
-        int open(String path, int flags) throws LastErrorException;
-
-        int close(int fd) throws LastErrorException;
-
-        int fcntl(int fd, int cmd, LongByReference argument) throws LastErrorException;
-    }
+    private static final CLibrary.Calls LIBC = CLibrary.LIBC;
 
     private LifetimeHints() {
-    }
-
-    private static LibC load() {
-        if (!Platform.isLinux()) {
-            logOnce("platform", "write lifetime hints need Linux; running without them");
-            return null;
-        }
-        try {
-            return Native.load(Platform.C_LIBRARY_NAME, LibC.class);
-        } catch (LinkageError | RuntimeException e) {
-            logOnce("load", "write lifetime hints unavailable, libc could not be loaded: " + e);
-            return null;
-        }
     }
 
     /** Whether this platform can be asked at all (Linux, libc loaded); the filesystem may still refuse. */
@@ -73,16 +41,16 @@ public final class LifetimeHints {
         }
         int fd;
         try {
-            fd = LIBC.open(path.toString(), O_RDONLY | O_CLOEXEC);
+            fd = LIBC.open(path.toString(), CLibrary.O_RDONLY | CLibrary.O_CLOEXEC);
         } catch (LastErrorException e) {
-            logOnce("open-" + e.getErrorCode(), "could not open " + path + " to set its write lifetime hint: errno "
+            CLibrary.logOnce("open-" + e.getErrorCode(), "could not open " + path + " to set its write lifetime hint: errno "
                     + e.getErrorCode());
             return false;
         }
         try {
             return apply(fd, lifetime);
         } finally {
-            closeQuietly(fd);
+            CLibrary.closeQuietly(fd);
         }
     }
 
@@ -95,7 +63,7 @@ public final class LifetimeHints {
             LIBC.fcntl(fd, F_SET_RW_HINT, new LongByReference(lifetime.kernelCode()));
             return true;
         } catch (LastErrorException e) {
-            logOnce("set-" + e.getErrorCode(), "the kernel or filesystem refused write lifetime hints (errno "
+            CLibrary.logOnce("set-" + e.getErrorCode(), "the kernel or filesystem refused write lifetime hints (errno "
                     + e.getErrorCode() + "); running without them");
             return false;
         }
@@ -108,7 +76,7 @@ public final class LifetimeHints {
         }
         int fd;
         try {
-            fd = LIBC.open(path.toString(), O_RDONLY | O_CLOEXEC);
+            fd = LIBC.open(path.toString(), CLibrary.O_RDONLY | CLibrary.O_CLOEXEC);
         } catch (LastErrorException e) {
             return Optional.empty();
         }
@@ -123,25 +91,11 @@ public final class LifetimeHints {
             }
             return Optional.empty();
         } catch (LastErrorException e) {
-            logOnce("get-" + e.getErrorCode(), "could not read the write lifetime hint of " + path + ": errno "
+            CLibrary.logOnce("get-" + e.getErrorCode(), "could not read the write lifetime hint of " + path + ": errno "
                     + e.getErrorCode());
             return Optional.empty();
         } finally {
-            closeQuietly(fd);
-        }
-    }
-
-    private static void closeQuietly(int fd) {
-        try {
-            LIBC.close(fd);
-        } catch (LastErrorException ignored) {
-            // Closing a read-only descriptor cannot lose data.
-        }
-    }
-
-    private static void logOnce(String kind, String message) {
-        if (LOGGED.add(kind)) {
-            LOG.log(System.Logger.Level.INFO, message);
+            CLibrary.closeQuietly(fd);
         }
     }
 }
