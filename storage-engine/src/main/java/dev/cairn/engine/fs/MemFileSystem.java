@@ -42,6 +42,7 @@ import java.util.Set;
  *       looser, more realistic model: each file additionally keeps a random prefix of its
  *       unsynced bytes (a torn tail), and each directory a random prefix of its unsynced changes
  *       (metadata reaches the disk in the order it was made, as a journaling file system does).
+ *       {@link #crashClone(Random, boolean)} can also fill part of those torn tails with garbage.
  * </ul>
  *
  * <p>{@link #lock} excludes other lockers of the same path on the same instance only.
@@ -225,19 +226,42 @@ public final class MemFileSystem implements FileSystem {
      * each file's unsynced bytes and of each directory's unsynced changes happened to reach the
      * disk. With {@code random == null} nothing beyond the durable state survives.
      */
-    public synchronized MemFileSystem crashClone(Random random) {
+    public MemFileSystem crashClone(Random random) {
+        return crashClone(random, false);
+    }
+
+    /**
+     * As {@link #crashClone(Random)}; with {@code garbage}, about one in eight of the unsynced bytes
+     * that reached the disk holds a random value instead, as a write torn mid-sector leaves it.
+     */
+    public synchronized MemFileSystem crashClone(Random random, boolean garbage) {
+        if (garbage && random == null) {
+            throw new IllegalArgumentException("garbage needs a random source");
+        }
         MemFileSystem clone = new MemFileSystem();
         Map<Inode, Inode> copies = new IdentityHashMap<>();
         for (Map.Entry<Path, Directory> e : directories.entrySet()) {
             Directory survivor = new Directory();
             for (Map.Entry<String, Inode> entry : e.getValue().afterCrash(random).entrySet()) {
-                Inode copy = copies.computeIfAbsent(entry.getValue(), inode -> inode.afterCrash(random));
+                Inode copy = copies.computeIfAbsent(entry.getValue(), inode -> inode.afterCrash(random, garbage));
                 survivor.durable.put(entry.getKey(), copy);
                 survivor.live.put(entry.getKey(), copy);
             }
             clone.directories.put(e.getKey(), survivor);
         }
         return clone;
+    }
+
+    /**
+     * Inverts bit {@code bit} of the byte at {@code byteOffset} in place, as rot on the device
+     * does: open readers see it and the file keeps its inode, unlike {@link FileCorruptor}, which
+     * writes a new file. Whether the change survives a crash follows the byte's own durability.
+     */
+    public synchronized void flipBitInPlace(Path path, long byteOffset, int bit) throws IOException {
+        if (bit < 0 || bit > 7) {
+            throw new IllegalArgumentException("bit must be in [0, 7]: " + bit);
+        }
+        existingFile(normalize(path)).flipBit(byteOffset, bit);
     }
 
     private Inode existingFile(Path file) throws NoSuchFileException {
@@ -355,13 +379,25 @@ public final class MemFileSystem implements FileSystem {
             syncedLength = 0;
         }
 
-        synchronized Inode afterCrash(Random random) {
+        synchronized void flipBit(long byteOffset, int bit) {
+            if (byteOffset < 0 || byteOffset >= length) {
+                throw new IllegalArgumentException("offset " + byteOffset + " outside a file of " + length + " bytes");
+            }
+            data[(int) byteOffset] ^= (byte) (1 << bit);
+        }
+
+        synchronized Inode afterCrash(Random random, boolean garbage) {
             int kept = syncedLength;
             if (random != null && length > syncedLength) {
                 kept += random.nextInt(length - syncedLength + 1);
             }
             Inode copy = new Inode();
             copy.data = Arrays.copyOf(data, kept);
+            for (int i = syncedLength; garbage && i < kept; i++) {
+                if (random.nextInt(8) == 0) {
+                    copy.data[i] = (byte) random.nextInt(256);
+                }
+            }
             copy.length = kept;
             copy.syncedLength = kept;
             return copy;

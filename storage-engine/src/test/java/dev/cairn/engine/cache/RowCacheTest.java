@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.cairn.engine.ReadOptions;
 import dev.cairn.engine.Snapshot;
+import dev.cairn.engine.fs.FileSystem;
+import dev.cairn.engine.fs.MemFileSystem;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +33,7 @@ import org.junit.jupiter.api.Test;
 class RowCacheTest {
     private static final Path DIR = Path.of("/cache");
 
-    private static SsdCache ssd(CrashingMemoryFileSystem fs) throws IOException {
+    private static SsdCache ssd(FileSystem fs) throws IOException {
         return SsdCache.open(SsdCacheOptions.builder(DIR).fileSystem(fs).segmentBytes(16 << 10)
                 .capacityBytes(512 << 10).writeBufferBytes(1024).admission(SsdAdmission.ALWAYS)
                 .gcExecutor(Runnable::run).build());
@@ -58,7 +60,7 @@ class RowCacheTest {
 
     @Test
     void readsFlowFromMemoryToSsdAndPromote() throws Exception {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         try (RowCache cache = RowCache.tiered(RowCacheOptions.builder().memoryBytes(4096).build(), ssd(fs))) {
             for (int i = 0; i < 100; i++) {
                 cache.put(key(i), value(i, 1, 100));
@@ -87,7 +89,7 @@ class RowCacheTest {
 
     @Test
     void invalidateRemovesFromBothTiers() throws Exception {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         SsdCache ssd = ssd(fs);
         try (RowCache cache = RowCache.tiered(RowCacheOptions.builder().memoryBytes(1024).build(), ssd)) {
             for (int i = 0; i < 50; i++) {
@@ -106,7 +108,7 @@ class RowCacheTest {
 
     @Test
     void anInFlightCascadeCannotResurrectAnInvalidatedRow() throws Exception {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         Queue<Runnable> held = new ArrayDeque<>();
         RowCacheOptions options = RowCacheOptions.builder().memoryBytes(1024).cascadeExecutor(held::add).build();
         try (RowCache cache = RowCache.tiered(options, ssd(fs))) {
@@ -166,7 +168,7 @@ class RowCacheTest {
 
     @Test
     void scansNeitherFillNorPromoteNorCount() throws Exception {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         SsdCache ssd = ssd(fs);
         try (RowCache cache = RowCache.tiered(RowCacheOptions.builder().memoryBytes(1 << 20).build(), ssd)) {
             ssd.put(key(7), value(7, 1, 10));
@@ -186,7 +188,7 @@ class RowCacheTest {
 
     @Test
     void oneOffReadsDoNotReachTheSsdTierUnderSecondAccessAdmission() throws Exception {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         SsdCache ssd = SsdCache.open(SsdCacheOptions.builder(DIR).fileSystem(fs).segmentBytes(16 << 10)
                 .capacityBytes(512 << 10).admission(SsdAdmission.SECOND_ACCESS).gcExecutor(Runnable::run).build());
         try (RowCache cache = RowCache.tiered(RowCacheOptions.builder().memoryBytes(2048).build(), ssd)) {
@@ -236,13 +238,13 @@ class RowCacheTest {
     }
 
     private interface SsdFactory {
-        SsdCache open(CrashingMemoryFileSystem fs) throws IOException;
+        SsdCache open(FileSystem fs) throws IOException;
     }
 
     private void checkCoherence(int operationsPerThread, SsdFactory ssdFactory) throws Exception {
         long seed = Long.getLong("cairn.seed", System.nanoTime());
         System.out.println("row cache coherence seed " + seed);
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         int keys = 300;
         ConcurrentHashMap<Integer, byte[]> engine = new ConcurrentHashMap<>();
         AtomicLongArray acknowledged = new AtomicLongArray(keys);

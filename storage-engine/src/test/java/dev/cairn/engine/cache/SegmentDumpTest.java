@@ -2,6 +2,8 @@ package dev.cairn.engine.cache;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.engine.fs.FileCorruptor;
+import dev.cairn.engine.fs.MemFileSystem;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -13,7 +15,7 @@ class SegmentDumpTest {
 
     @Test
     void printsEntriesAndWhereTheScanStopped() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         Path dir = Path.of("/cache");
         try (SsdCache cache = SsdCache.open(SsdCacheOptions.builder(dir).fileSystem(fs).segmentBytes(16 << 10)
                 .capacityBytes(1 << 20).admission(SsdAdmission.ALWAYS).gcExecutor(Runnable::run).build())) {
@@ -21,7 +23,7 @@ class SegmentDumpTest {
             cache.put(new byte[] {0, 1, '"'}, new byte[3]);
         }
         Path segment = dir.resolve(CacheSegment.fileName(1));
-        fs.truncate(segment, (int) fs.size(segment) - 1);
+        FileCorruptor.truncate(fs, segment, fs.size(segment) - 1);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         SegmentDump.dump(fs, segment, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String text = bytes.toString(StandardCharsets.UTF_8);

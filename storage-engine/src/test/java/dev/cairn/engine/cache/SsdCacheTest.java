@@ -7,6 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.engine.fs.CountingFileSystem;
+import dev.cairn.engine.fs.FaultInjectingFileSystem;
+import dev.cairn.engine.fs.FaultRule;
+import dev.cairn.engine.fs.FileCorruptor;
+import dev.cairn.engine.fs.FileSystem;
+import dev.cairn.engine.fs.FsOp;
+import dev.cairn.engine.fs.MemFileSystem;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -25,7 +32,7 @@ import org.junit.jupiter.api.Test;
 class SsdCacheTest {
     private static final Path DIR = Path.of("/cache");
 
-    private static SsdCacheOptions.Builder options(CrashingMemoryFileSystem fs) {
+    private static SsdCacheOptions.Builder options(FileSystem fs) {
         return SsdCacheOptions.builder(DIR).fileSystem(fs).segmentBytes(16 << 10).capacityBytes(1 << 20)
                 .writeBufferBytes(1024).admission(SsdAdmission.ALWAYS).gcExecutor(Runnable::run);
     }
@@ -42,26 +49,26 @@ class SsdCacheTest {
 
     @Test
     void bufferedEntriesCostNoReadAndFlushedEntriesExactlyOne() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        CountingFileSystem fs = new CountingFileSystem(new MemFileSystem());
         try (SsdCache cache = SsdCache.open(options(fs).build())) {
             assertTrue(cache.put(key(1), value(1, 0, 100)));
-            long before = fs.readCount();
+            long before = fs.snapshot().readOps();
             assertArrayEquals(value(1, 0, 100), cache.get(key(1)));
-            assertEquals(before, fs.readCount(), "read from the write buffer");
+            assertEquals(before, fs.snapshot().readOps(), "read from the write buffer");
             for (int i = 2; i < 40; i++) {
                 cache.put(key(i), value(i, 0, 100));
             }
-            before = fs.readCount();
+            before = fs.snapshot().readOps();
             assertArrayEquals(value(1, 0, 100), cache.get(key(1)));
-            assertEquals(before + 1, fs.readCount(), "one positional read");
+            assertEquals(before + 1, fs.snapshot().readOps(), "one positional read");
             assertNull(cache.get(key(1000)));
-            assertEquals(before + 1, fs.readCount(), "a miss reads nothing");
+            assertEquals(before + 1, fs.snapshot().readOps(), "a miss reads nothing");
         }
     }
 
     @Test
     void entriesLargerThanTheBufferAreWrittenThrough() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         try (SsdCache cache = SsdCache.open(options(fs).build())) {
             cache.put(key(1), value(1, 0, 10));
             cache.put(key(2), value(2, 0, 5000));
@@ -75,7 +82,7 @@ class SsdCacheTest {
 
     @Test
     void invalidateRemovesAndCountsGarbage() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         try (SsdCache cache = SsdCache.open(options(fs).build())) {
             cache.put(key(1), value(1, 0, 100));
             cache.put(key(1), value(1, 1, 100));
@@ -90,7 +97,7 @@ class SsdCacheTest {
 
     @Test
     void garbageCollectionKeepsLiveEntriesAndDeletesSegments() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         try (SsdCache cache = SsdCache.open(options(fs).build())) {
             int n = 600;
             for (int i = 0; i < n; i++) {
@@ -122,7 +129,7 @@ class SsdCacheTest {
 
     @Test
     void fullCacheDropsTheOldestSegment() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         try (SsdCache cache = SsdCache.open(options(fs).capacityBytes(64 << 10).build())) {
             for (int i = 0; i < 2000; i++) {
                 cache.put(key(i), value(i, 0, 100));
@@ -144,7 +151,7 @@ class SsdCacheTest {
 
     @Test
     void secondAccessAdmission() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         try (SsdCache cache = SsdCache.open(options(fs).admission(SsdAdmission.SECOND_ACCESS).build())) {
             assertFalse(cache.put(key(1), value(1, 0, 10)), "never requested");
             cache.recordAccess(key(1));
@@ -165,7 +172,7 @@ class SsdCacheTest {
 
     @Test
     void theDoorkeeperForgetsAfterItsWindow() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         try (SsdCache cache = SsdCache.open(options(fs).admission(SsdAdmission.SECOND_ACCESS)
                 .doorkeeperWindow(100).build())) {
             cache.recordAccess(key(1));
@@ -182,7 +189,7 @@ class SsdCacheTest {
         long seed = Long.getLong("cairn.seed", System.nanoTime());
         System.out.println("bitFlips seed " + seed);
         Random random = new Random(seed);
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         try (SsdCache cache = SsdCache.open(options(fs).build())) {
             int n = 300;
             for (int i = 0; i < n; i++) {
@@ -193,7 +200,7 @@ class SsdCacheTest {
                 Path p = DIR.resolve(names.get(random.nextInt(names.size())));
                 long size = fs.size(p);
                 if (size > SegmentHeader.BYTES) {
-                    fs.flipBit(p, SegmentHeader.BYTES + random.nextInt((int) size - SegmentHeader.BYTES), random.nextInt(8));
+                    fs.flipBitInPlace(p, SegmentHeader.BYTES + random.nextInt((int) size - SegmentHeader.BYTES), random.nextInt(8));
                 }
             }
             int hits = 0;
@@ -218,7 +225,7 @@ class SsdCacheTest {
 
     @Test
     void cleanCloseRebuildsAndKeepsInvalidationsButDropModeEmpties() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         try (SsdCache cache = SsdCache.open(options(fs).build())) {
             for (int i = 0; i < 300; i++) {
                 cache.put(key(i), value(i, 0, 100));
@@ -251,7 +258,7 @@ class SsdCacheTest {
         System.out.println("crash seed " + seed);
         Random random = new Random(seed);
         for (int round = 0; round < 20; round++) {
-            CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+            MemFileSystem fs = new MemFileSystem();
             if (random.nextBoolean()) {
                 try (SsdCache cache = SsdCache.open(options(fs).build())) {
                     for (int i = 0; i < 100; i++) {
@@ -267,7 +274,7 @@ class SsdCacheTest {
                     cache.invalidate(key(random.nextInt(100)));
                 }
             }
-            CrashingMemoryFileSystem after = fs.crash(random, true, random.nextBoolean());
+            MemFileSystem after = fs.crashClone(random, random.nextBoolean());
             try (SsdCache reopened = SsdCache.open(options(after).build())) {
                 assertEquals(0, reopened.stats().entries(), "seed " + seed);
                 for (int i = 0; i < 500; i++) {
@@ -281,7 +288,7 @@ class SsdCacheTest {
 
     @Test
     void rebuildStopsAtATornOrCorruptTail() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         try (SsdCache cache = SsdCache.open(options(fs).build())) {
             for (int i = 0; i < 300; i++) {
                 cache.put(key(i), value(i, 0, 100));
@@ -289,9 +296,9 @@ class SsdCacheTest {
         }
         Path first = DIR.resolve(CacheSegment.fileName(1));
         long size = fs.size(first);
-        fs.truncate(first, (int) size - 50);
+        FileCorruptor.truncate(fs, first, size - 50);
         Path second = DIR.resolve(CacheSegment.fileName(2));
-        fs.flipBit(second, SegmentHeader.BYTES + 500, 3);
+        FileCorruptor.flipBit(fs, second, SegmentHeader.BYTES + 500, 3);
         try (SsdCache cache = SsdCache.open(options(fs).build())) {
             int hits = 0;
             for (int i = 0; i < 300; i++) {
@@ -310,7 +317,7 @@ class SsdCacheTest {
     void garbageCollectionUnderConcurrentLoadMatchesAnOracle() throws Exception {
         long seed = Long.getLong("cairn.seed", System.nanoTime());
         System.out.println("gc under load seed " + seed);
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         int threads = 3;
         int keysPerThread = 200;
         ExecutorService pool = Executors.newFixedThreadPool(threads + 1);
@@ -369,10 +376,10 @@ class SsdCacheTest {
 
     @Test
     void aFailedWriteDisablesTheCacheWithoutFailingCallers() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        FaultInjectingFileSystem fs = new FaultInjectingFileSystem(new MemFileSystem());
         SsdCache cache = SsdCache.open(options(fs).build());
         cache.put(key(1), value(1, 0, 100));
-        fs.failSyncAfter(1);
+        FaultRule failedSync = fs.inject(FaultRule.on(FsOp.SYNC).once());
         for (int i = 2; i < 400; i++) {
             cache.put(key(i), value(i, 0, 100));
         }
@@ -380,6 +387,7 @@ class SsdCacheTest {
         assertFalse(cache.put(key(1), value(1, 0, 100)));
         cache.invalidate(key(2));
         cache.close();
+        assertEquals(1, failedSync.failedCount());
         try (SsdCache reopened = SsdCache.open(options(fs).build())) {
             assertEquals(0, reopened.stats().entries(), "no live list after a failure: nothing is trusted");
         }
@@ -387,7 +395,7 @@ class SsdCacheTest {
 
     @Test
     void optionsAreValidated() {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         assertThrows(IllegalArgumentException.class, () -> options(fs).capacityBytes(20 << 10).build());
         assertThrows(IllegalArgumentException.class, () -> options(fs).segmentBytes(100).build());
         assertThrows(IllegalArgumentException.class, () -> options(fs).gcGarbageRatio(0).build());

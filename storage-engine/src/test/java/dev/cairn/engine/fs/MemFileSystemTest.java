@@ -248,6 +248,49 @@ class MemFileSystemTest {
     }
 
     @Test
+    void garbageCrashKeepsSyncedBytesAndGarblesOnlyTheTornTail() throws IOException {
+        long seed = TestSeeds.seed("garbageCrashKeepsSyncedBytesAndGarblesOnlyTheTornTail");
+        Random random = new Random(seed);
+        String synced = "synced-";
+        String unsynced = "0".repeat(64);
+        Path path = dir.resolve("f");
+        WritableFile file = fs.create(path, WriteLifetime.NOT_SET);
+        fs.syncDirectory(dir);
+        append(file, synced);
+        file.sync();
+        append(file, unsynced);
+        boolean garbled = false;
+        for (int i = 0; i < 100; i++) {
+            String kept = read(fs.crashClone(random, true), path);
+            assertTrue(kept.startsWith(synced), "seed=" + seed + " kept=" + kept);
+            assertTrue(kept.length() <= synced.length() + unsynced.length(), "seed=" + seed + " kept=" + kept);
+            garbled |= !unsynced.startsWith(kept.substring(synced.length()));
+        }
+        assertTrue(garbled, "seed=" + seed + " some torn tail holds garbage");
+        assertThrows(IllegalArgumentException.class, () -> fs.crashClone(null, true));
+        file.close();
+    }
+
+    @Test
+    void bitFlipInPlaceIsSeenByOpenReadersAndSurvivesACrashOnlyIfSynced() throws IOException {
+        Path path = dir.resolve("f");
+        WritableFile file = fs.create(path, WriteLifetime.NOT_SET);
+        fs.syncDirectory(dir);
+        append(file, "ab");
+        file.sync();
+        append(file, "c");
+        try (ReadableFile reader = fs.openRead(path)) {
+            fs.flipBitInPlace(path, 0, 0);
+            fs.flipBitInPlace(path, 2, 0);
+            assertEquals("`bb", new String(reader.readFully(0, 3), StandardCharsets.UTF_8));
+        }
+        assertEquals("`b", read(fs.crashClone(), path));
+        assertThrows(IllegalArgumentException.class, () -> fs.flipBitInPlace(path, 3, 0));
+        assertThrows(IllegalArgumentException.class, () -> fs.flipBitInPlace(path, 0, 8));
+        file.close();
+    }
+
+    @Test
     void randomCrashAppliesAPrefixOfDirectoryChangesInOrder() throws IOException {
         long seed = TestSeeds.seed("randomCrashAppliesAPrefixOfDirectoryChangesInOrder");
         Random random = new Random(seed);

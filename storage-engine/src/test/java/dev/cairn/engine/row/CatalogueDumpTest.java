@@ -3,7 +3,7 @@ package dev.cairn.engine.row;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.engine.Row;
-import dev.cairn.engine.cache.CrashingMemoryFileSystem;
+import dev.cairn.engine.fs.MemFileSystem;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -16,7 +16,7 @@ class CatalogueDumpTest {
 
     @Test
     void printsSchemasAndVariableTables() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         Path dir = Path.of("/catalogue");
         try (SchemaCatalogue catalogue = SchemaCatalogue.open(SchemaCatalogueOptions.builder(dir).fileSystem(fs)
                 .maxNewSchemasPerTable(1).build())) {
@@ -34,7 +34,7 @@ class CatalogueDumpTest {
 
     @Test
     void printsTypedSchemasAndDictionaryValues() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         Path dir = Path.of("/catalogue");
         try (SchemaCatalogue catalogue = SchemaCatalogue.open(SchemaCatalogueOptions.builder(dir).fileSystem(fs).build())) {
             RowCodec.encode("objects", Row.builder().fixed("etag", new byte[16]).uint("content-length", 5)

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.engine.ColumnValue;
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.Row;
-import dev.cairn.engine.cache.CrashingMemoryFileSystem;
+import dev.cairn.engine.fs.MemFileSystem;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
@@ -70,7 +70,7 @@ class RowCodecTest {
 
     static SchemaCatalogue memoryCatalogue() throws IOException {
         return SchemaCatalogue.open(SchemaCatalogueOptions.builder(Path.of("/catalogue"))
-                .fileSystem(new CrashingMemoryFileSystem()).maxNewSchemasPerTable(100_000).maxValuesPerColumn(8)
+                .fileSystem(new MemFileSystem()).maxNewSchemasPerTable(100_000).maxValuesPerColumn(8)
                 .build());
     }
 

@@ -11,7 +11,13 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import dev.cairn.engine.ColumnValue;
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.Row;
-import dev.cairn.engine.cache.CrashingMemoryFileSystem;
+import dev.cairn.engine.fs.CountingFileSystem;
+import dev.cairn.engine.fs.FaultInjectingFileSystem;
+import dev.cairn.engine.fs.FaultRule;
+import dev.cairn.engine.fs.FileCorruptor;
+import dev.cairn.engine.fs.FileSystem;
+import dev.cairn.engine.fs.FsOp;
+import dev.cairn.engine.fs.MemFileSystem;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,7 +35,7 @@ import org.junit.jupiter.api.Test;
 class SchemaCatalogueTest {
     private static final Path DIR = Path.of("/catalogue");
 
-    private static SchemaCatalogueOptions.Builder options(CrashingMemoryFileSystem fs) {
+    private static SchemaCatalogueOptions.Builder options(FileSystem fs) {
         return SchemaCatalogueOptions.builder(DIR).fileSystem(fs).segmentBytes(2048).maxNewSchemasPerTable(100_000);
     }
 
@@ -44,7 +50,7 @@ class SchemaCatalogueTest {
 
     @Test
     void idsAreStableAndSurviveReopening() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         Map<List<String>, Integer> seen = new HashMap<>();
         Random random = new Random(1);
         try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).build())) {
@@ -72,7 +78,7 @@ class SchemaCatalogueTest {
 
     @Test
     void unsortedColumnsAreRefused() throws IOException {
-        try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(new CrashingMemoryFileSystem()).build())) {
+        try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(new MemFileSystem()).build())) {
             assertThrows(IllegalArgumentException.class, () -> catalogue.schemaIdFor("t", List.of("b", "a")));
         }
     }
@@ -110,11 +116,12 @@ class SchemaCatalogueTest {
         long seed = Long.getLong("cairn.seed", System.nanoTime());
         System.out.println("catalogue crash seed " + seed);
         Random random = new Random(seed);
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem mem = new MemFileSystem();
         Map<Integer, Definition> returned = new HashMap<>();
         Map<String, Integer> valueIds = new HashMap<>();
         int values = 0;
         for (int run = 0; run < 60; run++) {
+            FaultInjectingFileSystem fs = new FaultInjectingFileSystem(mem);
             SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).maxValuesPerColumn(40).build());
             for (Map.Entry<Integer, Definition> e : returned.entrySet()) {
                 assertEquals(e.getValue(), Definition.of(catalogue, e.getKey(), e.getValue()),
@@ -123,7 +130,7 @@ class SchemaCatalogueTest {
             int max = returned.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
             assertTrue(catalogue.nextId() > max, "seed " + seed + " run " + run);
             if (random.nextInt(3) == 0) {
-                fs.failSyncAfter(1 + random.nextInt(6));
+                fs.inject(FaultRule.on(FsOp.SYNC).afterSucceeding(random.nextInt(6)).once());
             }
             int assignments = random.nextInt(20);
             for (int i = 0; i < assignments; i++) {
@@ -164,8 +171,9 @@ class SchemaCatalogueTest {
                     assertEquals(previous, definition, "seed " + seed + ": id " + id + " handed out twice");
                 }
             }
-            fs.failSyncAfter(-1);
-            fs = fs.crash(random, random.nextBoolean(), random.nextBoolean());
+            boolean tornTails = random.nextBoolean();
+            boolean garbage = random.nextBoolean();
+            mem = tornTails ? mem.crashClone(random, garbage) : mem.crashClone();
         }
         assertTrue(values > 50, "seed " + seed + ": dictionary values exercised " + values);
         System.out.println("catalogue crash test: " + returned.size() + " ids handed out over 60 crashes");
@@ -173,7 +181,7 @@ class SchemaCatalogueTest {
 
     @Test
     void aDamagedLastDictionaryRecordIsSkippedNotReused() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         int lastId;
         try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).segmentBytes(1 << 20).build())) {
             catalogue.typedSchemaIdFor("t", List.of(new ColumnSpec("a", ColumnValue.Type.BYTES, 0)));
@@ -181,7 +189,7 @@ class SchemaCatalogueTest {
             lastId = catalogue.valueIdFor("a", "y".getBytes(UTF_8));
         }
         Path file = DIR.resolve(SchemaCatalogue.fileName(1));
-        fs.flipBit(file, fs.size(file) - 1, 3);
+        FileCorruptor.flipBit(fs, file, fs.size(file) - 1, 3);
         try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).build())) {
             assertNull(catalogue.value(lastId, "a"), "its record is gone");
             assertTrue(catalogue.nextId() > lastId, "but its id is never handed out again");
@@ -194,7 +202,7 @@ class SchemaCatalogueTest {
 
     @Test
     void aDamagedLastRecordIsSkippedNotReused() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         int lastId;
         try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).segmentBytes(1 << 20).build())) {
             catalogue.schemaIdFor("t", List.of("a"));
@@ -202,7 +210,7 @@ class SchemaCatalogueTest {
             lastId = catalogue.schemaIdFor("t", List.of("c"));
         }
         Path file = DIR.resolve(SchemaCatalogue.fileName(1));
-        fs.flipBit(file, fs.size(file) - 2, 0);
+        FileCorruptor.flipBit(fs, file, fs.size(file) - 2, 0);
         try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).build())) {
             assertNull(catalogue.columns(lastId), "its record is gone");
             assertTrue(catalogue.nextId() > lastId, "but its id is never handed out again");
@@ -212,21 +220,21 @@ class SchemaCatalogueTest {
 
     @Test
     void aDamagedRecordFollowedByIntactOnesIsCorruption() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).segmentBytes(1 << 20).build())) {
             for (String c : List.of("a", "b", "c", "d")) {
                 catalogue.schemaIdFor("t", List.of(c));
             }
         }
         Path file = DIR.resolve(SchemaCatalogue.fileName(1));
-        fs.flipBit(file, CatalogueFormat.HEADER_BYTES + 12, 2);
+        FileCorruptor.flipBit(fs, file, CatalogueFormat.HEADER_BYTES + 12, 2);
         CorruptionException e = assertThrows(CorruptionException.class, () -> SchemaCatalogue.open(options(fs).build()));
         assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("offset"), e.getMessage());
     }
 
     @Test
     void aSegmentWhoseHeaderNeverBecameDurableIsIgnored() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).build())) {
             catalogue.schemaIdFor("t", List.of("a"));
         }
@@ -241,7 +249,7 @@ class SchemaCatalogueTest {
 
     @Test
     void aVariableTableStopsCreatingIdsDurably() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         Random random = new Random(5);
         try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).maxNewSchemasPerTable(4).maxValueBytes(0)
                 .build())) {
@@ -274,7 +282,7 @@ class SchemaCatalogueTest {
 
     @Test
     void concurrentFirstUsesAgreeOnOneId() throws Exception {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem fs = new MemFileSystem();
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).maxNewSchemasPerTable(1000).build())) {
             List<Future<List<Integer>>> results = new ArrayList<>();
@@ -299,12 +307,13 @@ class SchemaCatalogueTest {
 
     @Test
     void anIdIsDurableBeforeItIsReturned() throws IOException {
-        CrashingMemoryFileSystem fs = new CrashingMemoryFileSystem();
+        MemFileSystem mem = new MemFileSystem();
+        CountingFileSystem fs = new CountingFileSystem(mem);
         try (SchemaCatalogue catalogue = SchemaCatalogue.open(options(fs).build())) {
-            int syncs = fs.syncCount();
+            long syncs = fs.snapshot().syncs();
             int id = catalogue.schemaIdFor("t", List.of("a", "b"));
-            assertTrue(fs.syncCount() > syncs);
-            CrashingMemoryFileSystem after = fs.crash(new Random(3), false, false);
+            assertTrue(fs.snapshot().syncs() > syncs);
+            MemFileSystem after = mem.crashClone();
             try (SchemaCatalogue reopened = SchemaCatalogue.open(options(after).build())) {
                 assertEquals(List.of("a", "b"), reopened.columns(id));
             }
