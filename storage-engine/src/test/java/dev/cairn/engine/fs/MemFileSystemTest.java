@@ -52,14 +52,20 @@ class MemFileSystemTest {
         fs.syncDirectory(dir);
     }
 
+    /** Creates a file with a durable name, syncs {@code synced} into it, appends {@code unsynced}. */
+    private WritableFile halfSynced(Path path, String synced, String unsynced) throws IOException {
+        WritableFile file = fs.create(path, WriteLifetime.NOT_SET);
+        fs.syncDirectory(dir);
+        append(file, synced);
+        file.sync();
+        append(file, unsynced);
+        return file;
+    }
+
     @Test
     void onlySyncedBytesSurvive() throws IOException {
         Path path = dir.resolve("log");
-        WritableFile file = fs.create(path, WriteLifetime.SHORT);
-        fs.syncDirectory(dir);
-        append(file, "synced ");
-        file.sync();
-        append(file, "lost");
+        WritableFile file = halfSynced(path, "synced ", "lost");
         assertEquals("synced lost", read(fs, path));
 
         MemFileSystem crashed = fs.crashClone();
@@ -231,11 +237,7 @@ class MemFileSystemTest {
         String synced = "synced-";
         String unsynced = "0123456789";
         Path path = dir.resolve("f");
-        WritableFile file = fs.create(path, WriteLifetime.NOT_SET);
-        fs.syncDirectory(dir);
-        append(file, synced);
-        file.sync();
-        append(file, unsynced);
+        WritableFile file = halfSynced(path, synced, unsynced);
         Set<Integer> lengthsSeen = new HashSet<>();
         for (int i = 0; i < 400; i++) {
             String kept = read(fs.crashClone(random), path);
@@ -254,11 +256,7 @@ class MemFileSystemTest {
         String synced = "synced-";
         String unsynced = "0".repeat(64);
         Path path = dir.resolve("f");
-        WritableFile file = fs.create(path, WriteLifetime.NOT_SET);
-        fs.syncDirectory(dir);
-        append(file, synced);
-        file.sync();
-        append(file, unsynced);
+        WritableFile file = halfSynced(path, synced, unsynced);
         boolean garbled = false;
         for (int i = 0; i < 100; i++) {
             String kept = read(fs.crashClone(random, true), path);
@@ -274,11 +272,7 @@ class MemFileSystemTest {
     @Test
     void bitFlipInPlaceIsSeenByOpenReadersAndSurvivesACrashOnlyIfSynced() throws IOException {
         Path path = dir.resolve("f");
-        WritableFile file = fs.create(path, WriteLifetime.NOT_SET);
-        fs.syncDirectory(dir);
-        append(file, "ab");
-        file.sync();
-        append(file, "c");
+        WritableFile file = halfSynced(path, "ab", "c");
         try (ReadableFile reader = fs.openRead(path)) {
             fs.flipBitInPlace(path, 0, 0);
             fs.flipBitInPlace(path, 2, 0);
