@@ -1,79 +1,47 @@
 package dev.cairn.loadtest.bench;
 
+import dev.cairn.loadtest.generator.ZipfianGenerator;
+
 /**
- * YCSB's "latest" request distribution over items {@code 0 .. n - 1}: a Zipfian draw of a rank
- * (rank 0 most popular, exponent {@link #YCSB_ZIPFIAN_CONSTANT}) counted back from the newest
- * item, so item {@code n - 1} is requested most often. The rank uses the closed form of Gray et
- * al., "Quickly Generating Billion-Record Synthetic Databases" (SIGMOD 1994), as YCSB's
- * ZipfianGenerator does, driven by a uniform number the caller supplies, so draws are
- * reproducible from the caller's seed.
+ * YCSB's "latest" request distribution over a fixed set of items {@code 0 .. n - 1}: a Zipfian
+ * rank (the load generator's {@link ZipfianGenerator}) counted back from the newest item, so item
+ * {@code n - 1} is requested most often. Driven by a uniform number the caller supplies, so draws
+ * are reproducible from the caller's seed. The load generator's {@code LatestChooser} does the
+ * same over a growing key count.
  *
  * <p>Thread-safety: immutable.
  */
 public final class LatestDistribution {
 
     /** YCSB's default Zipfian exponent. */
-    public static final double YCSB_ZIPFIAN_CONSTANT = 0.99;
+    public static final double YCSB_ZIPFIAN_CONSTANT = ZipfianGenerator.DEFAULT_THETA;
 
-    private final long items;
-    private final double theta;
-    private final double zetaN;
-    private final double alpha;
-    private final double eta;
-    private final double secondRankBound;
+    private final ZipfianGenerator zipfian;
 
     public LatestDistribution(long items) {
         this(items, YCSB_ZIPFIAN_CONSTANT);
     }
 
     public LatestDistribution(long items, double theta) {
-        if (items < 2) {
-            throw new IllegalArgumentException("a latest distribution needs at least 2 items, got " + items);
-        }
-        if (!(theta > 0 && theta < 1)) {
-            throw new IllegalArgumentException("the Zipfian exponent must be in (0, 1), got " + theta);
-        }
-        this.items = items;
-        this.theta = theta;
-        this.zetaN = zeta(items, theta);
-        double zeta2 = zeta(2, theta);
-        this.alpha = 1 / (1 - theta);
-        this.eta = (1 - Math.pow(2.0 / items, 1 - theta)) / (1 - zeta2 / zetaN);
-        this.secondRankBound = 1 + Math.pow(0.5, theta);
+        this.zipfian = new ZipfianGenerator(items, theta);
     }
 
     public long items() {
-        return items;
+        return zipfian.items();
     }
 
     /** The item for the uniform number {@code u} in [0, 1). */
     public long item(double u) {
-        return items - 1 - rank(u);
+        return zipfian.items() - 1 - rank(u);
     }
 
     /** The Zipfian rank for {@code u}: 0 is the most popular. */
     long rank(double u) {
-        double uz = u * zetaN;
-        if (uz < 1) {
-            return 0;
-        }
-        if (uz < secondRankBound) {
-            return 1;
-        }
-        long rank = (long) (items * Math.pow(eta * u - eta + 1, alpha));
-        return Math.min(items - 1, Math.max(0, rank));
+        return zipfian.rank(u);
     }
 
     /** The share of requests that go to the {@code k} most popular items. */
     public double shareOfTop(long k) {
-        return Math.min(1.0, zeta(Math.min(k, items), theta) / zetaN);
-    }
-
-    private static double zeta(long n, double theta) {
-        double sum = 0;
-        for (long i = 1; i <= n; i++) {
-            sum += 1 / Math.pow(i, theta);
-        }
-        return sum;
+        return Math.min(1.0, ZipfianGenerator.zeta(0, Math.min(k, items()), zipfian.theta(), 0) / zipfian.zetan());
     }
 }
