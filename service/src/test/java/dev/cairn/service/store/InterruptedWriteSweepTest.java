@@ -67,7 +67,7 @@ class InterruptedWriteSweepTest {
         store.createBucket("b", BucketAcl.PRIVATE);
     }
 
-    /** The engine's state after the crash, as the reopened store is about to see it. */
+    /** A new process on what the dead one synced; the test looks at it before reopening the store. */
     private void restartEngine() throws IOException {
         store.close();
         engine.restart();
