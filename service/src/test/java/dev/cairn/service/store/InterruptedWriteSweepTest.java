@@ -14,26 +14,34 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Writes interrupted by a crash (the engine fails every write from some point on, then the store
- * is reopened) leave nothing behind once swept, and sweeps racing live writes of the same
- * content never take what those writes are building.
+ * Writes interrupted by a crash (a commit-log sync fails, then the store is reopened on what was
+ * synced) or refused by a running engine leave nothing behind once swept, and sweeps racing live
+ * writes of the same content never take what those writes are building. The real engine on an
+ * in-memory file system.
  */
 class InterruptedWriteSweepTest {
     private static final int CHUNK = EmbeddedObjectStore.CHUNK_BYTES;
     private static final String[] CONTENT_TABLES = {"blobs", "chunks", "refs", "intents"};
 
-    private MemoryEngine engine;
+    private EngineProcess engine;
     private EmbeddedObjectStore store;
 
     @BeforeEach
     void open() throws IOException {
-        engine = new MemoryEngine();
-        store = new EmbeddedObjectStore(engine);
+        engine = new EngineProcess();
+        store = new EmbeddedObjectStore(engine.engine());
         store.createBucket("b", BucketAcl.PRIVATE);
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        store.close();
+        engine.close();
     }
 
     private static BytesContent content(int size, int seed) {
@@ -46,12 +54,26 @@ class InterruptedWriteSweepTest {
         return store.putObject("b", key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
     }
 
-    private EmbeddedObjectStore reopen() throws IOException {
-        engine.restart();
-        return new EmbeddedObjectStore(engine);
+    /**
+     * A writer of a running store dies when the engine refuses its write and then its undo: the
+     * engine stalls writes, which it survives, rather than failing an I/O, after which it accepts
+     * no write until reopened (and the reopened store sweeps at once).
+     */
+    private void runningOnAStallingEngine() throws IOException {
+        store.close();
+        engine.close();
+        engine = EngineProcess.stalling();
+        store = new EmbeddedObjectStore(engine.engine());
+        store.createBucket("b", BucketAcl.PRIVATE);
     }
 
-    private void assertNoContentLeft() {
+    /** A new process on what the dead one synced; the test looks at it before reopening the store. */
+    private void restartEngine() throws IOException {
+        store.close();
+        engine.restart();
+    }
+
+    private void assertNoContentLeft() throws IOException {
         for (String table : CONTENT_TABLES) {
             assertEquals(0, engine.size(table), table);
         }
@@ -60,12 +82,13 @@ class InterruptedWriteSweepTest {
     @Test
     void chunksWrittenBeforeACrashAreReclaimedOnOpen() throws IOException {
         BytesContent c = content(2 * CHUNK + 10, 1);
-        engine.crashAfter(2); // the journal entry and the first chunk
+        engine.dieAfterWrites(2); // the journal entry and the first chunk
         assertThrows(IOException.class, () -> put("k", c));
+        restartEngine();
         assertEquals(1, engine.size("chunks"));
         assertEquals(1, engine.size("intents"));
 
-        store = reopen();
+        store = new EmbeddedObjectStore(engine.engine());
         assertNoContentLeft();
         assertNull(store.headObject("b", "k"));
     }
@@ -73,12 +96,14 @@ class InterruptedWriteSweepTest {
     @Test
     void aReferenceCountedForARowNeverWrittenIsDroppedOnOpen() throws IOException {
         BytesContent c = content(2 * CHUNK, 2);
-        engine.crashAfter(4); // journal, two chunks, size row with the reference; not the object row
+        engine.dieAfterWrites(4); // journal, two chunks, size row with the reference; not the object row
         assertThrows(IOException.class, () -> put("k", c));
+        restartEngine();
         assertEquals(1, engine.size("blobs"));
         assertEquals(1, engine.size("refs"));
+        assertEquals(0, engine.size("objects"));
 
-        store = reopen();
+        store = new EmbeddedObjectStore(engine.engine());
         assertNoContentLeft();
         assertNull(store.headObject("b", "k"));
     }
@@ -88,11 +113,13 @@ class InterruptedWriteSweepTest {
         UploadInfo u = store.createUpload("b", "mp", ObjectAttributes.EMPTY);
         store.putPart("b", "mp", u.uploadId(), 1, content(1000, 3));
         store.putPart("b", "mp", u.uploadId(), 2, content(CHUNK + 1, 4));
-        engine.crashAfter(1); // rows gone, references not yet released
+        engine.dieAfterWrites(1); // rows gone, references not yet released
         assertThrows(IOException.class, () -> store.abortUpload("b", "mp", u.uploadId()));
+        restartEngine();
         assertEquals(2, engine.size("refs"));
+        assertEquals(0, engine.size("parts"));
 
-        store = reopen();
+        store = new EmbeddedObjectStore(engine.engine());
         assertNoContentLeft();
         assertEquals(0, engine.size("parts"));
     }
@@ -101,9 +128,11 @@ class InterruptedWriteSweepTest {
     void sharedContentKeepsTheReferencesOfCommittedRows() throws IOException {
         BytesContent c = content(CHUNK + 100, 5);
         put("kept", c);
-        engine.crashAfter(1); // the reference of the second object, not its row
+        engine.dieAfterWrites(1); // the reference of the second object, not its row
         assertThrows(IOException.class, () -> put("lost", c));
-        store = reopen();
+        restartEngine();
+        assertEquals(1, engine.size("intents"));
+        store = new EmbeddedObjectStore(engine.engine());
         assertNull(store.headObject("b", "lost"));
         assertEquals(1, engine.size("refs"));
         try (ObjectRead r = store.getObject("b", "kept"); InputStream in = r.open(0, r.size())) {
@@ -116,9 +145,12 @@ class InterruptedWriteSweepTest {
     @Test
     void contentRewrittenAfterACrashSurvivesTheSweep() throws IOException {
         BytesContent c = content(3 * CHUNK, 6);
-        engine.crashAfter(2);
+        runningOnAStallingEngine();
+        engine.refuseWritesAfterChunks(1);
         assertThrows(IOException.class, () -> put("k", c));
-        engine.restart(); // the store keeps running: its dead writer's journal entry waits for a sweep
+        engine.resumeWrites(); // the store keeps running: its dead writer's journal entry waits for a sweep
+        assertEquals(1, engine.size("intents"));
+        assertEquals(1, engine.size("chunks"));
         put("k", c);
         EmbeddedObjectStore.SweepReport report = store.sweep();
         assertEquals(0, report.abandonedContents());
@@ -131,9 +163,11 @@ class InterruptedWriteSweepTest {
     @Test
     void aSweepAfterAFailedWriteReclaimsWhatItsUndoCouldNotDelete() throws IOException {
         BytesContent c = content(2 * CHUNK + 1, 7);
-        engine.crashAfter(3);
+        runningOnAStallingEngine();
+        engine.refuseWritesAfterChunks(2);
         assertThrows(IOException.class, () -> put("k", c));
-        engine.restart();
+        engine.resumeWrites();
+        assertEquals(2, engine.size("chunks"));
         EmbeddedObjectStore.SweepReport report = store.sweep();
         assertEquals(1, report.abandonedContents());
         assertEquals(c.size(), report.abandonedBytes());
@@ -144,9 +178,11 @@ class InterruptedWriteSweepTest {
     @org.junit.jupiter.api.Timeout(60)
     void theBackgroundSweepReclaimsWithoutBeingCalled() throws Exception {
         BytesContent c = content(2 * CHUNK + 1, 8);
-        engine.crashAfter(2);
+        runningOnAStallingEngine();
+        engine.refuseWritesAfterChunks(1);
         assertThrows(IOException.class, () -> put("k", c));
-        engine.restart();
+        engine.resumeWrites();
+        assertEquals(1, engine.size("intents"));
         store.sweepEvery(java.time.Duration.ofMillis(20));
         try {
             while (engine.size("intents") > 0) {
@@ -160,14 +196,18 @@ class InterruptedWriteSweepTest {
 
     @Test
     void sweepsRacingWritesOfTheSameContentTakeNothingLive() throws Exception {
-        List<BytesContent> contents = List.of(content(2 * CHUNK + 3, 10), content(CHUNK + 7, 11), content(500, 12));
-        // Dead writers' leftovers for the same content, so that the sweeps have work while writes run.
-        engine.crashAfter(2);
+        List<BytesContent> contents = List.of(content(2 * CHUNK + 3, 10), content(2 * CHUNK, 11), content(500, 12));
+        // Dead writers' leftovers for the same content, so that the sweeps have work while writes run:
+        // the first chunk of one, every chunk but no size row of the other.
+        runningOnAStallingEngine();
+        engine.refuseWritesAfterChunks(1);
         assertThrows(IOException.class, () -> put("dead-a", contents.get(0)));
-        engine.restart();
-        engine.crashAfter(3);
+        engine.resumeWrites();
+        engine.refuseWritesAfterChunks(2);
         assertThrows(IOException.class, () -> put("dead-b", contents.get(1)));
-        engine.restart();
+        engine.resumeWrites();
+        assertEquals(2, engine.size("intents"));
+        assertEquals(3, engine.size("chunks"));
 
         int writers = 4;
         int rounds = 30;

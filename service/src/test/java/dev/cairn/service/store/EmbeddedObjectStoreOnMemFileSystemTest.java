@@ -5,22 +5,30 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The embedded store's logic over the engine's contract held in memory. */
-class EmbeddedObjectStoreOnMemoryEngineTest extends ObjectStoreContractTest {
-    private MemoryEngine engine;
+/** The embedded store on the real engine over an in-memory file system, counting the rows it leaves. */
+class EmbeddedObjectStoreOnMemFileSystemTest extends ObjectStoreContractTest {
+    private EngineProcess engine;
 
     @Override
     protected ObjectStore open() throws IOException {
-        engine = new MemoryEngine();
-        return new EmbeddedObjectStore(engine);
+        engine = new EngineProcess();
+        return new EmbeddedObjectStore(engine.engine());
+    }
+
+    @AfterEach
+    void closeEngine() throws IOException {
+        if (engine != null) {
+            engine.close();
+        }
     }
 
     @Test
-    void bucketsSurviveReopening() throws IOException {
+    void bucketsSurvivePowerLoss() throws IOException {
         store.createBucket("kept", dev.cairn.service.store.BucketAcl.PUBLIC_READ);
-        EmbeddedObjectStore again = new EmbeddedObjectStore(engine);
+        EmbeddedObjectStore again = new EmbeddedObjectStore(engine.restart());
         assertEquals(BucketAcl.PUBLIC_READ, again.bucket("kept").acl());
     }
 
