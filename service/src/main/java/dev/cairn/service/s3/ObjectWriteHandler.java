@@ -6,7 +6,6 @@ import dev.cairn.service.store.ContentSource;
 import dev.cairn.service.store.ObjectAttributes;
 import dev.cairn.service.store.ObjectInfo;
 import dev.cairn.service.store.StoreException;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -152,16 +151,7 @@ final class ObjectWriteHandler {
                 if (read == null) {
                     throw new StoreException(StoreException.Reason.CONTENT_GONE, src.sha256());
                 }
-                return new FilterInputStream(read.open(0, read.size())) {
-                    @Override
-                    public void close() throws IOException {
-                        try {
-                            super.close();
-                        } finally {
-                            read.close();
-                        }
-                    }
-                };
+                return read.openAll();
             }
         };
     }

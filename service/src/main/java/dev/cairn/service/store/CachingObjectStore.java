@@ -95,51 +95,9 @@ public final class CachingObjectStore extends ForwardingObjectStore {
     }
 
     @Override
-    public ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
-                                String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
-            throws IOException {
+    protected ObjectInfo objectWrite(String bucket, String key, ObjectWrite write) throws IOException {
         try {
-            return delegate.putObject(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent);
-        } finally {
-            cache.invalidate(new CacheKey(bucket, key));
-        }
-    }
-
-    @Override
-    public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
-                                       String etag, int partCount, Map<String, String> checksums, String expectedEtag)
-            throws IOException {
-        try {
-            return delegate.putObjectIfMatch(bucket, key, attributes, content, etag, partCount, checksums, expectedEtag);
-        } finally {
-            cache.invalidate(new CacheKey(bucket, key));
-        }
-    }
-
-    @Override
-    public ObjectInfo deleteObject(String bucket, String key) throws IOException {
-        try {
-            return delegate.deleteObject(bucket, key);
-        } finally {
-            cache.invalidate(new CacheKey(bucket, key));
-        }
-    }
-
-    @Override
-    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
-                                     long minPartSize) throws IOException {
-        try {
-            return delegate.completeUpload(bucket, key, uploadId, parts, minPartSize);
-        } finally {
-            cache.invalidate(new CacheKey(bucket, key));
-        }
-    }
-
-    @Override
-    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
-                                     long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
-        try {
-            return delegate.completeUpload(bucket, key, uploadId, parts, minPartSize, onlyIfAbsent, ifMatch);
+            return write.apply();
         } finally {
             cache.invalidate(new CacheKey(bucket, key));
         }

@@ -1,5 +1,6 @@
 package dev.cairn.service.store;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -14,6 +15,21 @@ public interface ContentRead extends AutoCloseable {
 
     /** The bytes {@code [offset, offset + length)}; requires {@code 0 <= offset <= offset + length <= size()}. */
     InputStream open(long offset, long length) throws IOException;
+
+    /** All the bytes, as a stream whose {@code close} also closes this read. */
+    default InputStream openAll() throws IOException {
+        ContentRead read = this;
+        return new FilterInputStream(open(0, size())) {
+            @Override
+            public void close() throws IOException {
+                try {
+                    super.close();
+                } finally {
+                    read.close();
+                }
+            }
+        };
+    }
 
     /**
      * The bytes {@code [offset, offset + length)} as a read-only buffer when they are in memory

@@ -6,13 +6,24 @@ import java.util.Map;
 
 /**
  * An {@link ObjectStore} that passes every call to another; decorators (caches) extend it and
- * override what they change.
+ * override what they change. Every call that may replace or remove an object's row goes through
+ * {@link #objectWrite}, so a cache overrides that one method and no write path escapes it.
  */
 abstract class ForwardingObjectStore implements ObjectStore {
     protected final ObjectStore delegate;
 
     protected ForwardingObjectStore(ObjectStore delegate) {
         this.delegate = delegate;
+    }
+
+    /** A call to the delegate that may change the row of one object. */
+    protected interface ObjectWrite {
+        ObjectInfo apply() throws IOException;
+    }
+
+    /** Runs {@code write}, which may change the row of {@code bucket/key}. */
+    protected ObjectInfo objectWrite(String bucket, String key, ObjectWrite write) throws IOException {
+        return write.apply();
     }
 
     @Override
@@ -44,7 +55,8 @@ abstract class ForwardingObjectStore implements ObjectStore {
     public ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
                                 String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
             throws IOException {
-        return delegate.putObject(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent);
+        return objectWrite(bucket, key,
+                () -> delegate.putObject(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent));
     }
 
     @Override
@@ -59,7 +71,7 @@ abstract class ForwardingObjectStore implements ObjectStore {
 
     @Override
     public ObjectInfo deleteObject(String bucket, String key) throws IOException {
-        return delegate.deleteObject(bucket, key);
+        return objectWrite(bucket, key, () -> delegate.deleteObject(bucket, key));
     }
 
     @Override
@@ -108,20 +120,22 @@ abstract class ForwardingObjectStore implements ObjectStore {
     @Override
     public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
                                      long minPartSize) throws IOException {
-        return delegate.completeUpload(bucket, key, uploadId, parts, minPartSize);
+        return objectWrite(bucket, key, () -> delegate.completeUpload(bucket, key, uploadId, parts, minPartSize));
     }
 
     @Override
     public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
                                      long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
-        return delegate.completeUpload(bucket, key, uploadId, parts, minPartSize, onlyIfAbsent, ifMatch);
+        return objectWrite(bucket, key, () -> delegate.completeUpload(bucket, key, uploadId, parts, minPartSize,
+                onlyIfAbsent, ifMatch));
     }
 
     @Override
     public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
                                        String etag, int partCount, Map<String, String> checksums,
                                        String expectedEtag) throws IOException {
-        return delegate.putObjectIfMatch(bucket, key, attributes, content, etag, partCount, checksums, expectedEtag);
+        return objectWrite(bucket, key, () -> delegate.putObjectIfMatch(bucket, key, attributes, content, etag,
+                partCount, checksums, expectedEtag));
     }
 
     @Override

@@ -185,46 +185,9 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
 
     // ---------------------------------------------------------------- writes
 
-    @Override
-    public ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
-                                String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
-            throws IOException {
-        return announced(bucket, key,
-                () -> delegate.putObject(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent));
-    }
-
-    @Override
-    public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
-                                       String etag, int partCount, Map<String, String> checksums, String expectedEtag)
-            throws IOException {
-        return announced(bucket, key, () -> delegate.putObjectIfMatch(bucket, key, attributes, content, etag,
-                partCount, checksums, expectedEtag));
-    }
-
-    @Override
-    public ObjectInfo deleteObject(String bucket, String key) throws IOException {
-        return announced(bucket, key, () -> delegate.deleteObject(bucket, key));
-    }
-
-    @Override
-    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
-                                     long minPartSize) throws IOException {
-        return announced(bucket, key, () -> delegate.completeUpload(bucket, key, uploadId, parts, minPartSize));
-    }
-
-    @Override
-    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
-                                     long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
-        return announced(bucket, key, () -> delegate.completeUpload(bucket, key, uploadId, parts, minPartSize,
-                onlyIfAbsent, ifMatch));
-    }
-
-    private interface ObjectWrite {
-        ObjectInfo apply() throws IOException;
-    }
-
     /** Runs a write of one object's row and makes every node forget the row it replaced. */
-    private ObjectInfo announced(String bucket, String key, ObjectWrite write) throws IOException {
+    @Override
+    protected ObjectInfo objectWrite(String bucket, String key, ObjectWrite write) throws IOException {
         ObjectInfo result;
         try {
             result = write.apply();

@@ -541,7 +541,7 @@ public final class CassandraObjectStore implements ObjectStore {
                 if (c == null) {
                     throw new StoreException(StoreException.Reason.CONTENT_GONE, "part content " + sha);
                 }
-                return new ClosingStream(c.open(0, size), c);
+                return c.openAll();
             });
             requireUpload(bucket, key, uploadId);
             ObjectInfo info = writeObject(bucket, key, u.attributes(), whole, MultipartAssembly.etag(chosen),
@@ -852,24 +852,6 @@ public final class CassandraObjectStore implements ObjectStore {
         }
     }
 
-    /** A stream that closes a content read with it. */
-    private static final class ClosingStream extends java.io.FilterInputStream {
-        private final ContentRead read;
-
-        ClosingStream(InputStream in, ContentRead read) {
-            super(in);
-            this.read = read;
-        }
-
-        @Override
-        public void close() throws IOException {
-            try {
-                super.close();
-            } finally {
-                read.close();
-            }
-        }
-    }
 
     // ---------------------------------------------------------------- plumbing
 
