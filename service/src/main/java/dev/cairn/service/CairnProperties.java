@@ -37,8 +37,8 @@ public class CairnProperties {
 
     /** The backend: {@code embedded} (the engine under the data directory) or {@code cassandra}. */
     private String store = STORE_EMBEDDED;
-    private final dev.cairn.service.store.cassandra.CassandraSettings cassandra =
-            new dev.cairn.service.store.cassandra.CassandraSettings();
+    private final dev.cairn.store.cassandra.CassandraSettings cassandra =
+            new dev.cairn.store.cassandra.CassandraSettings();
 
     public static final String STORE_EMBEDDED = "embedded";
     public static final String STORE_CASSANDRA = "cassandra";
@@ -52,7 +52,7 @@ public class CairnProperties {
     }
 
     /** The Cassandra backend's settings ({@code cairn.cassandra.*}), used when {@code cairn.store=cassandra}. */
-    public dev.cairn.service.store.cassandra.CassandraSettings getCassandra() {
+    public dev.cairn.store.cassandra.CassandraSettings getCassandra() {
         return cassandra;
     }
 

@@ -12,10 +12,10 @@ import dev.cairn.service.s3.S3Metrics;
 import dev.cairn.service.s3.JettyS3Handler;
 import dev.cairn.service.s3.S3FrontDoor;
 import dev.cairn.service.s3.SigV4Authenticator;
-import dev.cairn.service.store.CachingObjectStore;
-import dev.cairn.service.store.EmbeddedObjectStore;
-import dev.cairn.service.store.ObjectStore;
-import dev.cairn.service.store.RowCachingObjectStore;
+import dev.cairn.store.CachingObjectStore;
+import dev.cairn.store.EmbeddedObjectStore;
+import dev.cairn.store.ObjectStore;
+import dev.cairn.store.RowCachingObjectStore;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -111,7 +111,7 @@ public class ServiceConfiguration {
 
     /** A stable owner id: S3 clients show it, none interprets it. */
     static String ownerId() {
-        return dev.cairn.service.store.Hex.encode(
+        return dev.cairn.store.Hex.encode(
                 java.util.Arrays.copyOf(OWNER_NAME.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 32));
     }
 

@@ -1,8 +1,8 @@
 package dev.cairn.service.s3;
 
-import dev.cairn.service.store.BucketAcl;
-import dev.cairn.service.store.BucketInfo;
-import dev.cairn.service.store.StoreException;
+import dev.cairn.store.BucketAcl;
+import dev.cairn.store.BucketInfo;
+import dev.cairn.store.StoreException;
 import java.io.IOException;
 import org.w3c.dom.Element;
 

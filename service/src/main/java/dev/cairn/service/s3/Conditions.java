@@ -1,6 +1,6 @@
 package dev.cairn.service.s3;
 
-import dev.cairn.service.store.ObjectInfo;
+import dev.cairn.store.ObjectInfo;
 
 /**
  * HTTP conditional headers against an object, with S3's precedence: If-Match and

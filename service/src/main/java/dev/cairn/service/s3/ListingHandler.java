@@ -1,11 +1,11 @@
 package dev.cairn.service.s3;
 
-import dev.cairn.service.store.ListPage;
-import dev.cairn.service.store.ListQuery;
-import dev.cairn.service.store.ObjectInfo;
-import dev.cairn.service.store.StoreException;
-import dev.cairn.service.store.UploadInfo;
-import dev.cairn.service.store.Utf8Order;
+import dev.cairn.store.ListPage;
+import dev.cairn.store.ListQuery;
+import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.StoreException;
+import dev.cairn.store.UploadInfo;
+import dev.cairn.store.Utf8Order;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

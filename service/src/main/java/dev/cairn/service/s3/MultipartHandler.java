@@ -1,10 +1,10 @@
 package dev.cairn.service.s3;
 
-import dev.cairn.service.store.CompletedPart;
-import dev.cairn.service.store.ContentRead;
-import dev.cairn.service.store.ObjectInfo;
-import dev.cairn.service.store.PartInfo;
-import dev.cairn.service.store.UploadInfo;
+import dev.cairn.store.CompletedPart;
+import dev.cairn.store.ContentRead;
+import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.PartInfo;
+import dev.cairn.store.UploadInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;

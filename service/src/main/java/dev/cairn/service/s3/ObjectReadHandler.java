@@ -1,9 +1,9 @@
 package dev.cairn.service.s3;
 
-import dev.cairn.service.store.ContentRead;
-import dev.cairn.service.store.ObjectAttributes;
-import dev.cairn.service.store.ObjectInfo;
-import dev.cairn.service.store.ObjectRead;
+import dev.cairn.store.ContentRead;
+import dev.cairn.store.ObjectAttributes;
+import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.ObjectRead;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -106,7 +106,7 @@ final class ObjectReadHandler {
 
     void getContent(S3Request r, boolean withBody) throws IOException, S3Exception {
         String sha = r.key() == null ? "" : r.key().toLowerCase(java.util.Locale.ROOT);
-        if (!dev.cairn.service.store.Hex.isSha256(sha)) {
+        if (!dev.cairn.store.Hex.isSha256(sha)) {
             throw new S3Exception(S3Error.INVALID_ARGUMENT, "the path must be /_cas/ and a hex SHA-256");
         }
         if (r.auth.isAnonymous() && !ctx.store().isContentPublic(sha)) {
@@ -134,7 +134,7 @@ final class ObjectReadHandler {
             r.setHeader("Cache-Control", IMMUTABLE);
             r.setHeader("Accept-Ranges", "bytes");
             r.setHeader("x-amz-checksum-sha256", java.util.Base64.getEncoder()
-                    .encodeToString(dev.cairn.service.store.Hex.decode(sha)));
+                    .encodeToString(dev.cairn.store.Hex.decode(sha)));
             r.setHeader("Content-Type", "application/octet-stream");
             sendBody(r, read, read.size(), range, withBody);
         }

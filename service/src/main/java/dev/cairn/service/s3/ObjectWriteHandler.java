@@ -1,11 +1,11 @@
 package dev.cairn.service.s3;
 
 import dev.cairn.engine.Row;
-import dev.cairn.service.store.ContentRead;
-import dev.cairn.service.store.ContentSource;
-import dev.cairn.service.store.ObjectAttributes;
-import dev.cairn.service.store.ObjectInfo;
-import dev.cairn.service.store.StoreException;
+import dev.cairn.store.ContentRead;
+import dev.cairn.store.ContentSource;
+import dev.cairn.store.ObjectAttributes;
+import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.StoreException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -260,7 +260,7 @@ final class ObjectWriteHandler {
     /** A signed payload's declared SHA-256 must be the body's. */
     static void checkContentSha256(S3Request r, SpooledBody body) throws S3Exception {
         String declared = r.header("x-amz-content-sha256");
-        if (declared != null && dev.cairn.service.store.Hex.isSha256(declared) && !declared.equals(body.sha256())) {
+        if (declared != null && dev.cairn.store.Hex.isSha256(declared) && !declared.equals(body.sha256())) {
             throw new S3Exception(S3Error.X_AMZ_CONTENT_SHA256_MISMATCH);
         }
     }

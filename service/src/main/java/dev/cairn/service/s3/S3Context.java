@@ -1,7 +1,7 @@
 package dev.cairn.service.s3;
 
 import dev.cairn.service.CairnProperties;
-import dev.cairn.service.store.ObjectStore;
+import dev.cairn.store.ObjectStore;
 import java.nio.file.Path;
 
 /**

@@ -2,9 +2,9 @@ package dev.cairn.service.s3;
 
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.WriteStallException;
-import dev.cairn.service.store.BucketInfo;
-import dev.cairn.service.store.BucketAcl;
-import dev.cairn.service.store.StoreException;
+import dev.cairn.store.BucketInfo;
+import dev.cairn.store.BucketAcl;
+import dev.cairn.store.StoreException;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.List;
@@ -104,7 +104,7 @@ public final class S3FrontDoor {
             S3Error err = map(e.reason());
             errorCode = err.code();
             sendError(http, r, err.status(), err.code(), err.message(), requestId);
-        } catch (WriteStallException | dev.cairn.service.store.StoreUnavailableException e) {
+        } catch (WriteStallException | dev.cairn.store.StoreUnavailableException e) {
             errorCode = S3Error.SLOW_DOWN.code();
             sendError(http, r, 503, errorCode, S3Error.SLOW_DOWN.message(), requestId);
         } catch (CorruptionException e) {

@@ -1,7 +1,7 @@
 package dev.cairn.service.s3;
 
-import dev.cairn.service.store.ContentSource;
-import dev.cairn.service.store.Hex;
+import dev.cairn.store.ContentSource;
+import dev.cairn.store.Hex;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.service.store.cassandra.LocalCassandraCluster;
+import dev.cairn.store.cassandra.LocalCassandraCluster;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -16,7 +16,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
 /** {@link AccessAndContentTest} with the service on the Cassandra store (the local test cluster). */
 @TestPropertySource(properties = {
         "cairn.store=cassandra",
-        "cairn.cassandra.contact-points=" + LocalCassandraCluster.CONTACT_POINTS,
+        "cairn.cassandra.contact-points=${" + LocalCassandraCluster.CONTACT_POINTS_PROPERTY + "}",
         "cairn.cassandra.keyspace=" + LocalCassandraCluster.SERVICE_KEYSPACE,
         "cairn.cassandra.request-timeout=10s"})
 class AccessAndContentOnCassandraTest extends AccessAndContentTest {

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import dev.cairn.service.ServiceTestSupport;
-import dev.cairn.service.store.ObjectRead;
-import dev.cairn.service.store.cassandra.CassandraObjectStore;
-import dev.cairn.service.store.cassandra.CassandraSessions;
-import dev.cairn.service.store.cassandra.CassandraSettings;
-import dev.cairn.service.store.cassandra.LocalCassandraCluster;
+import dev.cairn.store.ObjectRead;
+import dev.cairn.store.cassandra.CassandraObjectStore;
+import dev.cairn.store.cassandra.CassandraSessions;
+import dev.cairn.store.cassandra.CassandraSettings;
+import dev.cairn.store.cassandra.LocalCassandraCluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.LinkedHashMap;
@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  */
 @TestPropertySource(properties = {
         "cairn.store=cassandra",
-        "cairn.cassandra.contact-points=" + LocalCassandraCluster.CONTACT_POINTS,
+        "cairn.cassandra.contact-points=${" + LocalCassandraCluster.CONTACT_POINTS_PROPERTY + "}",
         "cairn.cassandra.keyspace=" + LocalCassandraCluster.SERVICE_KEYSPACE,
         "cairn.cassandra.read-consistency=LOCAL_ONE",
         "cairn.cassandra.request-timeout=10s"})

@@ -1,12 +1,12 @@
 package dev.cairn.service.s3;
 
-import dev.cairn.service.store.cassandra.LocalCassandraCluster;
+import dev.cairn.store.cassandra.LocalCassandraCluster;
 import org.springframework.test.context.TestPropertySource;
 
 /** {@link ConcurrencyTest} with the service on the Cassandra store (the local test cluster). */
 @TestPropertySource(properties = {
         "cairn.store=cassandra",
-        "cairn.cassandra.contact-points=" + LocalCassandraCluster.CONTACT_POINTS,
+        "cairn.cassandra.contact-points=${" + LocalCassandraCluster.CONTACT_POINTS_PROPERTY + "}",
         "cairn.cassandra.keyspace=" + LocalCassandraCluster.SERVICE_KEYSPACE,
         "cairn.cassandra.request-timeout=10s"})
 class ConcurrencyOnCassandraTest extends ConcurrencyTest {

@@ -180,7 +180,7 @@ class ListingAndBatchTest extends ServiceTestSupport {
 
     private static List<String> sortedUtf8(List<String> keys) {
         List<String> sorted = new ArrayList<>(keys);
-        sorted.sort(dev.cairn.service.store.Utf8Order.COMPARATOR);
+        sorted.sort(dev.cairn.store.Utf8Order.COMPARATOR);
         return sorted;
     }
 }

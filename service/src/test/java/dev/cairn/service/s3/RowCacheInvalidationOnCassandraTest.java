@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cairn.service.CairnApplication;
 import dev.cairn.service.ServiceTestSupport;
-import dev.cairn.service.store.ObjectStore;
-import dev.cairn.service.store.RedisServerProcess;
-import dev.cairn.service.store.RowCachingObjectStore;
-import dev.cairn.service.store.cassandra.LocalCassandraCluster;
+import dev.cairn.store.ObjectStore;
+import dev.cairn.store.RedisServerProcess;
+import dev.cairn.store.RowCachingObjectStore;
+import dev.cairn.store.cassandra.LocalCassandraCluster;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.HashMap;

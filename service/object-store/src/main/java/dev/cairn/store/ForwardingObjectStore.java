@@ -1,0 +1,160 @@
+package dev.cairn.store;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An {@link ObjectStore} that passes every call to another; decorators (caches) extend it and
+ * override what they change. Every call that may replace or remove an object's row goes through
+ * {@link #objectWrite}, so a cache overrides that one method and no write path escapes it.
+ */
+abstract class ForwardingObjectStore implements ObjectStore {
+    protected final ObjectStore delegate;
+
+    protected ForwardingObjectStore(ObjectStore delegate) {
+        this.delegate = delegate;
+    }
+
+    /** A call to the delegate that may change the row of one object. */
+    protected interface ObjectWrite {
+        ObjectInfo apply() throws IOException;
+    }
+
+    /** Runs {@code write}, which may change the row of {@code bucket/key}. */
+    protected ObjectInfo objectWrite(String bucket, String key, ObjectWrite write) throws IOException {
+        return write.apply();
+    }
+
+    @Override
+    public BucketInfo createBucket(String bucket, BucketAcl acl) throws IOException {
+        return delegate.createBucket(bucket, acl);
+    }
+
+    @Override
+    public BucketInfo bucket(String bucket) throws IOException {
+        return delegate.bucket(bucket);
+    }
+
+    @Override
+    public List<BucketInfo> listBuckets() throws IOException {
+        return delegate.listBuckets();
+    }
+
+    @Override
+    public void setBucketAcl(String bucket, BucketAcl acl) throws IOException {
+        delegate.setBucketAcl(bucket, acl);
+    }
+
+    @Override
+    public void deleteBucket(String bucket) throws IOException {
+        delegate.deleteBucket(bucket);
+    }
+
+    @Override
+    public ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                                String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
+            throws IOException {
+        return objectWrite(bucket, key,
+                () -> delegate.putObject(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent));
+    }
+
+    @Override
+    public ObjectInfo headObject(String bucket, String key) throws IOException {
+        return delegate.headObject(bucket, key);
+    }
+
+    @Override
+    public ObjectRead getObject(String bucket, String key) throws IOException {
+        return delegate.getObject(bucket, key);
+    }
+
+    @Override
+    public ObjectInfo deleteObject(String bucket, String key) throws IOException {
+        return objectWrite(bucket, key, () -> delegate.deleteObject(bucket, key));
+    }
+
+    @Override
+    public ListPage listObjects(String bucket, ListQuery query) throws IOException {
+        return delegate.listObjects(bucket, query);
+    }
+
+    @Override
+    public ContentRead getContent(String sha256) throws IOException {
+        return delegate.getContent(sha256);
+    }
+
+    @Override
+    public boolean isContentPublic(String sha256) throws IOException {
+        return delegate.isContentPublic(sha256);
+    }
+
+    @Override
+    public UploadInfo createUpload(String bucket, String key, ObjectAttributes attributes) throws IOException {
+        return delegate.createUpload(bucket, key, attributes);
+    }
+
+    @Override
+    public UploadInfo upload(String bucket, String key, String uploadId) throws IOException {
+        return delegate.upload(bucket, key, uploadId);
+    }
+
+    @Override
+    public PartInfo putPart(String bucket, String key, String uploadId, int partNumber, ContentSource content)
+            throws IOException {
+        return delegate.putPart(bucket, key, uploadId, partNumber, content);
+    }
+
+    @Override
+    public List<PartInfo> listParts(String bucket, String key, String uploadId, int afterPart, int maxParts)
+            throws IOException {
+        return delegate.listParts(bucket, key, uploadId, afterPart, maxParts);
+    }
+
+    @Override
+    public List<UploadInfo> listUploads(String bucket, String prefix, String keyMarker, String uploadIdMarker, int max)
+            throws IOException {
+        return delegate.listUploads(bucket, prefix, keyMarker, uploadIdMarker, max);
+    }
+
+    @Override
+    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
+                                     long minPartSize) throws IOException {
+        return objectWrite(bucket, key, () -> delegate.completeUpload(bucket, key, uploadId, parts, minPartSize));
+    }
+
+    @Override
+    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
+                                     long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
+        return objectWrite(bucket, key, () -> delegate.completeUpload(bucket, key, uploadId, parts, minPartSize,
+                onlyIfAbsent, ifMatch));
+    }
+
+    @Override
+    public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                                       String etag, int partCount, Map<String, String> checksums,
+                                       String expectedEtag) throws IOException {
+        return objectWrite(bucket, key, () -> delegate.putObjectIfMatch(bucket, key, attributes, content, etag,
+                partCount, checksums, expectedEtag));
+    }
+
+    @Override
+    public long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
+        return delegate.partSizes(bucket, key, info);
+    }
+
+    @Override
+    public void abortUpload(String bucket, String key, String uploadId) throws IOException {
+        delegate.abortUpload(bucket, key, uploadId);
+    }
+
+    @Override
+    public StoreStats stats() {
+        return delegate.stats();
+    }
+
+    @Override
+    public void close() throws IOException {
+        delegate.close();
+    }
+}

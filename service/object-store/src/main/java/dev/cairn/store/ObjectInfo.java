@@ -1,0 +1,37 @@
+package dev.cairn.store;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One object row: everything known about an object except its bytes, which live once per
+ * distinct content under {@code sha256}.
+ *
+ * @param key            the object key, any UTF-8 string
+ * @param sha256         lower-case hex SHA-256 of the content
+ * @param size           content length in bytes
+ * @param etag           S3 ETag without quotes: hex MD5, or for multipart the MD5 of the part
+ *                       MD5s followed by {@code -N}
+ * @param lastModified   epoch millis of the write
+ * @param partCount      number of parts when written by a multipart upload, else 0
+ * @param checksums      checksums the client sent and the service verified, by algorithm name
+ *                       (CRC32, CRC32C, SHA1, SHA256) to base64 value
+ */
+public record ObjectInfo(
+        String key,
+        String sha256,
+        long size,
+        String etag,
+        ObjectAttributes attributes,
+        long lastModified,
+        int partCount,
+        Map<String, String> checksums) {
+
+    public ObjectInfo {
+        checksums = checksums == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(checksums));
+    }
+
+    public ObjectInfo withKey(String newKey) {
+        return new ObjectInfo(newKey, sha256, size, etag, attributes, lastModified, partCount, checksums);
+    }
+}

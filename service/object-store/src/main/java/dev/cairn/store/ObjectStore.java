@@ -1,0 +1,147 @@
+package dev.cairn.store;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Where buckets, object rows, content and multipart state live. The S3 layer speaks only to
+ * this interface; the embedded engine is the default implementation.
+ *
+ * <p>The contract is written so that a store partitioned by key without range scans across
+ * partitions can implement it: every operation names its bucket; object rows are addressed by
+ * (bucket, key); content is addressed by SHA-256 and stored once, with references counted per
+ * (content, bucket); listing asks for one page at a time from a start point, so a backend may
+ * answer it from a separate, ordered directory index.
+ *
+ * <p>Content is reference counted: a write increments the reference of its content before the
+ * object row points at it, and an overwrite or delete decrements the replaced content's reference
+ * after the row no longer points at it; content is reclaimed when no reference is left. A reader
+ * never sees a mix of two writes, and a failed write leaves the previous object intact.
+ *
+ * <p>Thread-safety: implementations are safe for concurrent use. Writes to one key are
+ * linearizable: the last acknowledged write wins.
+ *
+ * <p>Errors a caller can act on are {@link StoreException}s naming a {@link StoreException.Reason}.
+ */
+public interface ObjectStore extends AutoCloseable {
+
+    /** Creates a bucket; BUCKET_EXISTS if it exists. */
+    BucketInfo createBucket(String bucket, BucketAcl acl) throws IOException;
+
+    /** The bucket, or null when absent. */
+    BucketInfo bucket(String bucket) throws IOException;
+
+    /** Every bucket, by name. */
+    List<BucketInfo> listBuckets() throws IOException;
+
+    /** NO_SUCH_BUCKET if absent. */
+    void setBucketAcl(String bucket, BucketAcl acl) throws IOException;
+
+    /**
+     * Deletes an empty bucket, aborting its multipart uploads in progress; NO_SUCH_BUCKET,
+     * BUCKET_NOT_EMPTY when it holds an object.
+     */
+    void deleteBucket(String bucket) throws IOException;
+
+    /**
+     * Writes an object. {@code etag}, {@code partCount} and {@code checksums} describe the
+     * content; the store takes key, size, digest and time itself.
+     *
+     * @param onlyIfAbsent fail with PRECONDITION_FAILED when the key exists ({@code If-None-Match: *})
+     * @return the row written
+     */
+    ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                         String etag, int partCount, java.util.Map<String, String> checksums,
+                         boolean onlyIfAbsent) throws IOException;
+
+    /**
+     * Overwrites an object only if it exists with ETag {@code expectedEtag} ({@code If-Match};
+     * {@code *} matches any ETag), checked and written atomically: NO_SUCH_KEY when the key is
+     * absent, PRECONDITION_FAILED when its ETag differs. Other arguments as {@link #putObject}.
+     *
+     * @throws UnsupportedOperationException when the store cannot check and write atomically
+     */
+    default ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                                        String etag, int partCount, java.util.Map<String, String> checksums,
+                                        String expectedEtag) throws IOException {
+        throw new UnsupportedOperationException("conditional overwrite");
+    }
+
+    /**
+     * The sizes of the parts, in order, that this version of a multipart object ({@code info},
+     * as read) was completed from; null when it is not multipart, was replaced since, or the
+     * store does not record them.
+     */
+    default long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
+        return null;
+    }
+
+    /** The row, or null when absent; NO_SUCH_BUCKET if the bucket is absent. */
+    ObjectInfo headObject(String bucket, String key) throws IOException;
+
+    /** The object read consistently, or null when absent; NO_SUCH_BUCKET. Close it. */
+    ObjectRead getObject(String bucket, String key) throws IOException;
+
+    /** Deletes the row; returns it, or null when there was none. NO_SUCH_BUCKET. */
+    ObjectInfo deleteObject(String bucket, String key) throws IOException;
+
+    /** One page of keys of a bucket. NO_SUCH_BUCKET. */
+    ListPage listObjects(String bucket, ListQuery query) throws IOException;
+
+    /** Content by SHA-256 (lower-case hex), or null when no object or part holds it. Close it. */
+    ContentRead getContent(String sha256) throws IOException;
+
+    /** Whether some object in a {@link BucketAcl#PUBLIC_READ} bucket holds this content. */
+    boolean isContentPublic(String sha256) throws IOException;
+
+    /** Starts a multipart upload; NO_SUCH_BUCKET. */
+    UploadInfo createUpload(String bucket, String key, ObjectAttributes attributes) throws IOException;
+
+    /** The upload, or NO_SUCH_UPLOAD (also when it belongs to another bucket or key). */
+    UploadInfo upload(String bucket, String key, String uploadId) throws IOException;
+
+    /** Stores a part, replacing any earlier part of that number; NO_SUCH_UPLOAD. */
+    PartInfo putPart(String bucket, String key, String uploadId, int partNumber, ContentSource content) throws IOException;
+
+    /** Parts with numbers greater than {@code afterPart}, in order, at most {@code maxParts}. */
+    List<PartInfo> listParts(String bucket, String key, String uploadId, int afterPart, int maxParts) throws IOException;
+
+    /**
+     * Uploads in progress in a bucket whose key starts with {@code prefix}, ordered by (key,
+     * upload id), after ({@code keyMarker}, {@code uploadIdMarker}); at most {@code max}.
+     */
+    List<UploadInfo> listUploads(String bucket, String prefix, String keyMarker, String uploadIdMarker, int max) throws IOException;
+
+    /**
+     * Assembles the named parts into the object and ends the upload. NO_SUCH_UPLOAD, INVALID_PART
+     * (unknown part or ETag mismatch), INVALID_PART_ORDER, ENTITY_TOO_SMALL (a part other than
+     * the last smaller than {@code minPartSize}).
+     */
+    ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
+                              long minPartSize) throws IOException;
+
+    /**
+     * {@link #completeUpload(String, String, String, List, long)} only if the object it replaces
+     * satisfies {@code ifMatch} (an ETag, or {@code *} for any) or, with {@code onlyIfAbsent},
+     * there is none; checked and written atomically, as {@link #putObjectIfMatch}. The upload
+     * stays when the condition fails.
+     *
+     * @throws UnsupportedOperationException when a condition is given and the store cannot check
+     *                                       and write atomically
+     */
+    default ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
+                                      long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
+        if (onlyIfAbsent || ifMatch != null) {
+            throw new UnsupportedOperationException("conditional completion");
+        }
+        return completeUpload(bucket, key, uploadId, parts, minPartSize);
+    }
+
+    /** Ends the upload and releases its parts; NO_SUCH_UPLOAD. */
+    void abortUpload(String bucket, String key, String uploadId) throws IOException;
+
+    StoreStats stats();
+
+    @Override
+    void close() throws IOException;
+}

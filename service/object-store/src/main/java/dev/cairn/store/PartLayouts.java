@@ -1,0 +1,64 @@
+package dev.cairn.store;
+
+import dev.cairn.engine.CorruptionException;
+import dev.cairn.engine.Table;
+import dev.cairn.engine.WriteBatch;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The part sizes of objects completed from multipart uploads, so that GetObject can serve one
+ * part by number: table {@code layouts}, keyed like {@code objects}, written and deleted in the
+ * batches that write and replace the object row. Layout in docs/service.md ("Embedded layout").
+ * Stateless apart from its table; thread-safe.
+ */
+final class PartLayouts {
+    private static final int FORMAT_VERSION = 1;
+
+    private final Table table;
+
+    PartLayouts(Table table) {
+        this.table = table;
+    }
+
+    void put(WriteBatch batch, byte[] rowKey, String etag, long[] sizes) {
+        byte[] e = etag.getBytes(StandardCharsets.US_ASCII);
+        ByteBuffer b = ByteBuffer.allocate(1 + 2 + e.length + 4 + 8 * sizes.length);
+        b.put((byte) FORMAT_VERSION).putShort((short) e.length).put(e).putInt(sizes.length);
+        for (long s : sizes) {
+            b.putLong(s);
+        }
+        batch.put(table, rowKey, b.array());
+    }
+
+    void delete(WriteBatch batch, byte[] rowKey) {
+        batch.delete(table, rowKey);
+    }
+
+    /** The part sizes recorded for this version of the object (same ETag and size), or null. */
+    long[] read(byte[] rowKey, ObjectInfo info) throws IOException {
+        byte[] v = table.get(rowKey);
+        if (v == null) {
+            return null;
+        }
+        try {
+            ByteBuffer b = ByteBuffer.wrap(v);
+            if (b.get() != FORMAT_VERSION) {
+                throw new CorruptionException("layouts/" + info.key() + ": unknown format version");
+            }
+            byte[] e = new byte[b.getShort()];
+            b.get(e);
+            long[] sizes = new long[b.getInt()];
+            long total = 0;
+            for (int i = 0; i < sizes.length; i++) {
+                sizes[i] = b.getLong();
+                total += sizes[i];
+            }
+            boolean current = new String(e, StandardCharsets.US_ASCII).equals(info.etag()) && total == info.size();
+            return current ? sizes : null;
+        } catch (java.nio.BufferUnderflowException | NegativeArraySizeException e) {
+            throw new CorruptionException("layouts/" + info.key() + ": truncated row");
+        }
+    }
+}

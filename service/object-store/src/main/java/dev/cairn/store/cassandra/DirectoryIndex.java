@@ -1,0 +1,231 @@
+package dev.cairn.store.cassandra;
+
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import dev.cairn.store.Listing;
+import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.Utf8Order;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.PriorityQueue;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The listing index: keys split at their last '/' into a directory and a name; each directory
+ * spread over {@link CassandraSchema#DIRECTORY_SHARDS} partitions by a hash of the name, each
+ * partition ordered by name. A directory also holds a marker per subdirectory (its name and a
+ * trailing '/', no row). Since names hold no '/', every key below a marker sorts at the marker's
+ * place, so a depth-first walk that merges the shards of each directory yields a bucket's keys
+ * in UTF-8 order, from any start point, reading only the directories it passes through.
+ *
+ * <p>Markers are written before the object's entry and never removed: a directory whose keys
+ * were all deleted costs a walk one empty read per shard, never a wrong answer.
+ *
+ * <p>Thread-safety: thread-safe; cursors are not.
+ */
+final class DirectoryIndex {
+    private static final int PAGE_SIZE = 200;
+    private final CassandraObjectStore store;
+
+    DirectoryIndex(CassandraObjectStore store) {
+        this.store = store;
+    }
+
+    /** Where a key is listed: its directory (through the last '/'), shard and name. */
+    record Entry(String dir, int shard, String name) {
+    }
+
+    static Entry entryOf(String key) {
+        int slash = key.lastIndexOf('/');
+        String dir = key.substring(0, slash + 1);
+        String name = key.substring(slash + 1);
+        return new Entry(dir, shardOf(name), name);
+    }
+
+    /** DO NOT CHANGE: embedded in stored data. String.hashCode is fixed by the Java language. */
+    static int shardOf(String name) {
+        int h = name.hashCode();
+        return Math.floorMod(h ^ (h >>> 16), CassandraSchema.DIRECTORY_SHARDS);
+    }
+
+    /** Writes the markers of every directory above the key (cached once written). */
+    void writeMarkers(String bucket, String key) {
+        List<Statement<?>> inserts = new ArrayList<>();
+        int from = 0;
+        for (int slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
+            String parent = key.substring(0, from);
+            String name = key.substring(from, slash + 1);
+            if (!store.markerWritten(bucket.length() + ":" + bucket + key.substring(0, slash + 1))) {
+                inserts.add(store.write(store.q.insertMarker.bind(bucket, parent, shardOf(name), name)));
+            }
+            from = slash + 1;
+        }
+        store.all(inserts);
+    }
+
+    /** The bucket's keys in order; listing stops at the first key without the prefix. */
+    Listing.Seeker seeker(String bucket, String prefix) {
+        return (target, from) -> new Walk(bucket, target, from);
+    }
+
+    /** The smallest string greater than every string that starts with {@code s}; null if none. */
+    static String successor(String s) {
+        int[] cps = s.codePoints().toArray();
+        for (int i = cps.length - 1; i >= 0; i--) {
+            int c = cps[i] + 1;
+            if (c == Character.MIN_SURROGATE) {
+                c = Character.MAX_SURROGATE + 1;
+            }
+            if (c <= Character.MAX_CODE_POINT) {
+                return new String(cps, 0, i) + Character.toString(c);
+            }
+        }
+        return null;
+    }
+
+    /** A depth-first walk over directories; the innermost directory on top of the stack. */
+    private final class Walk implements Listing.Cursor {
+        private final String bucket;
+        private final Deque<Level> stack = new ArrayDeque<>();
+        private ObjectInfo next;
+
+        Walk(String bucket, String target, Listing.From from) {
+            this.bucket = bucket;
+            List<Level> path = new ArrayList<>();
+            String dir = "";
+            for (int slash = target.indexOf('/'); slash >= 0; slash = target.indexOf('/', slash + 1)) {
+                String marker = target.substring(dir.length(), slash + 1);
+                path.add(new Level(dir, marker, false));
+                dir = target.substring(0, slash + 1);
+            }
+            String rest = target.substring(dir.length());
+            switch (from) {
+                case AT -> path.add(new Level(dir, rest, true));
+                case AFTER -> path.add(new Level(dir, rest, false));
+                case PAST_PREFIX -> {
+                    String past = rest.isEmpty() ? null : successor(rest);
+                    if (past != null) {
+                        path.add(new Level(dir, past, true));
+                    }
+                }
+            }
+            for (Level l : path) {
+                stack.push(l);
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (next == null && !stack.isEmpty()) {
+                Level top = stack.peek();
+                Row r = top.next();
+                if (r == null) {
+                    stack.pop();
+                    continue;
+                }
+                String name = r.getString("name");
+                if (name.endsWith("/")) {
+                    stack.push(new Level(top.dir + name, "", true));
+                } else {
+                    next = RowFormat.decodeObject(top.dir + name, r.getByteBuffer("row")).value();
+                }
+            }
+            return next != null;
+        }
+
+        @Override
+        public ObjectInfo next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            ObjectInfo o = next;
+            next = null;
+            return o;
+        }
+
+        @Override
+        public void close() {
+            stack.clear();
+        }
+
+        /** One directory from a start name: its shards merged in name order. */
+        private final class Level {
+            final String dir;
+            private final PriorityQueue<Shard> heads = new PriorityQueue<>(
+                    (a, b) -> Utf8Order.compare(a.head.getString("name"), b.head.getString("name")));
+
+            private final String start;
+            private final boolean inclusive;
+            private boolean started;
+
+            Level(String dir, String start, boolean inclusive) {
+                this.dir = dir;
+                this.start = start;
+                this.inclusive = inclusive;
+            }
+
+            /** Queries every shard at once, on first use: a level below may finish the page. */
+            private void begin() {
+                started = true;
+                List<CompletableFuture<AsyncResultSet>> queries = new ArrayList<>();
+                for (int shard = 0; shard < CassandraSchema.DIRECTORY_SHARDS; shard++) {
+                    BoundStatement st = (inclusive ? store.q.selectEntriesFrom : store.q.selectEntriesAfter)
+                            .bind(bucket, dir, shard, start).setPageSize(PAGE_SIZE);
+                    queries.add(store.session().executeAsync(store.read(st)).toCompletableFuture());
+                }
+                for (CompletableFuture<AsyncResultSet> q : queries) {
+                    Shard s = new Shard(CassandraObjectStore.join(q));
+                    if (s.advance()) {
+                        heads.add(s);
+                    }
+                }
+            }
+
+            Row next() {
+                if (!started) {
+                    begin();
+                }
+                Shard s = heads.poll();
+                if (s == null) {
+                    return null;
+                }
+                Row r = s.head;
+                if (s.advance()) {
+                    heads.add(s);
+                }
+                return r;
+            }
+        }
+    }
+
+    /** One shard's rows, fetched a page at a time. */
+    private static final class Shard {
+        private AsyncResultSet page;
+        private Iterator<Row> rows;
+        Row head;
+
+        Shard(AsyncResultSet first) {
+            this.page = first;
+            this.rows = first.currentPage().iterator();
+        }
+
+        boolean advance() {
+            while (!rows.hasNext()) {
+                if (!page.hasMorePages()) {
+                    head = null;
+                    return false;
+                }
+                page = CassandraObjectStore.join(page.fetchNextPage().toCompletableFuture());
+                rows = page.currentPage().iterator();
+            }
+            head = rows.next();
+            return true;
+        }
+    }
+}

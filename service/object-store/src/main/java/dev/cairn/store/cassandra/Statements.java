@@ -1,0 +1,126 @@
+package dev.cairn.store.cassandra;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+
+/**
+ * Every query of the Cassandra store, prepared once; docs/cassandra.md lists them by table.
+ * Thread-safety: immutable.
+ */
+final class Statements {
+    final PreparedStatement insertBucket;
+    final PreparedStatement selectBucket;
+    final PreparedStatement selectBuckets;
+    final PreparedStatement updateBucketAcl;
+    final PreparedStatement deleteBucket;
+
+    final PreparedStatement insertObject;
+    final PreparedStatement selectObject;
+    final PreparedStatement deleteObject;
+
+    final PreparedStatement insertEntry;
+    final PreparedStatement deleteEntry;
+    final PreparedStatement insertMarker;
+    final PreparedStatement selectEntriesFrom;
+    final PreparedStatement selectEntriesAfter;
+
+    final PreparedStatement insertWrite;
+    final PreparedStatement selectWrites;
+    final PreparedStatement deleteWrite;
+
+    final PreparedStatement insertRef;
+    final PreparedStatement insertLease;
+    final PreparedStatement deleteRef;
+    final PreparedStatement selectAnyRef;
+    final PreparedStatement selectHolder;
+    final PreparedStatement selectObjectRefs;
+
+    final PreparedStatement selectGenerations;
+    final PreparedStatement selectGeneration;
+    final PreparedStatement insertGeneration;
+    final PreparedStatement completeGeneration;
+    final PreparedStatement addDoom;
+    final PreparedStatement removeDoom;
+    final PreparedStatement deleteGeneration;
+
+    final PreparedStatement insertChunk;
+    final PreparedStatement selectChunk;
+    final PreparedStatement deleteChunk;
+
+    final PreparedStatement insertUpload;
+    final PreparedStatement selectUpload;
+    final PreparedStatement selectUploads;
+    final PreparedStatement selectUploadsFrom;
+    final PreparedStatement selectUploadsAfterKey;
+    final PreparedStatement selectUploadsAfterId;
+    final PreparedStatement deleteUpload;
+
+    final PreparedStatement insertPart;
+    final PreparedStatement selectPart;
+    final PreparedStatement selectParts;
+    final PreparedStatement selectPartsAfter;
+    final PreparedStatement deletePart;
+
+    Statements(CqlSession s, String ks) {
+        insertBucket = s.prepare("INSERT INTO " + ks + ".buckets (name, created, acl) VALUES (?, ?, ?) IF NOT EXISTS");
+        selectBucket = s.prepare("SELECT created, acl FROM " + ks + ".buckets WHERE name = ?");
+        selectBuckets = s.prepare("SELECT name, created, acl FROM " + ks + ".buckets");
+        updateBucketAcl = s.prepare("UPDATE " + ks + ".buckets SET acl = ? WHERE name = ? IF EXISTS");
+        deleteBucket = s.prepare("DELETE FROM " + ks + ".buckets WHERE name = ? IF EXISTS");
+
+        insertObject = s.prepare("INSERT INTO " + ks + ".objects (bucket, key, row) VALUES (?, ?, ?)");
+        selectObject = s.prepare("SELECT row FROM " + ks + ".objects WHERE bucket = ? AND key = ?");
+        deleteObject = s.prepare("DELETE FROM " + ks + ".objects WHERE bucket = ? AND key = ?");
+
+        insertEntry = s.prepare("INSERT INTO " + ks + ".directory (bucket, dir, shard, name, row) VALUES (?, ?, ?, ?, ?)");
+        deleteEntry = s.prepare("DELETE FROM " + ks + ".directory WHERE bucket = ? AND dir = ? AND shard = ? AND name = ?");
+        insertMarker = s.prepare("INSERT INTO " + ks + ".directory (bucket, dir, shard, name) VALUES (?, ?, ?, ?)");
+        selectEntriesFrom = s.prepare("SELECT name, row FROM " + ks
+                + ".directory WHERE bucket = ? AND dir = ? AND shard = ? AND name >= ?");
+        selectEntriesAfter = s.prepare("SELECT name, row FROM " + ks
+                + ".directory WHERE bucket = ? AND dir = ? AND shard = ? AND name > ?");
+
+        insertWrite = s.prepare("INSERT INTO " + ks + ".writes (bucket, kind, slot, wid, sha256) VALUES (?, ?, ?, ?, ?)");
+        selectWrites = s.prepare("SELECT wid, sha256 FROM " + ks + ".writes WHERE bucket = ? AND kind = ? AND slot = ?");
+        deleteWrite = s.prepare("DELETE FROM " + ks + ".writes WHERE bucket = ? AND kind = ? AND slot = ? AND wid = ?");
+
+        insertRef = s.prepare("INSERT INTO " + ks + ".refs (sha256, kind, bucket, slot, wid) VALUES (?, ?, ?, ?, ?)");
+        insertLease = s.prepare("INSERT INTO " + ks + ".refs (sha256, kind, bucket, slot, wid) VALUES (?, "
+                + CassandraObjectStore.KIND_READ + ", '', ?, ?) USING TTL ?");
+        deleteRef = s.prepare("DELETE FROM " + ks + ".refs WHERE sha256 = ? AND kind = ? AND bucket = ? AND slot = ? AND wid = ?");
+        selectAnyRef = s.prepare("SELECT kind FROM " + ks + ".refs WHERE sha256 = ? LIMIT 1");
+        selectHolder = s.prepare("SELECT kind FROM " + ks + ".refs WHERE sha256 = ? AND kind IN ("
+                + CassandraObjectStore.KIND_OBJECT + ", " + CassandraObjectStore.KIND_PART + ") LIMIT 1");
+        selectObjectRefs = s.prepare("SELECT bucket, slot FROM " + ks + ".refs WHERE sha256 = ? AND kind = "
+                + CassandraObjectStore.KIND_OBJECT);
+
+        selectGenerations = s.prepare("SELECT generation, size, complete, dooms FROM " + ks + ".contents WHERE sha256 = ?");
+        selectGeneration = s.prepare("SELECT generation, size, complete, dooms FROM " + ks
+                + ".contents WHERE sha256 = ? AND generation = ?");
+        insertGeneration = s.prepare("INSERT INTO " + ks + ".contents (sha256, generation, size, chunk_bytes) VALUES (?, ?, ?, ?)");
+        completeGeneration = s.prepare("UPDATE " + ks + ".contents SET complete = true WHERE sha256 = ? AND generation = ?");
+        addDoom = s.prepare("UPDATE " + ks + ".contents SET dooms = dooms + ? WHERE sha256 = ? AND generation = ?");
+        removeDoom = s.prepare("UPDATE " + ks + ".contents SET dooms = dooms - ? WHERE sha256 = ? AND generation = ?");
+        deleteGeneration = s.prepare("DELETE FROM " + ks + ".contents WHERE sha256 = ? AND generation = ?");
+
+        insertChunk = s.prepare("INSERT INTO " + ks + ".chunks (sha256, generation, chunk, data) VALUES (?, ?, ?, ?)");
+        selectChunk = s.prepare("SELECT data FROM " + ks + ".chunks WHERE sha256 = ? AND generation = ? AND chunk = ?");
+        deleteChunk = s.prepare("DELETE FROM " + ks + ".chunks WHERE sha256 = ? AND generation = ? AND chunk = ?");
+
+        insertUpload = s.prepare("INSERT INTO " + ks + ".uploads (bucket, key, upload_id, row) VALUES (?, ?, ?, ?)");
+        selectUpload = s.prepare("SELECT row FROM " + ks + ".uploads WHERE bucket = ? AND key = ? AND upload_id = ?");
+        selectUploads = s.prepare("SELECT key, upload_id FROM " + ks + ".uploads WHERE bucket = ?");
+        selectUploadsFrom = s.prepare("SELECT key, upload_id, row FROM " + ks + ".uploads WHERE bucket = ? AND key >= ?");
+        selectUploadsAfterKey = s.prepare("SELECT key, upload_id, row FROM " + ks + ".uploads WHERE bucket = ? AND key > ?");
+        selectUploadsAfterId = s.prepare("SELECT key, upload_id, row FROM " + ks
+                + ".uploads WHERE bucket = ? AND (key, upload_id) > (?, ?)");
+        deleteUpload = s.prepare("DELETE FROM " + ks + ".uploads WHERE bucket = ? AND key = ? AND upload_id = ?");
+
+        insertPart = s.prepare("INSERT INTO " + ks + ".parts (upload_id, part_number, row) VALUES (?, ?, ?)");
+        selectPart = s.prepare("SELECT row FROM " + ks + ".parts WHERE upload_id = ? AND part_number = ?");
+        selectParts = s.prepare("SELECT part_number, row FROM " + ks + ".parts WHERE upload_id = ?");
+        selectPartsAfter = s.prepare("SELECT part_number, row FROM " + ks
+                + ".parts WHERE upload_id = ? AND part_number > ? LIMIT ?");
+        deletePart = s.prepare("DELETE FROM " + ks + ".parts WHERE upload_id = ? AND part_number = ?");
+    }
+}

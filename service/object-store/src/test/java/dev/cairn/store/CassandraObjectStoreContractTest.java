@@ -1,0 +1,61 @@
+package dev.cairn.store;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
+import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
+import dev.cairn.store.cassandra.CassandraObjectStore;
+import dev.cairn.store.cassandra.CassandraSettings;
+import dev.cairn.store.cassandra.LocalCassandraCluster;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The store contract on the Cassandra store, against the local test cluster. Before each test
+ * every row is deleted (ordinary deletes, cheaper than TRUNCATE; and TRUNCATE would leave the
+ * Paxos state of the buckets table behind, which can re-commit an earlier test's bucket).
+ */
+class CassandraObjectStoreContractTest extends ObjectStoreContractTest {
+    private static final String KEYSPACE = "contract";
+    private static boolean schemaCreated;
+
+    @Override
+    protected ObjectStore open() throws IOException {
+        CassandraSettings settings = LocalCassandraCluster.settings(KEYSPACE);
+        CqlSession session = LocalCassandraCluster.sharedSession();
+        if (!schemaCreated) {
+            CassandraObjectStore.createSchema(session, settings);
+            session.refreshSchema();
+            schemaCreated = true;
+        }
+        KeyspaceMetadata ks = session.getMetadata().getKeyspace(KEYSPACE).orElseThrow();
+        for (String table : CassandraObjectStore.tables()) {
+            deleteAllRows(session, ks.getTable(table).orElseThrow());
+        }
+        return new CassandraObjectStore(session, false, settings);
+    }
+
+    private static void deleteAllRows(CqlSession session, TableMetadata table) {
+        List<String> key = table.getPartitionKey().stream().map(c -> c.getName().asCql(true)).toList();
+        String name = KEYSPACE + "." + table.getName().asCql(true);
+        PreparedStatement delete = session.prepare("DELETE FROM " + name + " WHERE "
+                + String.join(" AND ", key.stream().map(c -> c + " = ?").toList()));
+        List<CompletableFuture<AsyncResultSet>> deletes = new ArrayList<>();
+        for (Row r : session.execute(SimpleStatement.newInstance("SELECT DISTINCT " + String.join(", ", key) + " FROM " + name)
+                .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM))) {
+            Object[] values = new Object[key.size()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = r.getObject(i);
+            }
+            deletes.add(session.executeAsync(delete.bind(values).setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM))
+                    .toCompletableFuture());
+        }
+        deletes.forEach(CompletableFuture::join);
+    }
+}

@@ -1,0 +1,90 @@
+package dev.cairn.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The embedded store on the real engine over an in-memory file system, counting the rows it leaves. */
+class EmbeddedObjectStoreOnMemFileSystemTest extends ObjectStoreContractTest {
+    private EngineProcess engine;
+
+    @Override
+    protected ObjectStore open() throws IOException {
+        engine = new EngineProcess();
+        return new EmbeddedObjectStore(engine.engine());
+    }
+
+    @AfterEach
+    void closeEngine() throws IOException {
+        if (engine != null) {
+            engine.close();
+        }
+    }
+
+    @Test
+    void bucketsSurvivePowerLoss() throws IOException {
+        store.createBucket("kept", dev.cairn.store.BucketAcl.PUBLIC_READ);
+        EmbeddedObjectStore again = new EmbeddedObjectStore(engine.restart());
+        assertEquals(BucketAcl.PUBLIC_READ, again.bucket("kept").acl());
+    }
+
+    @Test
+    void deletingEverythingLeavesNoRows() throws IOException {
+        store.createBucket("b", BucketAcl.PRIVATE);
+        byte[] big = new byte[EmbeddedObjectStore.CHUNK_BYTES * 3];
+        BytesContent c = BytesContent.of(big);
+        store.putObject("b", "big", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        store.putObject("b", "small", ObjectAttributes.EMPTY, BytesContent.of("s"), "x", 0, Map.of(), false);
+        UploadInfo u = store.createUpload("b", "mp", ObjectAttributes.EMPTY);
+        store.putPart("b", "mp", u.uploadId(), 1, BytesContent.of("p"));
+        UploadInfo done = store.createUpload("b", "done", ObjectAttributes.EMPTY);
+        PartInfo part = store.putPart("b", "done", done.uploadId(), 1, BytesContent.of("whole"));
+        store.completeUpload("b", "done", done.uploadId(), List.of(new CompletedPart(1, part.etag())), 0);
+        assertEquals(1, engine.size("layouts"));
+        store.deleteObject("b", "done");
+        store.deleteObject("b", "big");
+        store.deleteObject("b", "small");
+        store.deleteBucket("b");
+        for (String table : new String[] {"buckets", "objects", "blobs", "chunks", "refs", "uploads", "parts",
+                "intents", "layouts"}) {
+            assertEquals(0, engine.size(table), table);
+        }
+    }
+
+    @Test
+    void conditionalOverwritesCheckTheCurrentEtag() throws IOException {
+        store.createBucket("c", BucketAcl.PRIVATE);
+        BytesContent v1 = BytesContent.of("one");
+        BytesContent v2 = BytesContent.of(new byte[EmbeddedObjectStore.CHUNK_BYTES + 1]);
+        StoreException absent = org.junit.jupiter.api.Assertions.assertThrows(StoreException.class, () ->
+                store.putObjectIfMatch("c", "k", ObjectAttributes.EMPTY, v1, v1.md5(), 0, Map.of(), "*"));
+        assertEquals(StoreException.Reason.NO_SUCH_KEY, absent.reason());
+        store.putObject("c", "k", ObjectAttributes.EMPTY, v1, v1.md5(), 0, Map.of(), false);
+        StoreException stale = org.junit.jupiter.api.Assertions.assertThrows(StoreException.class, () ->
+                store.putObjectIfMatch("c", "k", ObjectAttributes.EMPTY, v2, v2.md5(), 0, Map.of(), "other"));
+        assertEquals(StoreException.Reason.PRECONDITION_FAILED, stale.reason());
+        assertEquals(v1.sha256(), store.headObject("c", "k").sha256());
+        assertEquals(1, engine.size("refs"), "the refused large write released its content");
+        store.putObjectIfMatch("c", "k", ObjectAttributes.EMPTY, v2, v2.md5(), 0, Map.of(), v1.md5());
+        assertEquals(v2.sha256(), store.headObject("c", "k").sha256());
+    }
+
+    @Test
+    void partSizesAreThoseOfTheCurrentMultipartVersion() throws IOException {
+        store.createBucket("p", BucketAcl.PRIVATE);
+        UploadInfo u = store.createUpload("p", "k", ObjectAttributes.EMPTY);
+        PartInfo a = store.putPart("p", "k", u.uploadId(), 1, BytesContent.of("aaaa"));
+        PartInfo b = store.putPart("p", "k", u.uploadId(), 2, BytesContent.of("bb"));
+        ObjectInfo done = store.completeUpload("p", "k", u.uploadId(),
+                List.of(new CompletedPart(1, a.etag()), new CompletedPart(2, b.etag())), 0);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(new long[] {4, 2}, store.partSizes("p", "k", done));
+        ObjectInfo plain = store.putObject("p", "k", ObjectAttributes.EMPTY, BytesContent.of("x"), "x", 0, Map.of(), false);
+        org.junit.jupiter.api.Assertions.assertNull(store.partSizes("p", "k", plain));
+        org.junit.jupiter.api.Assertions.assertNull(store.partSizes("p", "k", done), "an old version read earlier");
+        assertEquals(0, engine.size("layouts"));
+    }
+}

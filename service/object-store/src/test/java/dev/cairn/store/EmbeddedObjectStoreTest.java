@@ -1,0 +1,110 @@
+package dev.cairn.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import dev.cairn.engine.Engine;
+import dev.cairn.engine.EngineOptions;
+import dev.cairn.engine.Row;
+import dev.cairn.engine.Table;
+import dev.cairn.engine.row.RowCodec;
+import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The embedded store on the real engine, in a temporary directory. */
+class EmbeddedObjectStoreTest extends ObjectStoreContractTest {
+    @TempDir
+    Path dir;
+    private Engine engine;
+
+    @Override
+    protected ObjectStore open() throws IOException {
+        engine = Engine.open(options());
+        return new EmbeddedObjectStore(engine);
+    }
+
+    private EngineOptions options() {
+        return EngineOptions.builder(dir.resolve("engine")).memtableBytes(4L << 20).build();
+    }
+
+    @AfterEach
+    void closeEngine() throws IOException {
+        if (engine != null) {
+            engine.close();
+        }
+    }
+
+    @Test
+    void everythingSurvivesReopeningTheEngine() throws IOException {
+        store.createBucket("kept", BucketAcl.PUBLIC_READ);
+        byte[] big = new byte[EmbeddedObjectStore.CHUNK_BYTES + 5];
+        big[7] = 7;
+        BytesContent c = BytesContent.of(big);
+        store.putObject("kept", "big", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        UploadInfo u = store.createUpload("kept", "mp", ObjectAttributes.EMPTY);
+        engine.flush();
+        store.putPart("kept", "mp", u.uploadId(), 1, BytesContent.of("part"));
+        engine.close();
+        engine = Engine.open(options());
+        store = new EmbeddedObjectStore(engine);
+        assertEquals(BucketAcl.PUBLIC_READ, store.bucket("kept").acl());
+        try (ObjectRead r = store.getObject("kept", "big"); InputStream in = r.open(0, r.size())) {
+            assertArrayEquals(big, in.readAllBytes());
+        }
+        assertEquals(1, store.listParts("kept", "mp", u.uploadId(), 0, 10).size());
+        assertEquals(true, store.isContentPublic(c.sha256()));
+    }
+
+    private static byte[] objectKey(String bucket, String key) {
+        byte[] b = bucket.getBytes(StandardCharsets.UTF_8);
+        byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        byte[] out = new byte[b.length + 1 + k.length];
+        System.arraycopy(b, 0, out, 0, b.length);
+        System.arraycopy(k, 0, out, b.length + 1, k.length);
+        return out;
+    }
+
+    @Test
+    void objectMetadataIsACataloguedEngineRow() throws IOException {
+        store.createBucket("rows", BucketAcl.PRIVATE);
+        ObjectAttributes attrs = new ObjectAttributes("image/png", "max-age=60", null, "gzip", null, null,
+                Map.of("camera", "Pixel 8"));
+        BytesContent c = BytesContent.of("pixels");
+        ObjectInfo put = store.putObject("rows", "a.png", attrs, c, c.md5(), 0,
+                Map.of("CRC32", "AAAAAA=="), false);
+        Table objects = engine.table("objects");
+        byte[] stored = objects.get(objectKey("rows", "a.png"));
+        assertEquals(RowCodec.FORMAT_TYPED_CATALOGUED, stored[0]);
+        Row row = objects.getRow(objectKey("rows", "a.png"));
+        assertEquals(c.sha256(), Hex.encode(row.get("content-sha256").bytes()));
+        assertEquals(6, row.get("content-length").asLong());
+        assertEquals(16, row.get("etag").length());
+        assertEquals("image/png", row.get("content-type").asText());
+        assertEquals("Pixel 8", row.get("x-amz-meta-camera").asText());
+        assertEquals(4, row.get("x-amz-checksum-crc32").length());
+        engine.close();
+        engine = Engine.open(options());
+        store = new EmbeddedObjectStore(engine);
+        assertEquals(put, store.headObject("rows", "a.png"));
+        assertEquals(put, store.listObjects("rows", new ListQuery("", null, null, 10)).objects().get(0));
+    }
+
+    @Test
+    void anObjectWrittenInTheServicesOwnLayoutStaysReadable() throws IOException {
+        store.createBucket("old", BucketAcl.PRIVATE);
+        ObjectInfo info = new ObjectInfo("k", "ab".repeat(32), 5, "0123456789abcdef0123456789abcdef-2",
+                new ObjectAttributes("text/plain", null, null, null, "en", null, Map.of("a", "b")), 1_700_000_000_000L,
+                2, Map.of("SHA1", "x"));
+        engine.table("objects").put(objectKey("old", "k"), dev.cairn.store.RowCodec.encodeObject(info));
+        ObjectInfo read = store.headObject("old", "k");
+        assertNotNull(read);
+        assertEquals(info, read);
+    }
+}

@@ -1,0 +1,106 @@
+package dev.cairn.store.cassandra;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import dev.cairn.store.BucketAcl;
+import dev.cairn.store.ContentSource;
+import dev.cairn.store.Hex;
+import dev.cairn.store.ObjectAttributes;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** What the reference scheme relies on, checked in the tables themselves. */
+class CassandraObjectStoreTest {
+    private static final String KEYSPACE = "storetest";
+    private static CqlSession session;
+    private static CassandraSettings settings;
+
+    @BeforeAll
+    static void schema() {
+        settings = LocalCassandraCluster.settings(KEYSPACE);
+        session = LocalCassandraCluster.sharedSession();
+        CassandraObjectStore.createSchema(session, settings);
+    }
+
+    private static ContentSource content(String s) throws Exception {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        String sha = Hex.encode(MessageDigest.getInstance("SHA-256").digest(b));
+        String md5 = Hex.encode(MessageDigest.getInstance("MD5").digest(b));
+        return new ContentSource() {
+            public String sha256() {
+                return sha;
+            }
+
+            public long size() {
+                return b.length;
+            }
+
+            public String md5() {
+                return md5;
+            }
+
+            public InputStream open() {
+                return new ByteArrayInputStream(b);
+            }
+        };
+    }
+
+    private static Row row(String table, String where, Object... values) {
+        return session.execute(SimpleStatement.newInstance("SELECT * FROM " + KEYSPACE + "." + table + " WHERE " + where, values))
+                .one();
+    }
+
+    @Test
+    void rowsAreWrittenAtTheirWriteIdsTimestampAndSupersededWritesAreReleased() throws Exception {
+        String bucket = "ts-" + Long.toHexString(System.nanoTime());
+        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+            store.createBucket(bucket, BucketAcl.PRIVATE);
+            ContentSource first = content("first version");
+            ContentSource second = content("second version");
+            store.putObject(bucket, "dir/k", ObjectAttributes.EMPTY, first, first.md5(), 0, Map.of(), false);
+            store.putObject(bucket, "dir/k", ObjectAttributes.EMPTY, second, second.md5(), 0, Map.of(), false);
+
+            Row written = session.execute(SimpleStatement.newInstance("SELECT row, writetime(row) AS ts FROM " + KEYSPACE
+                    + ".objects WHERE bucket = ? AND key = ?", bucket, "dir/k")).one();
+            WriteId wid = RowFormat.writeIdOf(written.getByteBuffer("row"));
+            assertEquals(wid.timestampMicros(), written.getLong("ts"), "the row's write timestamp is its write id's");
+            Row entry = session.execute(SimpleStatement.newInstance("SELECT writetime(row) AS ts FROM " + KEYSPACE
+                    + ".directory WHERE bucket = ? AND dir = ? AND shard = ? AND name = ?",
+                    bucket, "dir/", DirectoryIndex.shardOf("k"), "k")).one();
+            assertEquals(wid.timestampMicros(), entry.getLong("ts"), "the listing entry has the same timestamp");
+
+            assertNull(row("refs", "sha256 = ?", first.sha256()), "the overwritten content's reference is released");
+            assertNull(row("contents", "sha256 = ?", first.sha256()), "and the content reclaimed");
+            assertNotNull(row("refs", "sha256 = ?", second.sha256()));
+            int recorded = session.execute(SimpleStatement.newInstance("SELECT wid FROM " + KEYSPACE
+                    + ".writes WHERE bucket = ? AND kind = 0 AND slot = ?", bucket, "dir/k")).all().size();
+            assertEquals(1, recorded, "only the current write stays recorded");
+
+            store.deleteObject(bucket, "dir/k");
+            assertNull(row("refs", "sha256 = ?", second.sha256()));
+            assertNull(row("contents", "sha256 = ?", second.sha256()));
+            assertTrue(session.execute(SimpleStatement.newInstance("SELECT wid FROM " + KEYSPACE
+                    + ".writes WHERE bucket = ? AND kind = 0 AND slot = ?", bucket, "dir/k")).all().isEmpty());
+        }
+    }
+
+    @Test
+    void successorIsTheLeastStringAfterAPrefix() {
+        assertEquals("ac", DirectoryIndex.successor("ab"));
+        assertEquals("a/", DirectoryIndex.successor("a."));
+        assertEquals("\uE000", DirectoryIndex.successor("\uD7FF"));
+        assertEquals("b", DirectoryIndex.successor("a\uDBFF\uDFFF"));
+        assertNull(DirectoryIndex.successor("\uDBFF\uDFFF"));
+    }
+}

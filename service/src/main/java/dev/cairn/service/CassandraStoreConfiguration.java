@@ -1,0 +1,52 @@
+package dev.cairn.service;
+
+import dev.cairn.engine.TieredCache;
+import dev.cairn.engine.TieredCacheOptions;
+import dev.cairn.store.cassandra.CassandraCacheSettings;
+import dev.cairn.store.cassandra.CassandraObjectStore;
+import dev.cairn.store.ObjectStore;
+import dev.cairn.store.RedisInvalidationChannel;
+import dev.cairn.store.RowCachingObjectStore;
+import java.io.IOException;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import redis.clients.jedis.HostAndPort;
+
+/**
+ * The Cassandra store, when {@code cairn.store=cassandra}, behind the row cache unless
+ * {@code cairn.cassandra.cache.memory-size} is 0. The service's hot object cache stays off: the
+ * row cache is the one whose invalidation reaches every node.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "cairn.store", havingValue = CairnProperties.STORE_CASSANDRA)
+public class CassandraStoreConfiguration {
+    static final String ROW_CACHE_DIR = "cassandra-row-cache";
+
+    @Bean(destroyMethod = "close")
+    public ObjectStore cassandraObjectStore(CairnProperties props) throws IOException {
+        props.validate();
+        ObjectStore store = CassandraObjectStore.open(props.getCassandra());
+        CassandraCacheSettings c = props.getCassandra().getCache();
+        if (!c.enabled()) {
+            return store;
+        }
+        try {
+            TieredCache cache = TieredCache.open(TieredCacheOptions.builder(props.getDataDir().resolve(ROW_CACHE_DIR))
+                    .memoryBytes(c.getMemorySize().toBytes())
+                    .ssdBytes(c.getSsdSize().toBytes())
+                    .segmentBytes(c.getSegmentSize().toBytes())
+                    .build());
+            boolean redis = c.getInvalidation() == CassandraCacheSettings.Invalidation.REDIS;
+            RowCachingObjectStore cached = new RowCachingObjectStore(store, cache, c.getMaxContentSize().toBytes(), !redis);
+            if (redis) {
+                cached.publishTo(RedisInvalidationChannel.start(HostAndPort.from(c.getRedisAddress()),
+                        c.getRedisChannel(), c.getRedisTimeout(), cached));
+            }
+            return cached;
+        } catch (IOException | RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+}

@@ -1,5 +1,0 @@
-package dev.cairn.service.store;
-
-/** A bucket: its name, creation time (epoch millis) and access policy. */
-public record BucketInfo(String name, long createdMillis, BucketAcl acl) {
-}

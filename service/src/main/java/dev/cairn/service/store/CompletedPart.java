@@ -1,5 +1,0 @@
-package dev.cairn.service.store;
-
-/** A part as named by a CompleteMultipartUpload request: number and ETag (quotes optional). */
-public record CompletedPart(int partNumber, String etag) {
-}

@@ -1,5 +1,0 @@
-package dev.cairn.service.store;
-
-/** A multipart upload in progress. */
-public record UploadInfo(String bucket, String key, String uploadId, ObjectAttributes attributes, long initiatedMillis) {
-}

@@ -1,8 +1,0 @@
-package dev.cairn.service.store;
-
-class InMemoryObjectStoreTest extends ObjectStoreContractTest {
-    @Override
-    protected ObjectStore open() {
-        return new InMemoryObjectStore();
-    }
-}
