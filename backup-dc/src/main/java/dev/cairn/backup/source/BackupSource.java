@@ -1,0 +1,66 @@
+package dev.cairn.backup.source;
+
+import dev.cairn.store.BucketInfo;
+import dev.cairn.store.ObjectInfo;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+
+/**
+ * Where a backup reads: the buckets, then the object rows in splits that are scanned
+ * independently (several in flight) and each resumed from the last position the job recorded,
+ * then the content of each row by its SHA-256.
+ *
+ * <p>A source reads an isolated copy of the data: Cassandra's datacenter {@code backup}, or an
+ * engine checkpoint opened read-only. It reads around every cache.
+ *
+ * <p>Thread-safety: {@link #scan} and {@link #openContent} may be called from several threads
+ * at once; {@link #splits} and {@link #buckets} are called once per run, before any scan.
+ */
+public interface BackupSource extends AutoCloseable {
+
+    /** A short description for reports and logs, e.g. {@code cassandra dc=backup keyspace=cairn}. */
+    String describe();
+
+    /** Every bucket with its settings, by name. */
+    List<BucketInfo> buckets() throws IOException;
+
+    /**
+     * The splits of the row space. For one source (same cluster and keyspace, same checkpoint
+     * layout) the ids are stable across runs: a job that was killed resumes a split by its id.
+     */
+    List<Split> splits() throws IOException;
+
+    /**
+     * Calls {@code sink} for each object row of {@code split}, in the split's own order, starting
+     * after the row whose position is {@code resumeAfter} (null: from the split's start). Rows
+     * come paged; the call returns when the split is exhausted, and throws on the first error.
+     */
+    void scan(Split split, String resumeAfter, RowSink sink) throws IOException;
+
+    /** The content with this lower-case hex SHA-256, or null when the source holds none. Close it. */
+    InputStream openContent(String sha256) throws IOException;
+
+    @Override
+    void close() throws IOException;
+
+    /**
+     * One independently scanned part of the row space.
+     *
+     * @param id          stable across runs of the same source; safe as a file name
+     * @param description human-readable, e.g. a token range
+     */
+    record Split(String id, String description) {
+    }
+
+    /** Receives the rows of one split. */
+    @FunctionalInterface
+    interface RowSink {
+        /**
+         * One object row.
+         *
+         * @param position opaque; passing it as {@code resumeAfter} resumes the split after this row
+         */
+        void accept(String bucket, ObjectInfo row, String position) throws IOException;
+    }
+}
