@@ -30,10 +30,11 @@ ln -sf "helm-unittest-$unittest_version" "$bin/helm-unittest"
 
 venv=$tools/venv
 if [ ! -x "$venv/bin/kubernetes-validate" ] \
-   || ! "$venv/bin/pip" show kubernetes-validate 2>/dev/null | grep -qx "Version: $kubernetes_validate_version"; then
-  echo "test-helm: installing kubernetes-validate $kubernetes_validate_version" >&2
+   || ! "$venv/bin/pip" show kubernetes-validate 2>/dev/null | grep -qx "Version: $kubernetes_validate_version" \
+   || ! "$venv/bin/python" -c "import boto3, yaml" 2>/dev/null; then
+  echo "test-helm: installing kubernetes-validate $kubernetes_validate_version, pyyaml, boto3" >&2
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check \
-    "kubernetes-validate==$kubernetes_validate_version" pyyaml >&2
+    "kubernetes-validate==$kubernetes_validate_version" "pyyaml==6.0.3" "boto3==1.43.11" >&2
 fi
 echo "$tools"
