@@ -15,7 +15,7 @@ public interface Engine extends AutoCloseable {
 
     /** Opens (or creates, if {@link EngineOptions#createIfMissing()}) the engine in its directory. */
     static Engine open(EngineOptions options) throws IOException {
-        return dev.cairn.engine.internal.DbImpl.open(options);
+        return ProviderHolder.PROVIDER.open(options);
     }
 
     /**
@@ -30,7 +30,7 @@ public interface Engine extends AutoCloseable {
      * options are used.
      */
     static Engine openReadOnly(EngineOptions options) throws IOException {
-        return dev.cairn.engine.internal.ReadOnlyDb.open(options);
+        return ProviderHolder.PROVIDER.openReadOnly(options);
     }
 
     /** The table of this name, created on first use. Names are 1..200 characters. */

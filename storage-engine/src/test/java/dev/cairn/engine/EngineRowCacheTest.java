@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.engine.cache.RowCacheStats;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

@@ -34,7 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * order: the version set's state lock, then its manifest lock, then its file references.
  * Thread-safety: every public method may be called from any thread.
  */
-public final class DbImpl implements Engine, TableOps {
+final class DbImpl implements Engine, TableOps {
     static final int MAX_KEY_BYTES = 64 * 1024;
     static final int MAX_VALUE_BYTES = 512 << 20;
     static final int MAX_TABLES = 65535;
@@ -94,7 +94,7 @@ public final class DbImpl implements Engine, TableOps {
 
     // ---------------------------------------------------------------- open and close
 
-    public static Engine open(EngineOptions options) throws IOException {
+    static Engine open(EngineOptions options) throws IOException {
         FileSystem fs = options.fileSystem();
         Path dir = options.directory();
         boolean hasCurrent = fs.exists(dir.resolve(FileNames.CURRENT));
@@ -275,6 +275,9 @@ public final class DbImpl implements Engine, TableOps {
     /** Encodes a row through the schema catalogue; a new schema id is durable before the row is written. */
     @Override
     public byte[] encodeRow(TableImpl table, Row row) throws IOException {
+        if (!options.catalogueRows()) {
+            return RowCodec.encodeSelfDescribing(row);
+        }
         return RowCodec.encode(table.name(), row, catalogue);
     }
 

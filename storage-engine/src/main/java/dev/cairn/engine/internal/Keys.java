@@ -1,5 +1,6 @@
 package dev.cairn.engine.internal;
 
+import dev.cairn.engine.sstable.InternalKeys;
 import java.util.Arrays;
 
 /** Comparisons of internal keys by their (table, user key) part alone, and the key filters and caches see. */

@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>The caller guarantees that nothing writes the directory while it is open (a checkpoint is
  * never written after it is made). Thread-safety: every method may be called from any thread.
  */
-public final class ReadOnlyDb implements Engine, TableOps {
+final class ReadOnlyDb implements Engine, TableOps {
     private final Path dir;
     private final Lifecycle lifecycle = new Lifecycle();
     private final EngineCounters counters = new EngineCounters();
@@ -55,7 +55,7 @@ public final class ReadOnlyDb implements Engine, TableOps {
         this.reader = new TreeReader(versions, values, snapshots);
     }
 
-    public static Engine open(EngineOptions options) throws IOException {
+    static Engine open(EngineOptions options) throws IOException {
         if (!options.fileSystem().exists(options.directory().resolve(FileNames.CURRENT))) {
             throw new IOException("no Cairn engine in " + options.directory() + " (no " + FileNames.CURRENT + " file)");
         }

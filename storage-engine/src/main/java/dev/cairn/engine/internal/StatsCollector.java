@@ -1,6 +1,7 @@
 package dev.cairn.engine.internal;
 
 import dev.cairn.engine.EngineStats;
+import dev.cairn.engine.RowCacheStats;
 import dev.cairn.engine.cache.RowCache;
 import dev.cairn.engine.row.SchemaCatalogue;
 import dev.cairn.engine.sstable.SSTableReader;
@@ -44,10 +45,17 @@ final class StatsCollector {
                     values.garbageBytes(), memBytes, indexBytes, entries, versions.files().cacheHits(),
                     versions.files().cacheMisses(), counters.userBytesWritten.get(), counters.flushes.get(),
                     counters.compactions.get(), counters.compactionBytesWritten.get(), counters.valueGcRuns.get(),
-                    counters.writeStalls.get(), rowCache == null ? null : rowCache.stats(),
+                    counters.writeStalls.get(), rowCache == null ? null : rowCacheStats(rowCache.stats()),
                     catalogue == null ? 0 : catalogue.schemaCount(), catalogue == null ? 0 : catalogue.valueCount());
         } finally {
             sv.unref();
         }
+    }
+
+    private static RowCacheStats rowCacheStats(dev.cairn.engine.cache.RowCacheStats s) {
+        var ssd = s.ssd();
+        return new RowCacheStats(s.memoryHits(), s.memoryMisses(), s.memoryEvictions(), s.memoryBytes(),
+                s.memoryEntries(), s.ssdHits(), s.ssdMisses(), s.cascaded(), s.cascadeDropped(),
+                ssd == null ? 0 : ssd.entries(), ssd == null ? 0 : ssd.bytes(), ssd == null ? 0 : ssd.bytesWritten());
     }
 }

@@ -1,8 +1,7 @@
-package dev.cairn.engine.fs.hint;
+package dev.cairn.engine.fs;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.ptr.LongByReference;
-import dev.cairn.engine.fs.WriteLifetime;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -19,7 +18,7 @@ import java.util.Optional;
  *
  * <p>Thread-safe: stateless apart from the once-only log.
  */
-public final class LifetimeHints {
+final class LifetimeHints {
     /** {@code F_LINUX_SPECIFIC_BASE + 11}. */
     static final int F_GET_RW_HINT = 1035;
     /** {@code F_LINUX_SPECIFIC_BASE + 12}. */
