@@ -1,5 +1,6 @@
 package dev.cairn.engine;
 
+import dev.cairn.engine.internal.CacheCascades;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -59,7 +60,7 @@ class EngineRowCacheTest {
                 for (int i = 0; i < 200; i++) {
                     assertArrayEquals(value(i, 0), t.get(("k" + i).getBytes()));
                 }
-                Thread.sleep(50);
+                CacheCascades.await(e);
             }
             RowCacheStats s = e.stats().rowCache();
             assertTrue(s.ssdHits() > 0, "no SSD hits: " + s);

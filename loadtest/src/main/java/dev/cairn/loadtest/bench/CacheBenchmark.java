@@ -24,7 +24,7 @@ import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 
 /**
- * Seed 000's row cache experiment (§VI.A) on Cairn's engine. The capacity tier, which holds every
+ * The row cache experiment of the hybrid SSD/HDD key-value store paper (docs/references.md) on Cairn's engine. The capacity tier, which holds every
  * SSTable ({@code fastLevels = 0}, as the seed kept all its SSTables on disks), sits on a
  * simulated 7200 rpm disk; the fast tier (commit log, catalogue, SSD row cache) on the real disk.
  *

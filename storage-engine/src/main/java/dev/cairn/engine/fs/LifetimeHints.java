@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * Tells the kernel how long a file's bytes will live — {@code fcntl(F_SET_RW_HINT)}, Linux 4.13
- * and later — so that a device with write streams or placement hints (seed 003's multi-streamed
+ * and later — so that a device with write streams or placement hints (the multi-streamed SSD paper's,
  * SSD, NVMe directives, UFS) can keep bytes that die together in the same erase blocks.
  *
  * <p>Hints are held per inode, so {@link #apply(Path, WriteLifetime)} opens the file by path with

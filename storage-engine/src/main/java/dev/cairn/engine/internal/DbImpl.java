@@ -210,8 +210,9 @@ final class DbImpl implements Engine, TableOps {
         }
     }
 
-    boolean isClosed() {
-        return lifecycle.isClosed();
+    /** Waits until rows evicted from memory so far have reached the SSD tier or been refused (tests). */
+    boolean awaitRowCacheCascades(java.time.Duration timeout) throws InterruptedException {
+        return rowCache == null || rowCache.awaitCascades(timeout);
     }
 
     // ---------------------------------------------------------------- tables

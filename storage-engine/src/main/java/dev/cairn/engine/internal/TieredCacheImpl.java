@@ -55,6 +55,11 @@ final class TieredCacheImpl implements TieredCache {
                 s.ssd() == null ? 0 : s.ssd().bytes(), s.ssd() == null ? 0 : s.ssd().entries());
     }
 
+    /** Waits until rows evicted from memory so far have reached the SSD tier or been refused (tests). */
+    boolean awaitCascades(java.time.Duration timeout) throws InterruptedException {
+        return cache.awaitCascades(timeout);
+    }
+
     @Override
     public void close() throws IOException {
         cache.close();

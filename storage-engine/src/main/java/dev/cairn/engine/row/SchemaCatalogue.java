@@ -18,7 +18,7 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * The schema catalogue of seed 000 §V: 32-bit schema ids ↔ sorted sets of column names, so that
+ * The schema catalogue of the hybrid SSD/HDD key-value store paper (docs/references.md): 32-bit schema ids ↔ sorted sets of column names, so that
  * rows carry an id instead of their column names.
  *
  * <p>Durability. A new id is appended to a segment file on the fast tier ({@code NNNNNN.cat},
