@@ -10,7 +10,7 @@
 #   --duration D        time bound of each measured run (default 30s)
 #   --ops N             count bound of each measured run (default 10000000)
 #   --warmup D          untimed GET run before each measured GET run (default 10s)
-#   --traversal         also run seed 002's experiment: GETs with a backup-like traversal
+#   --traversal         also run the classified-ads portal study's experiment: GETs with a backup-like traversal
 #                       (Cairn: ListObjectsV2 + GET of every object; nginx: a walk of its directory)
 #   --workdir DIR       keep everything here (default: a fresh temporary directory, removed at exit)
 #
@@ -139,7 +139,7 @@ done
 
 if [ "$traversal" = 1 ]; then
   half=$(( ${duration%s} / 3 ))
-  echo "== GET with a concurrent traversal (seed 002's experiment)" >&2
+  echo "== GET with a concurrent traversal (the classified-ads portal study's experiment)" >&2
   lt run "${common[@]}" "${cairn_http[@]}" -w read-only "${bounds[@]}" --label cairn-get-traversal \
     --traversal --traversal-endpoint "http://127.0.0.1:$cairn_port" --traversal-delay "${half}s" \
     "${s3[@]:2}" --out "$out/cairn-get-traversal.json"

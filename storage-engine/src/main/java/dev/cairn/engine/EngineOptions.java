@@ -57,6 +57,7 @@ public final class EngineOptions {
     private final long ssdCacheBytes;
     private final FileSystem fileSystem;
     private final boolean createIfMissing;
+    private final boolean catalogueRows;
     private final long memtableBytes;
     private final int valueThreshold;
     private final int blockBytes;
@@ -81,6 +82,7 @@ public final class EngineOptions {
         ssdCacheBytes = b.ssdCacheBytes;
         fileSystem = b.fileSystem;
         createIfMissing = b.createIfMissing;
+        catalogueRows = b.catalogueRows;
         memtableBytes = b.memtableBytes;
         valueThreshold = b.valueThreshold;
         blockBytes = b.blockBytes;
@@ -145,6 +147,13 @@ public final class EngineOptions {
     public boolean createIfMissing() { return createIfMissing; }
 
     /**
+     * Whether {@link Table#putRow} and {@link Table#encodeRow} write rows by schema id from the
+     * schema catalogue (compact) rather than self-describing (every column carries its name and
+     * type). Both forms are read either way. The default is true.
+     */
+    public boolean catalogueRows() { return catalogueRows; }
+
+    /**
      * Bytes a memtable holds before it is frozen and flushed. Larger: fewer, larger L0 files and
      * less compaction; more memory and a longer replay after a crash.
      */
@@ -201,6 +210,7 @@ public final class EngineOptions {
         private long ssdCacheBytes = DEFAULT_SSD_CACHE_BYTES;
         private FileSystem fileSystem = new LocalFileSystem();
         private boolean createIfMissing = true;
+        private boolean catalogueRows = true;
         private long memtableBytes = DEFAULT_MEMTABLE_BYTES;
         private int valueThreshold = DEFAULT_VALUE_THRESHOLD;
         private int blockBytes = DEFAULT_BLOCK_BYTES;
@@ -229,6 +239,7 @@ public final class EngineOptions {
             ssdCacheBytes = o.ssdCacheBytes;
             fileSystem = o.fileSystem;
             createIfMissing = o.createIfMissing;
+            catalogueRows = o.catalogueRows;
             memtableBytes = o.memtableBytes;
             valueThreshold = o.valueThreshold;
             blockBytes = o.blockBytes;
@@ -253,6 +264,7 @@ public final class EngineOptions {
         public Builder ssdCacheBytes(long v) { ssdCacheBytes = v; return this; }
         public Builder fileSystem(FileSystem v) { fileSystem = v; return this; }
         public Builder createIfMissing(boolean v) { createIfMissing = v; return this; }
+        public Builder catalogueRows(boolean v) { catalogueRows = v; return this; }
         public Builder memtableBytes(long v) { memtableBytes = v; return this; }
         public Builder valueThreshold(int v) { valueThreshold = v; return this; }
         public Builder blockBytes(int v) { blockBytes = v; return this; }

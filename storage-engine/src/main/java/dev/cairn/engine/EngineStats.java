@@ -1,6 +1,5 @@
 package dev.cairn.engine;
 
-import dev.cairn.engine.cache.RowCacheStats;
 import java.util.List;
 
 /**

@@ -1,11 +1,11 @@
 package dev.cairn.engine;
 
+import dev.cairn.engine.internal.CacheCascades;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.engine.cache.RowCacheStats;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -60,7 +60,7 @@ class EngineRowCacheTest {
                 for (int i = 0; i < 200; i++) {
                     assertArrayEquals(value(i, 0), t.get(("k" + i).getBytes()));
                 }
-                Thread.sleep(50);
+                CacheCascades.await(e);
             }
             RowCacheStats s = e.stats().rowCache();
             assertTrue(s.ssdHits() > 0, "no SSD hits: " + s);

@@ -16,11 +16,13 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 /**
  * A child JVM writes concurrently and is killed with SIGKILL mid-write, several times over the
  * same directory. After each kill the engine opens cleanly and every acknowledged write is there.
  */
+@Tag("integration")
 class KillNineTest {
     private static final int THREADS = 8;
     private static final int SLOTS_PER_THREAD = 50;

@@ -1,5 +1,6 @@
 package dev.cairn.engine;
 
+import dev.cairn.engine.internal.CacheCascades;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -61,7 +62,7 @@ class TieredCacheTest {
                         c.fill(key(i), value(i, 0), l.stamp());
                     }
                 }
-                Thread.sleep(50);
+                CacheCascades.await(c);
             }
             TieredCacheStats s = c.stats();
             assertTrue(s.ssdHits() > 0, "no SSD hits: " + s);

@@ -13,14 +13,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code bench cache}: seed 000's SSD row cache experiment. Progress goes to stderr.
+ * {@code bench cache}: the SSD row cache experiment of the hybrid SSD/HDD key-value store paper (docs/references.md). Progress goes to stderr.
  *
  * <p>Thread-safety: picocli fills and calls one instance once, from one thread.
  */
 @Command(name = "cache", mixinStandardHelpOptions = true,
         versionProvider = dev.cairn.loadtest.Main.Version.class,
         description = {
-            "Seed 000's row cache experiment: SSTables on a simulated 7200 rpm disk, a latest-distribution",
+            "The hybrid SSD/HDD store paper's row cache experiment: SSTables on a simulated 7200 rpm disk, a latest-distribution",
             "workload (95%, 85%, 75% reads), memory-only row cache against memory + SSD row cache;",
             "prints a table and, last, one JSON line. docs/benchmarks.md explains each figure."})
 public final class CacheBenchCommand implements Callable<Integer> {

@@ -4,7 +4,7 @@ import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.SyncPolicy;
 import dev.cairn.engine.Table;
-import dev.cairn.engine.cache.RowCacheStats;
+import dev.cairn.engine.RowCacheStats;
 import dev.cairn.engine.fs.DeviceProfile;
 import dev.cairn.engine.fs.LocalFileSystem;
 import dev.cairn.engine.fs.RoutingFileSystem;
@@ -24,7 +24,7 @@ import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 
 /**
- * Seed 000's row cache experiment (§VI.A) on Cairn's engine. The capacity tier, which holds every
+ * The row cache experiment of the hybrid SSD/HDD key-value store paper (docs/references.md) on Cairn's engine. The capacity tier, which holds every
  * SSTable ({@code fastLevels = 0}, as the seed kept all its SSTables on disks), sits on a
  * simulated 7200 rpm disk; the fast tier (commit log, catalogue, SSD row cache) on the real disk.
  *
@@ -214,7 +214,7 @@ public final class CacheBenchmark {
                     any ? readLatencies.getValueAtPercentile(99) / 1e6 : Double.NaN,
                     any ? readLatencies.getMean() / 1e6 : Double.NaN,
                     memoryHits, ssdHits, misses, deviceReads, end.memoryEntries(),
-                    end.ssd() == null ? 0 : end.ssd().entries());
+                    end.ssdEntries());
         }
     }
 
@@ -233,7 +233,7 @@ public final class CacheBenchmark {
                 RowCacheStats warm = store.engine.stats().rowCache();
                 log.printf("%s: after %d warm-up reads %d rows in memory, %d on SSD (%d cascaded, %d dropped)%n",
                         store.setup.label, warmupReads, warm.memoryEntries(),
-                        warm.ssd() == null ? 0 : warm.ssd().entries(), warm.cascaded(), warm.cascadeDropped());
+                        warm.ssdEntries(), warm.cascaded(), warm.cascadeDropped());
                 log.flush();
             }
             List<List<CacheMixFigures>> figures = List.of(new ArrayList<>(), new ArrayList<>());
@@ -297,7 +297,7 @@ public final class CacheBenchmark {
             done += reads;
             awaitCascades(engine);
             RowCacheStats s = engine.stats().rowCache();
-            long cached = s.memoryEntries() + (s.ssd() == null ? 0 : s.ssd().entries());
+            long cached = s.memoryEntries() + (s.ssdEntries());
             if (done >= config.warmupReads() && cached - lastCached < cached * WARM_GROWTH) {
                 break;
             }
@@ -358,7 +358,7 @@ public final class CacheBenchmark {
         int quiet = 0;
         while (quiet < 3 && System.nanoTime() - deadline < 0) {
             RowCacheStats s = engine.stats().rowCache();
-            long now = s.cascaded() + s.cascadeDropped() + (s.ssd() == null ? 0 : s.ssd().bytesWritten());
+            long now = s.cascaded() + s.cascadeDropped() + s.ssdBytesWritten();
             quiet = now == last ? quiet + 1 : 0;
             last = now;
             try {

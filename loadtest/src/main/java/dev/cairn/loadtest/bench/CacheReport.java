@@ -72,7 +72,7 @@ final class CacheReport {
         }
         CacheMixFigures first = memoryOnly.get(0);
         CacheMixFigures firstTiered = tiered.get(0);
-        out.append(String.format("%ngain at %s reads: %.2fx (target at least 2x; seed 000 measured 1.85x)%n",
+        out.append(String.format("%ngain at %s reads: %.2fx (target at least 2x; the hybrid SSD/HDD store paper measured 1.85x)%n",
                 percent(first.readShare()), gain(0)));
         out.append(String.format("memory cache %d B (%d rows), SSD cache %d B (%d rows); hot set = 2 x memory rows = %d rows,"
                         + " %.1f%% of the records, receiving %.1f%% of requests%n",

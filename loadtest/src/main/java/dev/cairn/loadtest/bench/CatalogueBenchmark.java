@@ -5,8 +5,6 @@ import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.SyncPolicy;
 import dev.cairn.engine.Table;
 import dev.cairn.engine.Row;
-import dev.cairn.engine.row.RowCodec;
-import dev.cairn.engine.row.SchemaLookup;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -21,8 +19,8 @@ import java.util.stream.Stream;
 /**
  * The schema catalogue's benchmark: the same object-metadata rows ({@link ObjectMetadataRows})
  * stored in two engines side by side, one through {@link Table#putRow} (catalogued: each row
- * carries a schema id) and one as {@link RowCodec#encodeSelfDescribing} values (each row carries
- * its column names). Measures the encoded rows' bytes, the SSTable bytes after a flush and a full
+ * carries a schema id) and one opened with {@link EngineOptions.Builder#catalogueRows} false
+ * (each row carries its column names). Measures the encoded rows' bytes, the SSTable bytes after a flush and a full
  * compaction, and put and get throughput of both. Timed work alternates between the two engines
  * in slices, so that the machine's slower moments fall on both alike.
  *
@@ -33,8 +31,6 @@ public final class CatalogueBenchmark {
     static final String TABLE = "objects";
     private static final int PUT_SLICES = 8;
     private static final long READ_SALT = 0x676574736c696365L;
-    /** Self-describing rows never consult a catalogue. */
-    private static final SchemaLookup NO_CATALOGUE = id -> null;
 
     private final CatalogueBenchConfig config;
     private final PrintWriter log;
@@ -71,7 +67,7 @@ public final class CatalogueBenchmark {
         }
         Path catDir = directory.resolve("catalogued");
         Path selfDir = directory.resolve("self-describing");
-        try (Engine cat = Engine.open(options(catDir)); Engine self = Engine.open(options(selfDir))) {
+        try (Engine cat = Engine.open(options(catDir, true)); Engine self = Engine.open(options(selfDir, false))) {
             Table catTable = cat.table(TABLE);
             Table selfTable = self.table(TABLE);
             long objects = config.objects();
@@ -98,7 +94,7 @@ public final class CatalogueBenchmark {
                                 if (catalogued) {
                                     catTable.putRow(keys[i], sliceRows[i]);
                                 } else {
-                                    byte[] encoded = RowCodec.encodeSelfDescribing(sliceRows[i]);
+                                    byte[] encoded = selfTable.encodeRow(sliceRows[i]);
                                     selfEncoded.add(encoded.length);
                                     selfTable.put(keys[i], encoded);
                                 }
@@ -120,12 +116,12 @@ public final class CatalogueBenchmark {
                 byte[] key = rows.key(i);
                 Row expected = rows.row(i);
                 byte[] stored = catTable.get(key);
-                if (stored == null || stored[0] != RowCodec.FORMAT_TYPED_CATALOGUED) {
+                if (stored == null || Arrays.equals(stored, selfTable.encodeRow(expected))) {
                     throw new IOException("row " + i + " was not stored catalogued (seed " + config.seed() + ")");
                 }
                 catEncoded.add(stored.length);
                 if (!expected.equals(catTable.getRow(key))
-                        || !expected.equals(RowCodec.decode(selfTable.get(key), NO_CATALOGUE))) {
+                        || !expected.equals(selfTable.getRow(key))) {
                     throw new IOException("row " + i + " read back wrong (seed " + config.seed() + ")");
                 }
             });
@@ -155,7 +151,7 @@ public final class CatalogueBenchmark {
                                 long i = randoms[worker].nextLong(objects);
                                 byte[] key = rows.key(i);
                                 Row row = catalogued ? catTable.getRow(key)
-                                        : RowCodec.decode(selfTable.get(key), NO_CATALOGUE);
+                                        : selfTable.getRow(key);
                                 if (row == null || !Arrays.equals(row.get("etag").bytes(), rows.etag(i))) {
                                     throw new IOException("row " + i + " read back wrong (seed " + config.seed() + ")");
                                 }
@@ -180,8 +176,8 @@ public final class CatalogueBenchmark {
         }
     }
 
-    private EngineOptions options(Path dir) {
-        return EngineOptions.builder(dir).syncPolicy(SyncPolicy.PERIODIC).build();
+    private EngineOptions options(Path dir, boolean catalogueRows) {
+        return EngineOptions.builder(dir).syncPolicy(SyncPolicy.PERIODIC).catalogueRows(catalogueRows).build();
     }
 
     private static long bytes(Path directory, String suffix) throws IOException {

@@ -6,7 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The records of seed 000's row cache experiment, shaped as YCSB's: a 25-byte key
+ * The records of the hybrid SSD/HDD store paper's row cache experiment, shaped as YCSB's: a 25-byte key
  * ({@code user} and 21 digits of a hash of the record number) and five columns {@code field0} ..
  * {@code field4} of 75 printable bytes. Version {@code v} of record {@code i} is a pure function
  * of (seed, i, v); {@code field0} begins with {@code i} and {@code v}, so every read can be

@@ -53,7 +53,7 @@ public final class LoadCommand implements Callable<Integer> {
     int sizeMedian;
 
     @Option(names = "--size-p90", defaultValue = "50KiB", converter = Units.BytesConverter.class,
-            description = "90th percentile of object sizes (default: ${DEFAULT-VALUE}; seed 002: 90% under 50 KB).")
+            description = "90th percentile of object sizes (default: ${DEFAULT-VALUE}; the classified-ads portal's images: 90% under 50 KB).")
     int sizeP90;
 
     @Option(names = "--size-min", defaultValue = "1KiB", converter = Units.BytesConverter.class,

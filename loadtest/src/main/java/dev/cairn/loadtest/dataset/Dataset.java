@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * The objects of a dataset, each a pure function of the spec and its index: keys shaped like a
  * portal's image tree ({@code img/<directory>/<name>.jpg}, {@value ImageWorkload#OBJECTS_PER_DIRECTORY}
- * files per directory, as seed 002's 13 million files in 8 thousand directories), image-like
+ * files per directory, as the classified-ads portal's 13 million files in 8 thousand directories), image-like
  * sizes, incompressible content. A {@code duplicateFraction} of the objects (chosen by hash of
  * the index) carry the load-time content of an earlier object, so a content-addressed store
  * stores them once.

@@ -10,7 +10,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * The dataset's key list in Redis, as seed 002's load generator kept it: a run picks keys by
+ * The dataset's key list in Redis, as the classified-ads portal study's load generator kept it (docs/references.md): a run picks keys by
  * index without listing millions of names from the store. Layout, for dataset {@code D}:
  * hash {@code cairn:loadtest:D:meta} holds the {@link DatasetSpec} fields; hash
  * {@code cairn:loadtest:D:keys} maps each index (decimal) to its key.

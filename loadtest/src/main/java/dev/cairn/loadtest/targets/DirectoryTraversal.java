@@ -10,7 +10,7 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
- * A traversal of a directory tree, as a file-level backup of seed 002's NAS reads it: walk the
+ * A traversal of a directory tree, as a file-level backup of the classified-ads portal's NAS reads it (its move to Cassandra, docs/references.md): walk the
  * tree, read every regular file. Names are paths relative to the root, with '/'.
  *
  * <p>Thread-safety: safe for concurrent use.

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The two-tier row cache of seed 000 §IV: whole, up-to-date rows in memory (Caffeine, bounded by
+ * The two-tier row cache of the hybrid SSD/HDD key-value store paper (docs/references.md): whole, up-to-date rows in memory (Caffeine, bounded by
  * bytes, W-TinyLFU), then on the fast tier ({@link SsdCache}). Reads flow memory → SSD → miss;
  * an SSD hit is promoted to memory. Entries evicted from memory cascade to the SSD tier through
  * a bounded queue drained in the background: no caller waits for it, and a full queue drops.

@@ -1,7 +1,7 @@
 package dev.cairn.engine.cache;
 
 /** Which entries offered to the {@link SsdCache} are written to it. */
-public enum SsdAdmission {
+enum SsdAdmission {
     /** Every entry offered is written. Most device writes; best for a stable hot set. */
     ALWAYS,
     /**

@@ -26,7 +26,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 /**
- * A cache of whole rows on the fast tier: the SSD row cache of seed 000 §IV.
+ * A cache of whole rows on the fast tier: the SSD row cache of the hybrid SSD/HDD key-value store paper (docs/references.md).
  *
  * <p>Design. The cache is one logical append-only file cut into segment files
  * ({@code NNNNNN.seg}, docs/format/ssd-cache-segment.md). A memory-resident {@link HashIndex} maps

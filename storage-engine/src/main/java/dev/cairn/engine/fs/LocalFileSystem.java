@@ -1,7 +1,5 @@
 package dev.cairn.engine.fs;
 
-import dev.cairn.engine.fs.hint.LifetimeHints;
-import dev.cairn.engine.fs.hint.SpaceReservation;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

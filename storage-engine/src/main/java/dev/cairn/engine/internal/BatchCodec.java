@@ -1,5 +1,6 @@
 package dev.cairn.engine.internal;
 
+import dev.cairn.engine.sstable.InternalKeys;
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.util.Varint;
 import java.nio.ByteBuffer;

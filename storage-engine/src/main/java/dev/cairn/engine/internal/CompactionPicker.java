@@ -1,5 +1,6 @@
 package dev.cairn.engine.internal;
 
+import dev.cairn.engine.sstable.InternalKeys;
 import dev.cairn.engine.EngineOptions;
 import java.util.ArrayList;
 import java.util.List;

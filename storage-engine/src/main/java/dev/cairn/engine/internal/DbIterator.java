@@ -1,5 +1,6 @@
 package dev.cairn.engine.internal;
 
+import dev.cairn.engine.sstable.InternalKeys;
 import dev.cairn.engine.Entry;
 import dev.cairn.engine.EntryIterator;
 import dev.cairn.engine.KeyRange;

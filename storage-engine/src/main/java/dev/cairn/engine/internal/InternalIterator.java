@@ -1,5 +1,6 @@
 package dev.cairn.engine.internal;
 
+import dev.cairn.engine.sstable.InternalKeys;
 import java.io.IOException;
 
 /** A cursor over internal keys in {@link InternalKeys#COMPARATOR} order. Single-threaded. */

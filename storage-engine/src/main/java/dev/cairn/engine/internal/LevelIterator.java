@@ -1,5 +1,6 @@
 package dev.cairn.engine.internal;
 
+import dev.cairn.engine.sstable.InternalKeys;
 import dev.cairn.engine.sstable.SSTableReader;
 import java.io.IOException;
 import java.util.List;

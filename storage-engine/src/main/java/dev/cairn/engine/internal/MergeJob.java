@@ -1,5 +1,6 @@
 package dev.cairn.engine.internal;
 
+import dev.cairn.engine.sstable.InternalKeys;
 import dev.cairn.engine.fs.FileSystem;
 import dev.cairn.engine.fs.WriteLifetime;
 import dev.cairn.engine.sstable.SSTableOptions;

@@ -1,5 +1,6 @@
 package dev.cairn.engine.internal;
 
+import dev.cairn.engine.sstable.InternalKeys;
 import java.io.IOException;
 import java.util.List;
 import java.util.PriorityQueue;

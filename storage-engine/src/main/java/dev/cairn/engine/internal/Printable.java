@@ -1,5 +1,6 @@
 package dev.cairn.engine.internal;
 
+import dev.cairn.engine.sstable.InternalKeys;
 import java.util.HexFormat;
 
 /** Keys as people read them in dumps: text when printable, hex otherwise. */

@@ -1,5 +1,6 @@
 package dev.cairn.engine.internal;
 
+import dev.cairn.engine.sstable.InternalKeys;
 import dev.cairn.engine.vlog.ValuePointer;
 
 /** Sizes of value file records, for garbage accounting. */

@@ -6,7 +6,7 @@ import dev.cairn.engine.ColumnValue;
  * One column of a typed schema: its name, its type and, for {@link ColumnValue.Type#FIXED}, its
  * width (0 otherwise). The type codes are on-disk (docs/format/schema-catalogue.md).
  */
-public record ColumnSpec(String name, ColumnValue.Type type, int width) {
+record ColumnSpec(String name, ColumnValue.Type type, int width) {
     /** DO NOT CHANGE: embedded in on-disk data. */
     static final byte CODE_BYTES = 1;
     /** DO NOT CHANGE: embedded in on-disk data. */

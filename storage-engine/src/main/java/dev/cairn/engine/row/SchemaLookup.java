@@ -4,7 +4,7 @@ import java.util.List;
 
 /** Resolves catalogue ids: schemas and dictionary values; null when the id is unknown. */
 @FunctionalInterface
-public interface SchemaLookup {
+interface SchemaLookup {
     /** The sorted column names of an untyped schema (rows of format 0x01). */
     List<String> columns(int schemaId);
 

@@ -1,7 +1,6 @@
 package dev.cairn.engine.sstable;
 
 import dev.cairn.engine.CorruptionException;
-import dev.cairn.engine.internal.InternalKeys;
 import java.util.Arrays;
 
 /**

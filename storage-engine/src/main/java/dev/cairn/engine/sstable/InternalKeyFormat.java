@@ -1,6 +1,5 @@
 package dev.cairn.engine.sstable;
 
-import dev.cairn.engine.internal.InternalKeys;
 import java.util.HexFormat;
 
 /** Human-readable internal keys for messages and dumps. Stateless. */

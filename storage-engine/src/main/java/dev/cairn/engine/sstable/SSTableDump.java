@@ -3,7 +3,6 @@ package dev.cairn.engine.sstable;
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.fs.FileSystem;
 import dev.cairn.engine.fs.LocalFileSystem;
-import dev.cairn.engine.internal.InternalKeys;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;

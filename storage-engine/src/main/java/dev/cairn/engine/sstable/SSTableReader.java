@@ -6,7 +6,6 @@ import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.Entry;
 import dev.cairn.engine.fs.FileSystem;
 import dev.cairn.engine.fs.ReadableFile;
-import dev.cairn.engine.internal.InternalKeys;
 import dev.cairn.engine.util.Checksums;
 import java.io.EOFException;
 import java.io.IOException;

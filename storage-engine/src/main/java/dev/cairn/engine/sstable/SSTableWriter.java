@@ -5,7 +5,6 @@ import static dev.cairn.engine.sstable.SSTableFormat.*;
 import dev.cairn.engine.fs.FileSystem;
 import dev.cairn.engine.fs.WritableFile;
 import dev.cairn.engine.fs.WriteLifetime;
-import dev.cairn.engine.internal.InternalKeys;
 import dev.cairn.engine.util.Checksums;
 import java.io.IOException;
 import java.nio.ByteBuffer;

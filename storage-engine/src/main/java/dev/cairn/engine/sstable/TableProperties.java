@@ -1,6 +1,5 @@
 package dev.cairn.engine.sstable;
 
-import dev.cairn.engine.internal.InternalKeys;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Objects;

@@ -12,7 +12,7 @@ import java.util.OptionalLong;
  * The constants of the value file format and its file header; the layout is in
  * {@code docs/format/value-file.md}. Stateless, thread-safe.
  */
-public final class ValueFileFormat {
+final class ValueFileFormat {
     private ValueFileFormat() {
     }
 

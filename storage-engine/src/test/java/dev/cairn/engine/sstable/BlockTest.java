@@ -4,7 +4,6 @@ import static dev.cairn.engine.sstable.SSTableTestSupport.key;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.cairn.engine.CorruptionException;
-import dev.cairn.engine.internal.InternalKeys;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.cairn.engine.fs.FileSystem;
 import dev.cairn.engine.fs.LocalFileSystem;
-import dev.cairn.engine.internal.InternalKeys;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

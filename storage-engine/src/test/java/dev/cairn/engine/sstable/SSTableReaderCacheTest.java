@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.cairn.engine.fs.CountingFileSystem;
 import dev.cairn.engine.fs.LocalFileSystem;
-import dev.cairn.engine.internal.InternalKeys;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;

@@ -7,7 +7,6 @@ import dev.cairn.engine.Entry;
 import dev.cairn.engine.fs.FileSystem;
 import dev.cairn.engine.fs.LocalFileSystem;
 import dev.cairn.engine.fs.WriteLifetime;
-import dev.cairn.engine.internal.InternalKeys;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

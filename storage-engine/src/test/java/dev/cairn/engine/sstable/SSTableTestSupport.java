@@ -2,7 +2,6 @@ package dev.cairn.engine.sstable;
 
 import dev.cairn.engine.fs.FileSystem;
 import dev.cairn.engine.fs.WriteLifetime;
-import dev.cairn.engine.internal.InternalKeys;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -3,7 +3,6 @@ package dev.cairn.engine.sstable;
 import static dev.cairn.engine.sstable.SSTableTestSupport.key;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.cairn.engine.internal.InternalKeys;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

@@ -1,13 +1,10 @@
-package dev.cairn.engine.fs.hint;
+package dev.cairn.engine.fs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.cairn.engine.fs.LocalFileSystem;
-import dev.cairn.engine.fs.WritableFile;
-import dev.cairn.engine.fs.WriteLifetime;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;

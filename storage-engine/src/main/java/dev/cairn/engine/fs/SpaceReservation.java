@@ -1,4 +1,4 @@
-package dev.cairn.engine.fs.hint;
+package dev.cairn.engine.fs;
 
 import com.sun.jna.LastErrorException;
 import java.nio.file.Path;
@@ -12,7 +12,7 @@ import java.nio.file.Path;
  *
  * <p>Thread-safe: stateless apart from the once-only log.
  */
-public final class SpaceReservation {
+final class SpaceReservation {
     /** {@code FALLOC_FL_KEEP_SIZE} from linux/falloc.h. */
     static final int FALLOC_FL_KEEP_SIZE = 0x01;
 

@@ -1,14 +1,13 @@
-package dev.cairn.engine.fs.hint;
+package dev.cairn.engine.fs;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.ptr.LongByReference;
-import dev.cairn.engine.fs.WriteLifetime;
 import java.nio.file.Path;
 import java.util.Optional;
 
 /**
  * Tells the kernel how long a file's bytes will live — {@code fcntl(F_SET_RW_HINT)}, Linux 4.13
- * and later — so that a device with write streams or placement hints (seed 003's multi-streamed
+ * and later — so that a device with write streams or placement hints (the multi-streamed SSD paper's,
  * SSD, NVMe directives, UFS) can keep bytes that die together in the same erase blocks.
  *
  * <p>Hints are held per inode, so {@link #apply(Path, WriteLifetime)} opens the file by path with
@@ -19,7 +18,7 @@ import java.util.Optional;
  *
  * <p>Thread-safe: stateless apart from the once-only log.
  */
-public final class LifetimeHints {
+final class LifetimeHints {
     /** {@code F_LINUX_SPECIFIC_BASE + 11}. */
     static final int F_GET_RW_HINT = 1035;
     /** {@code F_LINUX_SPECIFIC_BASE + 12}. */

@@ -1,4 +1,4 @@
-package dev.cairn.engine.fs.hint;
+package dev.cairn.engine.fs;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;

@@ -1,4 +1,4 @@
-package dev.cairn.engine.internal;
+package dev.cairn.engine.sstable;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
