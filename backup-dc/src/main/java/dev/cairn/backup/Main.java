@@ -1,5 +1,6 @@
 package dev.cairn.backup;
 
+import dev.cairn.backup.cli.BenchCommand;
 import dev.cairn.backup.cli.DumpCommand;
 import dev.cairn.backup.cli.ListCommand;
 import dev.cairn.backup.cli.PruneCommand;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Command;
 @Command(name = "backup", mixinStandardHelpOptions = true,
         description = "Backups of a Cairn store into a directory or an S3 bucket: run, schedule, restore, verify, list, prune, dump.",
         subcommands = {RunCommand.class, ScheduleCommand.class, RestoreCommand.class, VerifyCommand.class,
-                ListCommand.class, PruneCommand.class, DumpCommand.class})
+                ListCommand.class, PruneCommand.class, DumpCommand.class, BenchCommand.class})
 public final class Main implements Runnable {
     public static final int EXIT_OK = 0;
     /** A run failed, or verify found a problem. */
