@@ -1,0 +1,237 @@
+package dev.cairn.backup.cli;
+
+import dev.cairn.backup.Main;
+import dev.cairn.backup.archive.Catalog;
+import dev.cairn.backup.report.Progress;
+import dev.cairn.backup.restore.Restore;
+import dev.cairn.backup.restore.StoreDestination;
+import dev.cairn.backup.run.BackupRun;
+import dev.cairn.backup.run.RunSettings;
+import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.backup.store.ObjectStoreSource;
+import dev.cairn.backup.target.DirectoryTarget;
+import dev.cairn.backup.verify.Verifier;
+import dev.cairn.engine.Engine;
+import dev.cairn.engine.EngineOptions;
+import dev.cairn.engine.SyncPolicy;
+import dev.cairn.store.BucketAcl;
+import dev.cairn.store.ContentSource;
+import dev.cairn.store.EmbeddedObjectStore;
+import dev.cairn.store.Hex;
+import dev.cairn.store.ObjectAttributes;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code backup bench}: full backup of a seeded embedded store into a directory, next to the
+ * device's sequential read bandwidth (dd with O_DIRECT) measured in the same run; an incremental
+ * after 1 % of the objects changed; restore and verify throughput. A table, then one JSON line.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Backup throughput: full, incremental after 1% changed, restore, verify; next to the device's sequential read bandwidth.")
+public final class BenchCommand implements Callable<Integer> {
+    @Option(names = "--objects", defaultValue = "100000", description = "objects seeded (default: ${DEFAULT-VALUE})")
+    int objects;
+
+    @Option(names = "--dir", description = "work directory on the device measured (default: a new temporary directory)")
+    Path dir;
+
+    @Option(names = "--keep", description = "keep the work directory")
+    boolean keep;
+
+    /** Seed 002's shape: 90 % of objects 1-25 KB, 10 % 50-150 KB. */
+    static int size(Random r) {
+        return r.nextInt(10) < 9 ? 1024 + r.nextInt(24 * 1024) : 50 * 1024 + r.nextInt(100 * 1024);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = System.out;
+        Path work = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("cairn-backup-bench");
+        Map<String, Object> json = new LinkedHashMap<>();
+        try {
+            Path storeDir = work.resolve("store");
+            long t0 = System.nanoTime();
+            long seeded = seed(storeDir);
+            out.printf(Locale.ROOT, "seeded %,d objects, %,d bytes in %.1f s%n", objects, seeded, (System.nanoTime() - t0) / 1e9);
+            double deviceMBs = deviceReadMBs(work);
+            DirectoryTarget target = new DirectoryTarget(work.resolve("archive"));
+            RunSettings settings = new RunSettings(4, 4, 5000, Duration.ofSeconds(10), Duration.ofSeconds(120));
+
+            BackupRun.Result full = backup(storeDir, target, settings);
+            changeOnePercent(storeDir);
+            BackupRun.Result incr = backup(storeDir, target, settings);
+
+            Path restoreDir = work.resolve("restored");
+            long rt = System.nanoTime();
+            Restore.Result restored;
+            try (EmbeddedStoreDir dest = EmbeddedStoreDir.open(restoreDir);
+                 StoreDestination d = new StoreDestination(dest.store(), "bench restore", null);
+                 Progress p = Progress.onStderr("restore", incr.trailer().objects())) {
+                restored = new Restore(target, incr.backupId(), d, Set.of(), "", false, 4, System.err).run(p);
+            }
+            double restoreS = (System.nanoTime() - rt) / 1e9;
+            long vt = System.nanoTime();
+            Verifier v = new Verifier(target, System.err, 4);
+            v.verifyManifests(null);
+            v.verifyBlobs(false);
+            double verifyS = (System.nanoTime() - vt) / 1e9;
+
+            double fullMBs = full.trailer().logicalBytes() / full.seconds() / 1e6;
+            out.println();
+            out.printf("%-34s %14s %10s %10s%n", "step", "bytes", "seconds", "MB/s");
+            row(out, "device sequential read (dd direct)", 0, 0, deviceMBs);
+            row(out, "full backup", full.trailer().logicalBytes(), full.seconds(), fullMBs);
+            row(out, "incremental (1% changed): copied", incr.trailer().copiedBytes(), incr.seconds(),
+                    incr.trailer().logicalBytes() / incr.seconds() / 1e6);
+            row(out, "restore into embedded store", restored.bytes(), restoreS, restored.bytes() / restoreS / 1e6);
+            row(out, "verify (re-hash every blob)", v.blobBytesChecked.get(), verifyS, v.blobBytesChecked.get() / verifyS / 1e6);
+            out.printf(Locale.ROOT, "full backup / device read = %.2f; verify problems: %d%n", fullMBs / deviceMBs, v.problems().size());
+            json.put("objects", objects);
+            json.put("bytes", full.trailer().logicalBytes());
+            json.put("device_read_mb_s", round(deviceMBs));
+            json.put("full_seconds", round(full.seconds()));
+            json.put("full_mb_s", round(fullMBs));
+            json.put("full_to_device_ratio", round(fullMBs / deviceMBs));
+            json.put("incremental_seconds", round(incr.seconds()));
+            json.put("incremental_copied_bytes", incr.trailer().copiedBytes());
+            json.put("incremental_copied_blobs", incr.trailer().copiedBlobs());
+            json.put("restore_seconds", round(restoreS));
+            json.put("restore_mb_s", round(restored.bytes() / restoreS / 1e6));
+            json.put("verify_seconds", round(verifyS));
+            json.put("verify_mb_s", round(v.blobBytesChecked.get() / verifyS / 1e6));
+            json.put("verify_problems", v.problems().size());
+            out.println(dev.cairn.backup.run.Json.MAPPER.copy()
+                    .disable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(json));
+            return v.problems().isEmpty() ? Main.EXIT_OK : Main.EXIT_FAILED;
+        } finally {
+            if (!keep) {
+                try (var walk = Files.walk(work)) {
+                    walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+        }
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+
+    private static void row(PrintStream out, String step, long bytes, double s, double mbs) {
+        out.printf(Locale.ROOT, "%-34s %,14d %10.1f %10.1f%n", step, bytes, s, mbs);
+    }
+
+    private BackupRun.Result backup(Path storeDir, DirectoryTarget target, RunSettings settings) throws Exception {
+        try (EmbeddedStoreDir store = EmbeddedStoreDir.open(storeDir);
+             ObjectStoreSource source = new ObjectStoreSource(store.store(), "bench store", 1000, null);
+             Progress p = Progress.onStderr("backup", 0)) {
+            return new BackupRun(source, target, settings, System.err, p).execute();
+        }
+    }
+
+    private Engine openFast(Path storeDir) throws IOException {
+        return Engine.open(EngineOptions.builder(storeDir).syncPolicy(SyncPolicy.PERIODIC).build());
+    }
+
+    private long seed(Path storeDir) throws IOException {
+        Random r = new Random(2);
+        long total = 0;
+        try (Engine engine = openFast(storeDir)) {
+            EmbeddedObjectStore store = new EmbeddedObjectStore(engine);
+            for (int b = 0; b < 4; b++) {
+                store.createBucket("bench-" + b, BucketAcl.PRIVATE);
+            }
+            for (int i = 0; i < objects; i++) {
+                byte[] bytes = new byte[size(r)];
+                r.nextBytes(bytes);
+                put(store, "bench-" + (i % 4), "img/" + i + ".jpg", bytes);
+                total += bytes.length;
+            }
+            store.close();
+        }
+        return total;
+    }
+
+    private void changeOnePercent(Path storeDir) throws IOException {
+        Random r = new Random(3);
+        try (Engine engine = openFast(storeDir)) {
+            EmbeddedObjectStore store = new EmbeddedObjectStore(engine);
+            for (int i = 0; i < objects; i += 100) {
+                byte[] bytes = new byte[size(r)];
+                r.nextBytes(bytes);
+                put(store, "bench-" + (i % 4), "img/" + i + ".jpg", bytes);
+            }
+            store.close();
+        }
+    }
+
+    private static void put(EmbeddedObjectStore store, String bucket, String key, byte[] bytes) throws IOException {
+        String sha = digest("SHA-256", bytes);
+        String md5 = digest("MD5", bytes);
+        ContentSource c = new ContentSource() {
+            public String sha256() {
+                return sha;
+            }
+
+            public long size() {
+                return bytes.length;
+            }
+
+            public String md5() {
+                return md5;
+            }
+
+            public InputStream open() {
+                return new ByteArrayInputStream(bytes);
+            }
+        };
+        store.putObject(bucket, key, new ObjectAttributes("image/jpeg", null, null, null, null, null, Map.of()), c, md5, 0,
+                Map.of(), false);
+    }
+
+    private static String digest(String alg, byte[] b) {
+        try {
+            return Hex.encode(MessageDigest.getInstance(alg).digest(b));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** dd writes a 1 GiB file (synced), then reads it with O_DIRECT; MB/s as dd reports it. */
+    private static double deviceReadMBs(Path work) throws IOException, InterruptedException {
+        Path f = work.resolve("dd-probe.bin");
+        run("dd", "if=/dev/zero", "of=" + f, "bs=4M", "count=256", "conv=fsync");
+        String report = run("dd", "if=" + f, "of=/dev/null", "bs=4M", "iflag=direct");
+        Files.deleteIfExists(f);
+        Matcher m = Pattern.compile("(\\d+) bytes.*copied, ([0-9.,]+) s").matcher(report);
+        if (!m.find()) {
+            throw new IOException("cannot read dd's report: " + report);
+        }
+        return Long.parseLong(m.group(1)) / Double.parseDouble(m.group(2).replace(',', '.')) / 1e6;
+    }
+
+    private static String run(String... cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes());
+        if (p.waitFor() != 0) {
+            throw new IOException(String.join(" ", cmd) + " failed: " + text);
+        }
+        return text;
+    }
+}
