@@ -18,6 +18,21 @@ public interface Engine extends AutoCloseable {
         return dev.cairn.engine.internal.DbImpl.open(options);
     }
 
+    /**
+     * Opens an engine directory, typically a {@link #checkpoint checkpoint}, for reading alone.
+     * Nothing in the directory is created, changed or deleted (no lock file, no new log, no
+     * flush, compaction or manifest edit, no cache files), so several read-only opens may share
+     * it; nothing may write it meanwhile. {@link Table#get} and {@link Table#scan} work as usual
+     * (pass {@link ReadOptions#SCAN} to keep a traversal out of the block cache; there is no row
+     * cache). {@link #write}, {@link #flush}, {@link #compactAll}, {@link #collectValueGarbage},
+     * {@link #checkpoint} and row encoding throw {@link UnsupportedOperationException}. A table
+     * the directory does not hold reads as empty. Only the directory, file system and tier
+     * options are used.
+     */
+    static Engine openReadOnly(EngineOptions options) throws IOException {
+        return dev.cairn.engine.internal.ReadOnlyDb.open(options);
+    }
+
     /** The table of this name, created on first use. Names are 1..200 characters. */
     Table table(String name) throws IOException;
 

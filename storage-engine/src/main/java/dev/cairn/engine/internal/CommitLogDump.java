@@ -12,8 +12,8 @@ public final class CommitLogDump {
     }
 
     public static void dump(FileSystem fs, Path path, PrintStream out) throws IOException {
-        RecordFile.Contents contents = RecordFile.read(fs, path, DbImpl.LOG_MAGIC, DbImpl.LOG_FORMAT_VERSION);
-        out.printf("commit log %s: format version %d, %d bytes%n", path, DbImpl.LOG_FORMAT_VERSION, contents.fileBytes());
+        RecordFile.Contents contents = RecordFile.read(fs, path, CommitPipeline.LOG_MAGIC, CommitPipeline.LOG_FORMAT_VERSION);
+        out.printf("commit log %s: format version %d, %d bytes%n", path, CommitPipeline.LOG_FORMAT_VERSION, contents.fileBytes());
         for (byte[] record : contents.records()) {
             BatchCodec.Decoded batch = BatchCodec.decode(record, path.toString());
             out.printf("  batch seq=%d ops=%d%n", batch.firstSequence(), batch.ops().size());

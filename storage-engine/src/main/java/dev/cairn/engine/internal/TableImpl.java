@@ -11,11 +11,11 @@ import java.io.IOException;
 
 /** A named table: a handle carrying the table id that prefixes its internal keys. */
 final class TableImpl implements Table {
-    private final DbImpl db;
+    private final TableOps db;
     private final String name;
     private final int id;
 
-    TableImpl(DbImpl db, String name, int id) {
+    TableImpl(TableOps db, String name, int id) {
         this.db = db;
         this.name = name;
         this.id = id;
@@ -25,7 +25,7 @@ final class TableImpl implements Table {
         return id;
     }
 
-    DbImpl db() {
+    TableOps db() {
         return db;
     }
 

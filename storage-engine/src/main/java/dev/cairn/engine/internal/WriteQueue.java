@@ -52,13 +52,13 @@ final class WriteQueue {
     }
 
     static final class RelocateRequest extends Request {
-        private final List<DbImpl.Relocation> relocations;
+        private final List<Relocation> relocations;
 
-        RelocateRequest(List<DbImpl.Relocation> relocations) {
+        RelocateRequest(List<Relocation> relocations) {
             this.relocations = relocations;
         }
 
-        List<DbImpl.Relocation> relocations() {
+        List<Relocation> relocations() {
             return relocations;
         }
 
@@ -104,7 +104,7 @@ final class WriteQueue {
         return await(enqueue(new TaskRequest(task)));
     }
 
-    void submitRelocations(List<DbImpl.Relocation> relocations) throws IOException {
+    void submitRelocations(List<Relocation> relocations) throws IOException {
         await(enqueue(new RelocateRequest(relocations)));
     }
 

@@ -68,18 +68,32 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
     private WritableFile current;
     private boolean failed;
     private boolean closed;
+    private final boolean readOnly;
 
-    private SchemaCatalogue(SchemaCatalogueOptions options) {
+    private SchemaCatalogue(SchemaCatalogueOptions options, boolean readOnly) {
         this.options = options;
+        this.readOnly = readOnly;
         this.fs = options.fileSystem();
         this.directory = options.directory();
     }
 
     /** Opens the catalogue, replaying its segments. */
     public static SchemaCatalogue open(SchemaCatalogueOptions options) throws IOException {
-        SchemaCatalogue catalogue = new SchemaCatalogue(options);
+        SchemaCatalogue catalogue = new SchemaCatalogue(options, false);
         catalogue.fs.createDirectories(catalogue.directory);
         catalogue.replay();
+        return catalogue;
+    }
+
+    /**
+     * Opens the catalogue for lookups alone: nothing in its directory is created, changed or
+     * deleted (a missing directory reads as an empty catalogue), and assigning an id fails.
+     */
+    public static SchemaCatalogue openReadOnly(SchemaCatalogueOptions options) throws IOException {
+        SchemaCatalogue catalogue = new SchemaCatalogue(options, true);
+        if (catalogue.fs.exists(catalogue.directory)) {
+            catalogue.replay();
+        }
         return catalogue;
     }
 
@@ -204,8 +218,9 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
 
     /** REQUIRES: this is locked. */
     private void requireWritable() throws IOException {
-        if (closed || failed) {
-            throw new IOException("schema catalogue in " + directory + (closed ? " is closed" : " failed earlier"));
+        if (closed || failed || readOnly) {
+            throw new IOException("schema catalogue in " + directory
+                    + (closed ? " is closed" : readOnly ? " is open read-only" : " failed earlier"));
         }
     }
 
@@ -346,7 +361,9 @@ public final class SchemaCatalogue implements SchemaLookup, Closeable {
             if (firstId < 1) {
                 if (bytes.length <= CatalogueFormat.HEADER_BYTES) {
                     // Created, but the header never became durable: no record can follow it.
-                    fs.delete(path);
+                    if (!readOnly) {
+                        fs.delete(path);
+                    }
                     continue;
                 }
                 throw new CorruptionException("schema catalogue file " + path + " has a bad header at offset 0");
