@@ -1,6 +1,7 @@
 package dev.cairn.backup.source;
 
 import dev.cairn.backup.source.cassandra.CassandraSource;
+import dev.cairn.backup.source.embedded.EmbeddedSource;
 import java.io.IOException;
 
 /** Opens the source that {@link SourceOptions} names. */
@@ -14,7 +15,7 @@ public final class BackupSources {
         }
         return switch (options.kind) {
             case cassandra -> CassandraSource.open(options);
-            case embedded -> throw new UnsupportedOperationException("--source embedded is not available in this build yet");
+            case embedded -> EmbeddedSource.open(options);
         };
     }
 }
