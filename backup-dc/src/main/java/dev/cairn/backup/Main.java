@@ -1,0 +1,69 @@
+package dev.cairn.backup;
+
+import dev.cairn.backup.cli.DumpCommand;
+import dev.cairn.backup.cli.ListCommand;
+import dev.cairn.backup.cli.PruneCommand;
+import dev.cairn.backup.cli.RestoreCommand;
+import dev.cairn.backup.cli.RunCommand;
+import dev.cairn.backup.cli.ScheduleCommand;
+import dev.cairn.backup.cli.VerifyCommand;
+import dev.cairn.backup.source.BackupSource;
+import dev.cairn.backup.source.BackupSources;
+import dev.cairn.backup.source.SourceOptions;
+import java.io.IOException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code bin/cairn backup …}: the backup job's command line. */
+@Command(name = "backup", mixinStandardHelpOptions = true,
+        description = "Backups of a Cairn store into a directory or an S3 bucket: run, schedule, restore, verify, list, prune, dump.",
+        subcommands = {RunCommand.class, ScheduleCommand.class, RestoreCommand.class, VerifyCommand.class,
+                ListCommand.class, PruneCommand.class, DumpCommand.class})
+public final class Main implements Runnable {
+    public static final int EXIT_OK = 0;
+    /** A run failed, or verify found a problem. */
+    public static final int EXIT_FAILED = 1;
+    public static final int EXIT_USAGE = 2;
+    /** Another run or prune holds the archive's lock. */
+    public static final int EXIT_LOCKED = 3;
+
+    /** Opens the source a run reads. */
+    @FunctionalInterface
+    public interface SourceFactory {
+        BackupSource open(SourceOptions options) throws IOException;
+    }
+
+    private final SourceFactory sources;
+
+    public Main(SourceFactory sources) {
+        this.sources = sources;
+    }
+
+    public SourceFactory sources() {
+        return sources;
+    }
+
+    @Override
+    public void run() {
+        new CommandLine(this).usage(System.err);
+    }
+
+    /** The command line with this source factory; errors printed as one clear line. */
+    public static CommandLine commandLine(SourceFactory sources) {
+        CommandLine cl = new CommandLine(new Main(sources));
+        cl.setExecutionExceptionHandler((e, commandLine, parsed) -> {
+            commandLine.getErr().println("cairn backup: error: " + message(e));
+            return e instanceof IllegalArgumentException ? EXIT_USAGE : EXIT_FAILED;
+        });
+        return cl;
+    }
+
+    public static String message(Throwable e) {
+        String m = e.getMessage();
+        return m == null || m.isBlank() ? e.toString() : m;
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine(BackupSources::open).execute(args));
+    }
+}

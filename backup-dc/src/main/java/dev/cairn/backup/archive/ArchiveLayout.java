@@ -1,0 +1,67 @@
+package dev.cairn.backup.archive;
+
+/**
+ * Names of the files of an archive inside a target, relative to the target's root. Every name
+ * uses '/' and is safe as an S3 key and as a relative path.
+ */
+public final class ArchiveLayout {
+    public static final String BLOBS = "blobs/";
+    public static final String MANIFESTS = "manifests/";
+    public static final String MANIFEST_SUFFIX = ".manifest";
+    public static final String RUNS = "runs/";
+    public static final String REPORTS = "reports/";
+    public static final String RESTORES = "restores/";
+    public static final String LOCKS = "locks/";
+    /** The one lock every writer of the archive (backup run, prune) holds. */
+    public static final String WRITER_LOCK = LOCKS + "writer.lease";
+
+    private ArchiveLayout() {
+    }
+
+    /** {@code blobs/ab/cd/abcd…}: two levels of fan-out keep directories small. */
+    public static String blob(String sha256) {
+        return BLOBS + sha256.substring(0, 2) + "/" + sha256.substring(2, 4) + "/" + sha256;
+    }
+
+    /** The hash a blob name ends with, or null when the name is not a blob's. */
+    public static String blobHash(String name) {
+        if (!name.startsWith(BLOBS)) {
+            return null;
+        }
+        String last = name.substring(name.lastIndexOf('/') + 1);
+        return dev.cairn.store.Hex.isSha256(last) && name.equals(blob(last)) ? last : null;
+    }
+
+    public static String manifest(String backupId) {
+        return MANIFESTS + backupId + MANIFEST_SUFFIX;
+    }
+
+    /** The backup id of a manifest's name, or null when the name is not a manifest's. */
+    public static String manifestId(String name) {
+        if (!name.startsWith(MANIFESTS) || !name.endsWith(MANIFEST_SUFFIX)) {
+            return null;
+        }
+        String id = name.substring(MANIFESTS.length(), name.length() - MANIFEST_SUFFIX.length());
+        return id.isEmpty() || id.contains("/") ? null : id;
+    }
+
+    public static String report(String backupId) {
+        return REPORTS + backupId + ".json";
+    }
+
+    public static String run(String backupId) {
+        return RUNS + backupId + "/";
+    }
+
+    public static String runState(String backupId) {
+        return run(backupId) + "run.json";
+    }
+
+    public static String progress(String backupId, String splitId) {
+        return run(backupId) + "progress/" + splitId + ".json";
+    }
+
+    public static String rowChunk(String backupId, String splitId, int seq) {
+        return run(backupId) + "rows/" + splitId + "/" + String.format("%08d", seq) + ".rows";
+    }
+}

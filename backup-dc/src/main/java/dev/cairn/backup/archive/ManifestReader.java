@@ -1,0 +1,160 @@
+package dev.cairn.backup.archive;
+
+import dev.cairn.store.BucketInfo;
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Reads a manifest front to back: {@link #header()}, then {@link #next()} until null, which also
+ * reads the trailer and checks the checksum and counts. Any damage is an {@link IOException}
+ * naming what is wrong. Not thread-safe.
+ */
+public final class ManifestReader implements AutoCloseable {
+    /** Bytes from the trailer's tag to the end of the file. */
+    public static final int TRAILER_BYTES = 1 + 4 * 8 + 32;
+
+    private final String name;
+    private final InputStream raw;
+    private final MessageDigest digest;
+    private final DataInputStream in;
+    private final ManifestHeader header;
+    private ManifestTrailer trailer;
+    private BackupRow last;
+    private long objects;
+    private long logicalBytes;
+
+    public ManifestReader(String name, InputStream source) throws IOException {
+        this.name = name;
+        raw = new BufferedInputStream(source, 1 << 16);
+        digest = ManifestWriter.sha256();
+        in = new DataInputStream(new DigestInputStream(raw, digest));
+        try {
+            header = readHeader(in, name);
+        } catch (EOFException e) {
+            throw corrupt("truncated header");
+        }
+    }
+
+    static ManifestHeader readHeader(DataInputStream in, String name) throws IOException {
+        byte[] magic = new byte[ManifestWriter.MAGIC.length];
+        in.readFully(magic);
+        if (!Arrays.equals(magic, ManifestWriter.MAGIC)) {
+            throw new IOException(name + ": not a backup manifest (bad magic)");
+        }
+        int version = in.readUnsignedShort();
+        if (version != ManifestWriter.VERSION) {
+            throw new IOException(name + ": manifest version " + version + " is not supported (this build reads "
+                    + ManifestWriter.VERSION + ")");
+        }
+        if (in.readUnsignedByte() != ManifestWriter.TAG_HEADER) {
+            throw new IOException(name + ": corrupt manifest: no header");
+        }
+        String id = RowCodec.readString(in);
+        String parent = RowCodec.readString(in);
+        long started = in.readLong();
+        long finished = in.readLong();
+        String source = RowCodec.readString(in);
+        int n = in.readInt();
+        if (n < 0) {
+            throw new IOException(name + ": corrupt manifest: bucket count " + n);
+        }
+        List<BucketInfo> buckets = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (in.readUnsignedByte() != RowCodec.TAG_BUCKET) {
+                throw new IOException(name + ": corrupt manifest: bucket " + i + " has no bucket tag");
+            }
+            buckets.add(RowCodec.readBucket(in));
+        }
+        return new ManifestHeader(id, parent, started, finished, source, buckets);
+    }
+
+    /** Only the header of a manifest, without reading the rest. */
+    public static ManifestHeader readHeader(String name, InputStream source) throws IOException {
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(source, 1 << 14))) {
+            return readHeader(in, name);
+        } catch (EOFException e) {
+            throw new IOException(name + ": corrupt manifest: truncated header");
+        }
+    }
+
+    /** Only the trailer, from the last {@link #TRAILER_BYTES} bytes of a manifest; the checksum is not checked. */
+    public static ManifestTrailer readTrailer(String name, InputStream lastBytes) throws IOException {
+        try (DataInputStream in = new DataInputStream(lastBytes)) {
+            if (in.readUnsignedByte() != RowCodec.TAG_TRAILER) {
+                throw new IOException(name + ": incomplete manifest: no trailer");
+            }
+            return new ManifestTrailer(in.readLong(), in.readLong(), in.readLong(), in.readLong());
+        } catch (EOFException e) {
+            throw new IOException(name + ": incomplete manifest: truncated trailer");
+        }
+    }
+
+    public ManifestHeader header() {
+        return header;
+    }
+
+    /** The next row, or null after the last one (the trailer then checked). */
+    public BackupRow next() throws IOException {
+        if (trailer != null) {
+            return null;
+        }
+        try {
+            int tag = in.readUnsignedByte();
+            if (tag == RowCodec.TAG_ROW) {
+                BackupRow row = RowCodec.readRow(in);
+                if (last != null && BackupRow.ORDER.compare(last, row) >= 0) {
+                    throw corrupt("rows out of order at " + row.bucket() + "/" + row.info().key());
+                }
+                last = row;
+                objects++;
+                logicalBytes += row.info().size();
+                return row;
+            }
+            if (tag != RowCodec.TAG_TRAILER) {
+                throw corrupt("unexpected tag " + tag + " after row " + objects);
+            }
+            ManifestTrailer t = new ManifestTrailer(in.readLong(), in.readLong(), in.readLong(), in.readLong());
+            byte[] expected = digest.digest();
+            byte[] stored = raw.readNBytes(32);
+            if (stored.length != 32) {
+                throw corrupt("truncated checksum");
+            }
+            if (!Arrays.equals(expected, stored)) {
+                throw corrupt("checksum mismatch");
+            }
+            if (raw.read() != -1) {
+                throw corrupt("bytes after the checksum");
+            }
+            if (t.objects() != objects || t.logicalBytes() != logicalBytes) {
+                throw corrupt("trailer counts " + t.objects() + " objects / " + t.logicalBytes()
+                        + " bytes, rows hold " + objects + " / " + logicalBytes);
+            }
+            trailer = t;
+            return null;
+        } catch (EOFException e) {
+            throw corrupt("truncated after " + objects + " rows");
+        }
+    }
+
+    /** The trailer, once {@link #next()} returned null. */
+    public ManifestTrailer trailer() {
+        return trailer;
+    }
+
+    private IOException corrupt(String what) {
+        return new IOException(name + ": corrupt manifest: " + what);
+    }
+
+    @Override
+    public void close() throws IOException {
+        raw.close();
+    }
+}

@@ -1,0 +1,98 @@
+package dev.cairn.backup.cli;
+
+import dev.cairn.backup.archive.BackupRow;
+import dev.cairn.backup.archive.ManifestHeader;
+import dev.cairn.backup.archive.ManifestReader;
+import dev.cairn.backup.archive.ManifestTrailer;
+import dev.cairn.backup.run.RowChunks;
+import dev.cairn.store.BucketInfo;
+import dev.cairn.store.ObjectAttributes;
+import dev.cairn.store.ObjectInfo;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code backup dump FILE}: prints a manifest or a row chunk field by field. */
+@Command(name = "dump", mixinStandardHelpOptions = true,
+        description = "Print a backup manifest (checking its checksum) or a run's row chunk (*.rows), one row per line.")
+public final class DumpCommand implements Callable<Integer> {
+    @Parameters(index = "0", description = "a manifest file or a row chunk file")
+    Path file;
+
+    @Option(names = "--header-only", description = "print the header and buckets only")
+    boolean headerOnly;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = System.out;
+        if (file.toString().endsWith(".rows")) {
+            try (RowChunks.Reader r = new RowChunks.Reader(file.toString(), Files.newInputStream(file))) {
+                long n = 0;
+                for (BackupRow row = r.next(); row != null; row = r.next()) {
+                    print(out, row);
+                    n++;
+                }
+                out.println("end: " + n + " rows");
+            }
+            return 0;
+        }
+        try (InputStream in = Files.newInputStream(file); ManifestReader r = new ManifestReader(file.toString(), in)) {
+            ManifestHeader h = r.header();
+            out.println("manifest " + file);
+            out.println("  backup id:  " + h.backupId());
+            out.println("  parent id:  " + (h.parentId() == null ? "(none)" : h.parentId()));
+            out.println("  started:    " + Instant.ofEpochMilli(h.startedMillis()) + " (" + h.startedMillis() + ")");
+            out.println("  finished:   " + Instant.ofEpochMilli(h.finishedMillis()) + " (" + h.finishedMillis() + ")");
+            out.println("  source:     " + h.source());
+            out.println("buckets: " + h.buckets().size());
+            for (BucketInfo b : h.buckets()) {
+                out.println("  " + b.name() + " created=" + Instant.ofEpochMilli(b.createdMillis()) + " acl=" + b.acl().cannedName());
+            }
+            if (headerOnly) {
+                return 0;
+            }
+            out.println("rows:");
+            for (BackupRow row = r.next(); row != null; row = r.next()) {
+                print(out, row);
+            }
+            ManifestTrailer t = r.trailer();
+            out.println("trailer: objects=" + t.objects() + " logicalBytes=" + t.logicalBytes() + " copiedBlobs="
+                    + t.copiedBlobs() + " copiedBytes=" + t.copiedBytes() + " checksum=ok");
+        }
+        return 0;
+    }
+
+    private static void print(PrintStream out, BackupRow row) {
+        ObjectInfo o = row.info();
+        ObjectAttributes a = o.attributes();
+        StringBuilder b = new StringBuilder("  ").append(row.bucket()).append('/').append(o.key())
+                .append(" sha256=").append(o.sha256()).append(" size=").append(o.size())
+                .append(" etag=").append(o.etag()).append(" lastModified=").append(Instant.ofEpochMilli(o.lastModified()))
+                .append(" parts=").append(o.partCount());
+        field(b, "contentType", a.contentType());
+        field(b, "cacheControl", a.cacheControl());
+        field(b, "contentDisposition", a.contentDisposition());
+        field(b, "contentEncoding", a.contentEncoding());
+        field(b, "contentLanguage", a.contentLanguage());
+        field(b, "expires", a.expires());
+        if (!a.userMetadata().isEmpty()) {
+            b.append(" meta=").append(a.userMetadata());
+        }
+        if (!o.checksums().isEmpty()) {
+            b.append(" checksums=").append(o.checksums());
+        }
+        out.println(b);
+    }
+
+    private static void field(StringBuilder b, String name, String value) {
+        if (value != null) {
+            b.append(' ').append(name).append('=').append(value);
+        }
+    }
+}

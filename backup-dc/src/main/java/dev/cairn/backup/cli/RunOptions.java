@@ -1,0 +1,48 @@
+package dev.cairn.backup.cli;
+
+import dev.cairn.backup.run.Lease;
+import dev.cairn.backup.run.RunSettings;
+import dev.cairn.backup.source.SourceOptions;
+import dev.cairn.backup.target.TargetOptions;
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** The options of a backup run, shared by {@code run} and {@code schedule}. Each default is written once, here. */
+public final class RunOptions {
+    @Mixin
+    public SourceOptions source;
+
+    @Mixin
+    public TargetOptions target;
+
+    @Mixin
+    public RetentionOptions retention;
+
+    @Option(names = "--report", description = "also write the run's JSON report to this file")
+    public Path report;
+
+    @Option(names = "--metrics-file", description = "Prometheus text-format metrics of the last run, for node-exporter's textfile collector")
+    public Path metricsFile;
+
+    @Option(names = "--copy-threads", defaultValue = "4", description = "blobs copied at once (default: ${DEFAULT-VALUE})")
+    public int copyThreads;
+
+    @Option(names = "--checkpoint-rows", defaultValue = "5000",
+            description = "a split records its progress after this many rows (default: ${DEFAULT-VALUE})")
+    public int checkpointRows;
+
+    @Option(names = "--checkpoint-seconds", defaultValue = "10",
+            description = "... or after this many seconds (default: ${DEFAULT-VALUE})")
+    public int checkpointSeconds;
+
+    @Option(names = "--lease-seconds", defaultValue = Lease.DEFAULT_SECONDS,
+            description = "the archive lock expires this long after its holder stopped renewing it (default: ${DEFAULT-VALUE})")
+    public int leaseSeconds;
+
+    public RunSettings settings() {
+        return new RunSettings(source.splitsInFlight, copyThreads, checkpointRows, Duration.ofSeconds(checkpointSeconds),
+                Duration.ofSeconds(leaseSeconds));
+    }
+}

@@ -1,0 +1,28 @@
+package dev.cairn.backup.report;
+
+import java.util.List;
+
+/**
+ * The JSON report of one backup run, written to {@code reports/<id>.json} in the target and to
+ * {@code --report FILE}.
+ *
+ * @param status "complete" when the manifest was written, else "failed"
+ */
+public record RunReport(
+        String backupId,
+        String parentId,
+        String status,
+        String source,
+        String target,
+        String startedAt,
+        String finishedAt,
+        double durationSeconds,
+        boolean resumed,
+        long objects,
+        long logicalBytes,
+        long copiedBlobs,
+        long copiedBytes,
+        long skippedObjects,
+        double megabytesPerSecond,
+        List<String> errors) {
+}

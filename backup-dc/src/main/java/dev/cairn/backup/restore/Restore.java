@@ -1,0 +1,223 @@
+package dev.cairn.backup.restore;
+
+import dev.cairn.backup.archive.ArchiveLayout;
+import dev.cairn.backup.archive.BackupRow;
+import dev.cairn.backup.archive.ManifestHeader;
+import dev.cairn.backup.archive.ManifestReader;
+import dev.cairn.backup.report.Progress;
+import dev.cairn.backup.run.Json;
+import dev.cairn.backup.target.Target;
+import dev.cairn.store.BucketInfo;
+import dev.cairn.store.Hex;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Restores one backup (any of the chain: each manifest lists every object) into a destination,
+ * optionally only some buckets and a key prefix. Rows go in manifest order, in batches written in
+ * parallel; after each batch the number of rows done is recorded in a state file in the archive
+ * ({@code restores/<backup>-<destination hash>.json}), so an interrupted restore resumes after
+ * the last batch. A bucket that already holds objects is refused unless allowed (a resumed
+ * restore's own buckets are not refused).
+ */
+public final class Restore {
+    static final int BATCH_ROWS = 1000;
+
+    /** What a restore did. */
+    public record Result(long objects, long bytes, boolean resumed, boolean alreadyDone, double seconds) {
+    }
+
+    /** The restore state file's content. */
+    public record State(String backupId, String destination, String filter, long rowsDone, long objects, long bytes,
+                        boolean finished) {
+    }
+
+    private final Target archive;
+    private final String backupId;
+    private final RestoreDestination destination;
+    private final Set<String> buckets;
+    private final String prefix;
+    private final boolean allowNonEmpty;
+    private final int threads;
+    private final PrintStream log;
+
+    /**
+     * @param buckets only these buckets; empty for all
+     * @param prefix  only keys starting with it; "" for all
+     */
+    public Restore(Target archive, String backupId, RestoreDestination destination, Set<String> buckets, String prefix,
+                   boolean allowNonEmpty, int threads, PrintStream log) {
+        this.archive = archive;
+        this.backupId = backupId;
+        this.destination = destination;
+        this.buckets = Set.copyOf(buckets);
+        this.prefix = prefix == null ? "" : prefix;
+        this.allowNonEmpty = allowNonEmpty;
+        this.threads = threads;
+        this.log = log;
+    }
+
+    private String filter() {
+        return "buckets=" + new java.util.TreeSet<>(buckets) + " prefix=" + prefix;
+    }
+
+    /** The name of this restore's state file in the archive. */
+    public String stateName() {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            md.update((destination.describe() + "\n" + filter()).getBytes(StandardCharsets.UTF_8));
+            return ArchiveLayout.RESTORES + backupId + "-" + Hex.encode(md.digest()).substring(0, 16) + ".json";
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private boolean selected(BackupRow row) {
+        return (buckets.isEmpty() || buckets.contains(row.bucket())) && row.info().key().startsWith(prefix);
+    }
+
+    public Result run(Progress progress) throws IOException, InterruptedException {
+        long t0 = System.nanoTime();
+        String manifestName = ArchiveLayout.manifest(backupId);
+        String stateName = stateName();
+        byte[] saved = archive.read(stateName);
+        State state = saved == null ? null : Json.read(saved, State.class, stateName);
+        if (state != null && state.finished()) {
+            log.println("restore of " + backupId + " into " + destination.describe() + " was completed before ("
+                    + state.objects() + " objects); delete " + stateName + " from the archive to restore again");
+            return new Result(state.objects(), state.bytes(), true, true, 0);
+        }
+        checkManifest(manifestName);
+        boolean resumed = state != null;
+        if (state == null) {
+            state = new State(backupId, destination.describe(), filter(), 0, 0, 0, false);
+        } else {
+            log.println("resuming the restore of " + backupId + " after " + state.rowsDone() + " manifest rows");
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "restore");
+            t.setDaemon(true);
+            return t;
+        });
+        try (InputStream in = archive.open(manifestName)) {
+            if (in == null) {
+                throw new IOException(archive.describe() + " holds no backup " + backupId);
+            }
+            ManifestReader reader = new ManifestReader(manifestName, in);
+            prepareBuckets(reader.header(), resumed);
+            archive.put(stateName, Json.write(state));
+            long ordinal = 0;
+            long objects = state.objects();
+            long bytes = state.bytes();
+            progress.objects.set(objects);
+            progress.bytes.set(bytes);
+            List<Future<?>> batch = new ArrayList<>();
+            long batchBytes = 0;
+            long batchObjects = 0;
+            while (true) {
+                BackupRow row = reader.next();
+                if (row != null) {
+                    ordinal++;
+                    if (ordinal > state.rowsDone() && selected(row)) {
+                        batch.add(pool.submit(() -> {
+                            destination.put(row.bucket(), row.info(), new BlobContent(archive, row.info()));
+                            progress.objects.incrementAndGet();
+                            progress.bytes.addAndGet(row.info().size());
+                            return null;
+                        }));
+                        batchObjects++;
+                        batchBytes += row.info().size();
+                    }
+                    if (ordinal % BATCH_ROWS != 0) {
+                        continue;
+                    }
+                }
+                awaitAll(batch);
+                objects += batchObjects;
+                bytes += batchBytes;
+                batch.clear();
+                batchObjects = 0;
+                batchBytes = 0;
+                if (ordinal > state.rowsDone() || row == null) {
+                    state = new State(backupId, destination.describe(), filter(), Math.max(ordinal, state.rowsDone()),
+                            objects, bytes, row == null);
+                    archive.put(stateName, Json.write(state));
+                }
+                if (row == null) {
+                    break;
+                }
+            }
+            return new Result(objects, bytes, resumed, false, (System.nanoTime() - t0) / 1e9);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Reads the whole manifest first: a damaged one is refused before anything is written. */
+    private void checkManifest(String name) throws IOException {
+        try (InputStream in = archive.open(name)) {
+            if (in == null) {
+                throw new IOException(archive.describe() + " holds no backup " + backupId);
+            }
+            ManifestReader r = new ManifestReader(name, in);
+            while (r.next() != null) {
+                // rows are checked as they are read; the trailer's checksum at the end
+            }
+        }
+    }
+
+    private void prepareBuckets(ManifestHeader header, boolean resumed) throws IOException {
+        List<BucketInfo> chosen = new ArrayList<>();
+        for (BucketInfo b : header.buckets()) {
+            if (buckets.isEmpty() || buckets.contains(b.name())) {
+                chosen.add(b);
+            }
+        }
+        for (String wanted : buckets) {
+            if (header.buckets().stream().noneMatch(b -> b.name().equals(wanted))) {
+                throw new IllegalArgumentException("backup " + backupId + " has no bucket " + wanted);
+            }
+        }
+        if (!resumed && !allowNonEmpty) {
+            List<String> nonEmpty = new ArrayList<>();
+            for (BucketInfo b : chosen) {
+                if (destination.bucketHasObjects(b.name())) {
+                    nonEmpty.add(b.name());
+                }
+            }
+            if (!nonEmpty.isEmpty()) {
+                throw new IllegalArgumentException(destination.describe() + ": bucket(s) " + nonEmpty
+                        + " already hold objects; restore refuses to mix them with the backup's (--allow-non-empty to do it anyway)");
+            }
+        }
+        for (BucketInfo b : chosen) {
+            destination.ensureBucket(b);
+        }
+    }
+
+    private static void awaitAll(List<Future<?>> futures) throws IOException, InterruptedException {
+        IOException first = null;
+        for (Future<?> f : futures) {
+            try {
+                f.get();
+            } catch (ExecutionException e) {
+                if (first == null) {
+                    first = e.getCause() instanceof IOException io ? io : new IOException(e.getCause().getMessage(), e.getCause());
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

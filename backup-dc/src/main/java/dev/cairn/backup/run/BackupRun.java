@@ -1,0 +1,347 @@
+package dev.cairn.backup.run;
+
+import dev.cairn.backup.archive.ArchiveLayout;
+import dev.cairn.backup.archive.BackupRow;
+import dev.cairn.backup.archive.Catalog;
+import dev.cairn.backup.archive.ManifestHeader;
+import dev.cairn.backup.archive.ManifestTrailer;
+import dev.cairn.backup.archive.ManifestWriter;
+import dev.cairn.backup.report.Progress;
+import dev.cairn.backup.source.BackupSource;
+import dev.cairn.backup.target.Target;
+import dev.cairn.store.BucketInfo;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One backup run: holds the archive lock, resumes the unfinished run of the same source or starts
+ * one, scans the source's splits (several in flight) copying each row's content unless the
+ * target has it, records each split's progress durably every checkpoint, then merges the rows
+ * into the manifest and writes it last. Until the manifest exists the backup is not listed as
+ * complete, whatever happened before.
+ */
+public final class BackupRun {
+    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+            .withZone(ZoneOffset.UTC);
+
+    /** What a finished run produced. */
+    public record Result(String backupId, String parentId, boolean resumed, ManifestHeader header,
+                         ManifestTrailer trailer, long skipped, double seconds) {
+    }
+
+    private final BackupSource source;
+    private final Target target;
+    private final RunSettings settings;
+    private final PrintStream log;
+    private final Progress progress;
+    private final BlobCopier copier;
+    private final Map<String, RunState.SplitProgress> finalProgress = new ConcurrentHashMap<>();
+    private final List<String> warnings = Collections.synchronizedList(new ArrayList<>());
+    private volatile Lease lease;
+    private volatile RunState state;
+    private volatile boolean resumed;
+
+    public BackupRun(BackupSource source, Target target, RunSettings settings, PrintStream log, Progress progress) {
+        this.source = source;
+        this.target = target;
+        this.settings = settings;
+        this.log = log;
+        this.progress = progress;
+        this.copier = new BlobCopier(source, target);
+    }
+
+    /** The run's id once it started (also when it failed later), else null. */
+    public String backupId() {
+        return state == null ? null : state.id();
+    }
+
+    public String parentId() {
+        return state == null ? null : state.parent();
+    }
+
+    public boolean resumed() {
+        return resumed;
+    }
+
+    public List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    public Result execute() throws IOException, InterruptedException {
+        long t0 = System.nanoTime();
+        try (Lease held = Lease.acquire(target, ArchiveLayout.WRITER_LOCK, "backup of " + source.describe(),
+                settings.leaseDuration())) {
+            lease = held;
+            List<BackupSource.Split> splits = source.splits();
+            List<BucketInfo> buckets = source.buckets();
+            state = resumeOrStart(splits);
+            scanAll(splits);
+            held.check();
+            Result r = writeManifest(buckets, (System.nanoTime() - t0) / 1e9);
+            removeRunState(state.id());
+            return r;
+        }
+    }
+
+    private RunState resumeOrStart(List<BackupSource.Split> splits) throws IOException {
+        List<RunState.SplitRecord> records = splits.stream()
+                .map(s -> new RunState.SplitRecord(s.id(), s.description())).toList();
+        for (String id : Catalog.runs(target)) {
+            if (target.size(ArchiveLayout.manifest(id)) >= 0) {
+                removeRunState(id); // finished; only its clean-up was interrupted
+                continue;
+            }
+            byte[] bytes = target.read(ArchiveLayout.runState(id));
+            RunState old = bytes == null ? null : Json.read(bytes, RunState.class, "run state of " + id);
+            if (old != null && old.source().equals(source.describe()) && old.splits().equals(records)) {
+                log.println("resuming unfinished backup " + id + " (started "
+                        + Instant.ofEpochMilli(old.startedMillis()) + ")");
+                resumed = true;
+                return old;
+            }
+            log.println("abandoning unfinished backup " + id + ": "
+                    + (old == null ? "no run state" : "it read another source or other splits")
+                    + "; its copied blobs stay for the next runs to reuse or prune to remove");
+            removeRunState(id);
+        }
+        long now = System.currentTimeMillis();
+        String id = ID_TIME.format(Instant.ofEpochMilli(now)) + "-"
+                + String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));
+        Catalog.Backup parent = Catalog.latest(target);
+        RunState fresh = new RunState(id, parent == null ? null : parent.id(), now, source.describe(), records);
+        target.put(ArchiveLayout.runState(id), Json.write(fresh));
+        log.println("backup " + id + (parent == null ? " (first of this archive)" : " (parent " + parent.id() + ")")
+                + ": " + source.describe() + " -> " + target.describe() + ", " + splits.size() + " splits");
+        return fresh;
+    }
+
+    private void scanAll(List<BackupSource.Split> splits) throws IOException, InterruptedException {
+        ExecutorService scanners = Executors.newFixedThreadPool(settings.splitsInFlight(), daemon("scan"));
+        ExecutorService copiers = Executors.newFixedThreadPool(settings.copyThreads(), daemon("copy"));
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (BackupSource.Split split : splits) {
+                futures.add(scanners.submit(() -> {
+                    scanSplit(split, copiers);
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    futures.forEach(other -> other.cancel(true));
+                    Throwable cause = e.getCause();
+                    if (cause instanceof IOException io) {
+                        throw io;
+                    }
+                    if (cause instanceof RuntimeException re) {
+                        throw re;
+                    }
+                    throw new IOException(cause);
+                }
+            }
+        } finally {
+            scanners.shutdownNow();
+            copiers.shutdownNow();
+        }
+    }
+
+    private void scanSplit(BackupSource.Split split, ExecutorService copiers) throws IOException, InterruptedException {
+        String progressName = ArchiveLayout.progress(state.id(), split.id());
+        byte[] saved = target.read(progressName);
+        SplitScan scan = new SplitScan(split, saved == null ? RunState.SplitProgress.START
+                : Json.read(saved, RunState.SplitProgress.class, progressName), copiers);
+        if (!scan.progress.done()) {
+            source.scan(split, scan.progress.position(), scan::accept);
+            scan.checkpoint(true);
+        }
+        finalProgress.put(split.id(), scan.progress);
+    }
+
+    /** The rows of one split since its last checkpoint, and their copies in flight. */
+    private final class SplitScan {
+        final BackupSource.Split split;
+        final ExecutorService copiers;
+        RunState.SplitProgress progress;
+        final List<BackupRow> rows = new ArrayList<>();
+        final List<Future<BlobCopier.Outcome>> copies = new ArrayList<>();
+        String position;
+        long lastCheckpointNanos = System.nanoTime();
+
+        SplitScan(BackupSource.Split split, RunState.SplitProgress saved, ExecutorService copiers) {
+            this.split = split;
+            this.progress = saved;
+            this.position = saved.position();
+            this.copiers = copiers;
+            if (saved.rows() > 0) {
+                BackupRun.this.progress.objects.addAndGet(saved.rows());
+                BackupRun.this.progress.bytes.addAndGet(saved.logicalBytes());
+            }
+        }
+
+        void accept(String bucket, dev.cairn.store.ObjectInfo info, String rowPosition) throws IOException {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new java.io.InterruptedIOException("scan of " + split.id() + " stopped");
+            }
+            lease.check();
+            BackupRow row = new BackupRow(bucket, info);
+            rows.add(row);
+            copies.add(copiers.submit(() -> copier.ensure(bucket, info)));
+            position = rowPosition;
+            if (rows.size() >= settings.checkpointRows()
+                    || System.nanoTime() - lastCheckpointNanos >= settings.checkpointInterval().toNanos()) {
+                checkpoint(false);
+            }
+        }
+
+        /** Waits for the copies, makes them durable, then records the rows and the position. */
+        void checkpoint(boolean done) throws IOException {
+            List<BackupRow> kept = new ArrayList<>(rows.size());
+            long bytes = 0;
+            long copiedBlobs = 0;
+            long copiedBytes = 0;
+            long skipped = 0;
+            for (int i = 0; i < rows.size(); i++) {
+                BackupRow row = rows.get(i);
+                BlobCopier.Outcome outcome = await(copies.get(i));
+                if (outcome == BlobCopier.Outcome.MISSING_IN_SOURCE) {
+                    skipped++;
+                    warnings.add(row.bucket() + "/" + row.info().key() + ": its content " + row.info().sha256()
+                            + " is gone from the source (deleted during the scan); not in this backup");
+                    continue;
+                }
+                if (outcome == BlobCopier.Outcome.COPIED) {
+                    copiedBlobs++;
+                    copiedBytes += row.info().size();
+                    BackupRun.this.progress.copiedBlobs.incrementAndGet();
+                    BackupRun.this.progress.copiedBytes.addAndGet(row.info().size());
+                }
+                BackupRun.this.progress.objects.incrementAndGet();
+                BackupRun.this.progress.bytes.addAndGet(row.info().size());
+                bytes += row.info().size();
+                kept.add(row);
+            }
+            lease.check();
+            target.sync();
+            int chunks = progress.chunks();
+            if (!kept.isEmpty()) {
+                kept.sort(BackupRow.ORDER);
+                target.put(ArchiveLayout.rowChunk(state.id(), split.id(), chunks), RowChunks.encode(kept));
+                chunks++;
+            }
+            progress = new RunState.SplitProgress(position, chunks, progress.rows() + kept.size(),
+                    progress.logicalBytes() + bytes, progress.copiedBlobs() + copiedBlobs,
+                    progress.copiedBytes() + copiedBytes, progress.skipped() + skipped, done);
+            target.put(ArchiveLayout.progress(state.id(), split.id()), Json.write(progress));
+            target.sync();
+            rows.clear();
+            copies.clear();
+            lastCheckpointNanos = System.nanoTime();
+        }
+    }
+
+    private static BlobCopier.Outcome await(Future<BlobCopier.Outcome> f) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while copying");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(e.getCause());
+        }
+    }
+
+    private Result writeManifest(List<BucketInfo> buckets, double seconds) throws IOException {
+        Path work = Files.createTempDirectory("cairn-backup-merge");
+        try {
+            List<Path> chunkFiles = new ArrayList<>();
+            long copiedBlobs = 0;
+            long copiedBytes = 0;
+            long skipped = 0;
+            for (RunState.SplitRecord split : state.splits()) {
+                RunState.SplitProgress p = Objects.requireNonNull(finalProgress.get(split.id()), split.id());
+                copiedBlobs += p.copiedBlobs();
+                copiedBytes += p.copiedBytes();
+                skipped += p.skipped();
+                for (int seq = 0; seq < p.chunks(); seq++) {
+                    String name = ArchiveLayout.rowChunk(state.id(), split.id(), seq);
+                    Path local = work.resolve(chunkFiles.size() + ".rows");
+                    try (InputStream in = target.open(name)) {
+                        if (in == null) {
+                            throw new IOException(target.describe() + ": row chunk " + name + " is missing; "
+                                    + "the run state is damaged");
+                        }
+                        Files.copy(in, local);
+                    }
+                    chunkFiles.add(local);
+                }
+            }
+            long finished = System.currentTimeMillis();
+            ManifestHeader header = new ManifestHeader(state.id(), state.parent(), state.startedMillis(), finished,
+                    state.source(), buckets);
+            Path manifest = work.resolve("manifest");
+            ManifestTrailer trailer;
+            try (OutputStream out = Files.newOutputStream(manifest); ManifestWriter w = new ManifestWriter(out, header)) {
+                RowMerge.merge(chunkFiles, work, w::add);
+                trailer = w.finish(copiedBlobs, copiedBytes);
+            }
+            target.sync();
+            lease.check();
+            target.put(ArchiveLayout.manifest(state.id()), manifest);
+            target.sync();
+            return new Result(state.id(), state.parent(), resumed, header, trailer, skipped, seconds);
+        } finally {
+            deleteTree(work);
+        }
+    }
+
+    private void removeRunState(String id) throws IOException {
+        List<Target.Entry> files = target.listAll(ArchiveLayout.run(id));
+        String stateName = ArchiveLayout.runState(id);
+        for (Target.Entry e : files) {
+            if (!e.name().equals(stateName)) {
+                target.delete(e.name());
+            }
+        }
+        target.delete(stateName); // last: while it exists, the run is known
+    }
+
+    static void deleteTree(Path dir) {
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a temporary directory; the OS cleans up what is left
+        }
+    }
+
+    static java.util.concurrent.ThreadFactory daemon(String name) {
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

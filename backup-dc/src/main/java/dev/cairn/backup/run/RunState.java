@@ -1,0 +1,23 @@
+package dev.cairn.backup.run;
+
+import java.util.List;
+
+/**
+ * A backup run in progress, as recorded in the target ({@code runs/<id>/run.json}); its splits'
+ * progress is recorded beside it, one file per split.
+ */
+public record RunState(String id, String parent, long startedMillis, String source, List<SplitRecord> splits) {
+
+    /** A split as the source named it. */
+    public record SplitRecord(String id, String description) {
+    }
+
+    /**
+     * How far a split got: every row up to {@code position} is in its {@code chunks} row chunks
+     * and every blob those rows name is in the target.
+     */
+    public record SplitProgress(String position, int chunks, long rows, long logicalBytes, long copiedBlobs,
+                                long copiedBytes, long skipped, boolean done) {
+        public static final SplitProgress START = new SplitProgress(null, 0, 0, 0, 0, 0, 0, false);
+    }
+}

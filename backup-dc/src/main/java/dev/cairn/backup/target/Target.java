@@ -1,0 +1,91 @@
+package dev.cairn.backup.target;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Where an archive lives: named files under one root ('/'-separated names). Every write is
+ * atomic: a name holds a complete file or nothing. Errors are {@link IOException}s whose message
+ * names the target and what failed (unreachable, full, access denied).
+ *
+ * <p>Thread-safety: implementations are safe for concurrent use.
+ */
+public interface Target extends AutoCloseable {
+
+    /** e.g. {@code dir:/backups} or {@code s3://bucket/prefix at http://host:port}. */
+    String describe();
+
+    /** The file's size, or -1 when absent. */
+    long size(String name) throws IOException;
+
+    /** The file from {@code offset} to its end, or null when absent. Close it. */
+    InputStream open(String name, long offset) throws IOException;
+
+    default InputStream open(String name) throws IOException {
+        return open(name, 0);
+    }
+
+    /**
+     * Writes {@code name} from {@code in}, read to its end, replacing any file of that name
+     * atomically. When reading {@code in} throws, nothing is written.
+     *
+     * @param size the number of bytes {@code in} yields
+     */
+    void put(String name, InputStream in, long size) throws IOException;
+
+    default void put(String name, byte[] bytes) throws IOException {
+        put(name, new java.io.ByteArrayInputStream(bytes), bytes.length);
+    }
+
+    default void put(String name, Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            put(name, in, Files.size(file));
+        }
+    }
+
+    /** Writes {@code name} only when it does not exist, atomically; false when it existed. */
+    boolean putIfAbsent(String name, byte[] bytes) throws IOException;
+
+    /** Every file whose name starts with {@code prefix}, in no particular order. */
+    void list(String prefix, EntryVisitor visitor) throws IOException;
+
+    /** Deletes the file; no error when absent. */
+    void delete(String name) throws IOException;
+
+    /** Makes every put so far durable (a no-op where a put is durable when it returns). */
+    void sync() throws IOException;
+
+    @Override
+    void close() throws IOException;
+
+    /** The whole file, or null when absent. */
+    default byte[] read(String name) throws IOException {
+        try (InputStream in = open(name, 0)) {
+            return in == null ? null : in.readAllBytes();
+        }
+    }
+
+    /** One listed file. */
+    record Entry(String name, long size, long modifiedMillis) {
+    }
+
+    @FunctionalInterface
+    interface EntryVisitor {
+        void visit(Entry entry) throws IOException;
+    }
+
+    /** Lists into a list (for small prefixes). */
+    default java.util.List<Entry> listAll(String prefix) throws IOException {
+        java.util.List<Entry> out = new java.util.ArrayList<>();
+        list(prefix, out::add);
+        return out;
+    }
+
+    /** An unchecked wrapper for lambdas. */
+    static UncheckedIOException unchecked(IOException e) {
+        return new UncheckedIOException(e);
+    }
+}

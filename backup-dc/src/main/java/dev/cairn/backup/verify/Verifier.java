@@ -1,0 +1,213 @@
+package dev.cairn.backup.verify;
+
+import dev.cairn.backup.archive.ArchiveLayout;
+import dev.cairn.backup.archive.BackupRow;
+import dev.cairn.backup.archive.Catalog;
+import dev.cairn.backup.archive.ManifestReader;
+import dev.cairn.backup.report.Progress;
+import dev.cairn.backup.restore.Restore;
+import dev.cairn.backup.restore.StoreDestination;
+import dev.cairn.backup.run.HashCheckingInputStream;
+import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.backup.target.Target;
+import dev.cairn.store.ObjectRead;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Checks an archive: every manifest resolves (its checksum holds, every row's blob is present
+ * with the row's size), every blob's content hashes to its name, and, as a drill, a backup
+ * restores into a scratch embedded store whose every object matches its row byte for byte (by
+ * SHA-256) and by metadata. Each problem is one line; none found means none exist at the level
+ * checked.
+ */
+public final class Verifier {
+    private final Target target;
+    private final PrintStream log;
+    private final int threads;
+    private final List<String> problems = Collections.synchronizedList(new ArrayList<>());
+    public final AtomicLong blobsChecked = new AtomicLong();
+    public final AtomicLong blobBytesChecked = new AtomicLong();
+    public final AtomicLong rowsChecked = new AtomicLong();
+
+    public Verifier(Target target, PrintStream log, int threads) {
+        this.target = target;
+        this.log = log;
+        this.threads = threads;
+    }
+
+    public List<String> problems() {
+        return List.copyOf(problems);
+    }
+
+    private void problem(String p) {
+        problems.add(p);
+        log.println("PROBLEM: " + p);
+    }
+
+    /** The manifests of these backups (all readable and damaged ones when null). */
+    public void verifyManifests(String onlyId) throws IOException {
+        Set<String> present = ConcurrentHashMap.newKeySet();
+        for (Catalog.Backup b : Catalog.backups(target)) {
+            if (onlyId != null && !onlyId.equals(b.id())) {
+                continue;
+            }
+            if (!b.readable()) {
+                problem("manifest " + b.id() + ": " + b.problem());
+                continue;
+            }
+            String name = ArchiveLayout.manifest(b.id());
+            try (InputStream in = target.open(name)) {
+                ManifestReader r = new ManifestReader(name, in);
+                for (BackupRow row = r.next(); row != null; row = r.next()) {
+                    rowsChecked.incrementAndGet();
+                    String sha = row.info().sha256();
+                    if (present.contains(sha + row.info().size())) {
+                        continue;
+                    }
+                    long size = target.size(ArchiveLayout.blob(sha));
+                    if (size < 0) {
+                        problem("backup " + b.id() + ": " + row.bucket() + "/" + row.info().key() + ": blob " + sha + " is missing");
+                    } else if (size != row.info().size()) {
+                        problem("backup " + b.id() + ": " + row.bucket() + "/" + row.info().key() + ": blob " + sha
+                                + " holds " + size + " bytes, the row says " + row.info().size());
+                    } else {
+                        present.add(sha + row.info().size());
+                    }
+                }
+            } catch (IOException e) {
+                if (e.getMessage() != null && e.getMessage().startsWith(name)) {
+                    problem(e.getMessage());
+                } else {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Re-hashes every blob; with {@code deleteCorrupt}, removes those whose content does not match their name. */
+    public void verifyBlobs(boolean deleteCorrupt) throws IOException, InterruptedException {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<?>> pending = new ArrayList<>();
+        try {
+            target.list(ArchiveLayout.BLOBS, e -> {
+                String sha = ArchiveLayout.blobHash(e.name());
+                if (sha == null) {
+                    return;
+                }
+                pending.add(pool.submit(() -> {
+                    checkBlob(e, sha, deleteCorrupt);
+                    return null;
+                }));
+                if (pending.size() >= 10_000) {
+                    drain(pending);
+                }
+            });
+            drain(pending);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private void drain(List<Future<?>> pending) throws IOException {
+        for (Future<?> f : pending) {
+            try {
+                f.get();
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException();
+            } catch (ExecutionException ee) {
+                throw ee.getCause() instanceof IOException io ? io : new IOException(ee.getCause());
+            }
+        }
+        pending.clear();
+    }
+
+    private void checkBlob(Target.Entry e, String sha, boolean deleteCorrupt) throws IOException {
+        try (InputStream in = target.open(e.name())) {
+            if (in == null) {
+                return; // deleted since listed
+            }
+            HashCheckingInputStream check = new HashCheckingInputStream(in, sha, e.size(), "blob " + e.name());
+            long n = check.drain();
+            blobsChecked.incrementAndGet();
+            blobBytesChecked.addAndGet(n);
+        } catch (dev.cairn.backup.target.SourceReadException bad) {
+            problem("corrupt " + bad.getMessage() + (deleteCorrupt ? "; deleted, the next backup copies it again" : ""));
+            if (deleteCorrupt) {
+                target.delete(e.name());
+            }
+        }
+    }
+
+    /** Restores the backup into a scratch embedded store and compares every object with its row. */
+    public void restoreDrill(String backupId) throws IOException, InterruptedException {
+        Catalog.Backup backup = Catalog.find(target, backupId);
+        Path scratch = Files.createTempDirectory("cairn-restore-drill");
+        try (EmbeddedStoreDir store = EmbeddedStoreDir.open(scratch.resolve("store"));
+             StoreDestination dest = new StoreDestination(store.store(), "scratch store " + scratch, null)) {
+            // A drill's restore state must not outlive it: each drill is a fresh restore.
+            Restore restore = new Restore(target, backup.id(), dest, Set.of(), "", false, threads, log);
+            try (Progress progress = Progress.onStderr("restore drill", backup.trailer().objects())) {
+                restore.run(progress);
+            } finally {
+                target.delete(restore.stateName());
+            }
+            compare(backup.id(), store);
+        } finally {
+            deleteTree(scratch);
+        }
+    }
+
+    private void compare(String backupId, EmbeddedStoreDir store) throws IOException {
+        String name = ArchiveLayout.manifest(backupId);
+        long compared = 0;
+        try (InputStream in = target.open(name)) {
+            ManifestReader r = new ManifestReader(name, in);
+            for (BackupRow row = r.next(); row != null; row = r.next()) {
+                String where = "drill of " + backupId + ": " + row.bucket() + "/" + row.info().key();
+                try (ObjectRead read = store.store().getObject(row.bucket(), row.info().key())) {
+                    if (read == null) {
+                        problem(where + ": not restored");
+                        continue;
+                    }
+                    if (!read.info().sha256().equals(row.info().sha256())
+                            || !Objects.equals(read.info().attributes(), row.info().attributes())
+                            || !Objects.equals(read.info().etag(), row.info().etag())) {
+                        problem(where + ": restored row differs: " + read.info() + " vs " + row.info());
+                        continue;
+                    }
+                    try (InputStream content = read.open(0, read.size())) {
+                        new HashCheckingInputStream(content, row.info().sha256(), row.info().size(), where).drain();
+                    }
+                    compared++;
+                } catch (dev.cairn.backup.target.SourceReadException bad) {
+                    problem(bad.getMessage());
+                }
+            }
+        }
+        log.println("restore drill: " + compared + " objects restored and equal by SHA-256 and metadata");
+    }
+
+    static void deleteTree(Path dir) {
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a temporary directory
+        }
+    }
+}
