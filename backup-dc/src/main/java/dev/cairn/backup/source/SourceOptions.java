@@ -68,7 +68,7 @@ public final class SourceOptions {
                     + " only: it evicts the serving hot set")
     public boolean throughCaches;
 
-    @Option(names = "--region", defaultValue = "us-east-1",
+    @Option(names = "--admin-region", defaultValue = "us-east-1",
             description = "embedded: the region admin requests are signed for (default: ${DEFAULT-VALUE})")
     public String region;
 }
