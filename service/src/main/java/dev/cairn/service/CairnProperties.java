@@ -34,6 +34,7 @@ public class CairnProperties {
     private final Limits limits = new Limits();
     private final Engine engine = new Engine();
     private final Cache cache = new Cache();
+    private final Admin admin = new Admin();
 
     /** The backend: {@code embedded} (the engine under the data directory) or {@code cassandra}. */
     private String store = STORE_EMBEDDED;
@@ -90,6 +91,28 @@ public class CairnProperties {
 
     public Engine getEngine() {
         return engine;
+    }
+
+    /** The admin endpoint's settings ({@code cairn.admin.*}). */
+    public Admin getAdmin() {
+        return admin;
+    }
+
+    /** The admin endpoint ({@code /_admin/...}): engine checkpoints for backups. */
+    public static class Admin {
+        /**
+         * How long a checkpoint is kept when the job that took it never releases it (a crashed
+         * backup); the service then deletes it.
+         */
+        private java.time.Duration checkpointLease = java.time.Duration.ofHours(6);
+
+        public java.time.Duration getCheckpointLease() {
+            return checkpointLease;
+        }
+
+        public void setCheckpointLease(java.time.Duration v) {
+            checkpointLease = v;
+        }
     }
 
     public Cache getCache() {
@@ -316,6 +339,8 @@ public class CairnProperties {
         require(auth.maxClockSkew != null && !auth.maxClockSkew.isNegative(),
                 "cairn.auth.max-clock-skew must not be negative");
         limits.validate();
+        require(admin.checkpointLease != null && admin.checkpointLease.toSeconds() >= 1,
+                "cairn.admin.checkpoint-lease must be at least 1s");
         require(cache.objectCacheSize.toBytes() >= 0, "cairn.cache.object-cache-size must not be negative");
         require(cache.maxCachedObjectSize.toBytes() >= 0 && cache.maxCachedObjectSize.toBytes() <= (64L << 20),
                 "cairn.cache.max-cached-object-size must be in [0, 64MB]");

@@ -50,6 +50,7 @@ import org.springframework.context.annotation.Configuration;
 public class ServiceConfiguration {
     static final String ENGINE_DIR = "engine";
     static final String SPOOL_DIR = "spool";
+    static final String CHECKPOINT_DIR = "checkpoints";
     static final String OWNER_NAME = "cairn";
 
     @Bean(destroyMethod = "close")
@@ -115,9 +116,19 @@ public class ServiceConfiguration {
                 java.util.Arrays.copyOf(OWNER_NAME.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 32));
     }
 
+    @Bean(destroyMethod = "close")
+    @org.springframework.boot.autoconfigure.condition.ConditionalOnProperty(name = "cairn.store",
+            havingValue = CairnProperties.STORE_EMBEDDED, matchIfMissing = true)
+    public dev.cairn.service.admin.Checkpoints checkpoints(Engine engine, CairnProperties props) throws IOException {
+        return new dev.cairn.service.admin.Checkpoints(engine, props.getDataDir().resolve(CHECKPOINT_DIR),
+                props.getAdmin().getCheckpointLease(), Clock.systemUTC());
+    }
+
     @Bean
-    public S3FrontDoor s3FrontDoor(S3Context ctx, S3Metrics metrics) {
-        return new S3FrontDoor(ctx, metrics);
+    public S3FrontDoor s3FrontDoor(S3Context ctx, S3Metrics metrics, Authenticator authenticator,
+                                   org.springframework.beans.factory.ObjectProvider<dev.cairn.service.admin.Checkpoints> checkpoints) {
+        return new S3FrontDoor(ctx, metrics,
+                new dev.cairn.service.admin.AdminEndpoint(authenticator, checkpoints.getIfAvailable()));
     }
 
     /**

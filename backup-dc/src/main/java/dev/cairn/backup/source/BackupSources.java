@@ -1,5 +1,7 @@
 package dev.cairn.backup.source;
 
+import dev.cairn.backup.source.cassandra.CassandraSource;
+import dev.cairn.backup.source.embedded.EmbeddedSource;
 import java.io.IOException;
 
 /** Opens the source that {@link SourceOptions} names. */
@@ -11,7 +13,9 @@ public final class BackupSources {
         if (options.kind == null) {
             throw new IllegalArgumentException("--source is required: cassandra or embedded");
         }
-        // The Cassandra and embedded sources are being built; until then both refuse clearly.
-        throw new UnsupportedOperationException("--source " + options.kind + " is not available in this build yet");
+        return switch (options.kind) {
+            case cassandra -> CassandraSource.open(options);
+            case embedded -> EmbeddedSource.open(options);
+        };
     }
 }

@@ -41,6 +41,14 @@ public final class SourceOptions {
     @Option(names = "--page-size", defaultValue = "500", description = "rows per page (default: ${DEFAULT-VALUE})")
     public int pageSize;
 
+    @Option(names = "--splits", defaultValue = "64",
+            description = "cassandra: token ranges the ring is cut into, at least (default: ${DEFAULT-VALUE})")
+    public int splits;
+
+    @Option(names = "--request-timeout", defaultValue = "10",
+            description = "cassandra: seconds one request may take before the job stops with an error (default: ${DEFAULT-VALUE})")
+    public int requestTimeoutSeconds;
+
     // Embedded: the service takes an engine checkpoint; the job opens it read-only.
     @Option(names = "--service-url", description = "the running service, e.g. http://127.0.0.1:9000")
     public String serviceUrl;
@@ -54,4 +62,13 @@ public final class SourceOptions {
     @Option(names = "--read-rate", defaultValue = "0",
             description = "embedded: bytes/s read from the checkpoint, suffixes K, M, G; 0: unlimited (default: ${DEFAULT-VALUE})")
     public String readRate;
+
+    @Option(names = "--through-caches",
+            description = "embedded: read through the engine's caches at normal I/O priority. A BASELINE for benchmarks"
+                    + " only: it evicts the serving hot set")
+    public boolean throughCaches;
+
+    @Option(names = "--admin-region", defaultValue = "us-east-1",
+            description = "embedded: the region admin requests are signed for (default: ${DEFAULT-VALUE})")
+    public String region;
 }

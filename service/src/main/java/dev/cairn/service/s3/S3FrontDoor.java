@@ -44,8 +44,15 @@ public final class S3FrontDoor {
     private final MultipartHandler multipart;
     private final String idPrefix;
     private final AtomicLong ids = new AtomicLong();
+    private final dev.cairn.service.admin.AdminEndpoint admin;
 
     public S3FrontDoor(S3Context ctx, S3Metrics metrics) {
+        this(ctx, metrics, null);
+    }
+
+    /** {@code admin}: answers {@code /_admin/} paths (no bucket name starts with {@code _}); null: none. */
+    public S3FrontDoor(S3Context ctx, S3Metrics metrics, dev.cairn.service.admin.AdminEndpoint admin) {
+        this.admin = admin;
         this.ctx = ctx;
         this.metrics = metrics;
         this.buckets = new BucketHandler(ctx);
@@ -76,6 +83,10 @@ public final class S3FrontDoor {
      */
     public void serve(HttpExchange http) throws IOException {
         String uri = http.rawPath();
+        if (admin != null && dev.cairn.service.admin.AdminEndpoint.isAdmin(uri) && !isVirtualHosted(http.serverName())) {
+            admin.serve(http);
+            return;
+        }
         long start = System.nanoTime();
         String requestId = requestId(ids.incrementAndGet());
         http.setHeader("x-amz-request-id", requestId);

@@ -1,0 +1,111 @@
+package dev.cairn.store;
+
+import dev.cairn.engine.CorruptionException;
+import dev.cairn.engine.Engine;
+import dev.cairn.engine.Entry;
+import dev.cairn.engine.EntryIterator;
+import dev.cairn.engine.KeyRange;
+import dev.cairn.engine.ReadOptions;
+import dev.cairn.engine.Table;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Reads the embedded store's tables for full traversals such as backups, typically on an engine
+ * checkpoint opened read-only: the buckets, each bucket's object rows in key order, and content
+ * by digest. Uses the store's own key layout and row decoders (docs/service.md, "Embedded
+ * layout"); writes nothing, so it works on {@link Engine#openReadOnly}. Every read uses the
+ * {@link ReadOptions} given — {@link ReadOptions#SCAN} keeps the traversal out of every cache.
+ *
+ * <p>Thread-safety: safe for concurrent use when the engine is.
+ */
+public final class EmbeddedScanner {
+    private final Table buckets;
+    private final Table objects;
+    private final Table blobs;
+    private final Table chunks;
+    private final ReadOptions read;
+
+    /** Receives object rows in key order. */
+    @FunctionalInterface
+    public interface RowVisitor {
+        void visit(ObjectInfo row) throws IOException;
+    }
+
+    public EmbeddedScanner(Engine engine, ReadOptions read) throws IOException {
+        this.buckets = engine.table("buckets");
+        this.objects = engine.table("objects");
+        this.blobs = engine.table("blobs");
+        this.chunks = engine.table("chunks");
+        this.read = read;
+    }
+
+    /** Every bucket, in UTF-8 order of names. */
+    public List<BucketInfo> buckets() throws IOException {
+        List<BucketInfo> out = new ArrayList<>();
+        try (EntryIterator it = buckets.scan(KeyRange.all(), read)) {
+            while (it.hasNext()) {
+                Entry e = it.next();
+                String name = new String(e.key(), StandardCharsets.UTF_8);
+                out.add(RowCodec.decodeBucket(name, e.value()));
+            }
+        }
+        return out;
+    }
+
+    /** Visits the object rows of {@code bucket} in UTF-8 key order, after {@code afterKey} when not null. */
+    public void scan(String bucket, String afterKey, RowVisitor visitor) throws IOException {
+        byte[] prefix = concat(bucket.getBytes(StandardCharsets.UTF_8), new byte[] {0});
+        byte[] start = afterKey == null ? prefix
+                : concat(concat(prefix, afterKey.getBytes(StandardCharsets.UTF_8)), new byte[] {0});
+        byte[] end = EmbeddedObjectStore.successor(prefix);
+        try (EntryIterator it = objects.scan(new KeyRange(start, end), read)) {
+            while (it.hasNext()) {
+                Entry e = it.next();
+                String key = new String(e.key(), prefix.length, e.key().length - prefix.length, StandardCharsets.UTF_8);
+                visitor.visit(decodeObject(key, e.value()));
+            }
+        }
+    }
+
+    private ObjectInfo decodeObject(String key, byte[] value) throws CorruptionException {
+        if (value.length > 0 && value[0] == RowCodec.FORMAT_VERSION) {
+            return RowCodec.decodeObject(key, value);
+        }
+        return ObjectRow.fromRow(key, objects.decodeRow(value));
+    }
+
+    /** The content with this digest, read chunk by chunk as consumed; null when the store holds none. */
+    public InputStream openContent(String sha256) throws IOException {
+        byte[] sizeRow = blobs.get(Hex.decode(sha256), read);
+        if (sizeRow == null) {
+            return null;
+        }
+        long size = RowCodec.decodeCount(sizeRow, "blobs/" + sha256);
+        if (size == 0) {
+            return new ByteArrayInputStream(new byte[0]);
+        }
+        return new ChunkStream(EmbeddedObjectStore.CHUNK_BYTES, 0, size, index -> {
+            byte[] key = ByteBuffer.allocate(32 + 4).put(Hex.decode(sha256)).putInt(index).array();
+            byte[] data = chunks.get(key, read);
+            long expected = Math.min(EmbeddedObjectStore.CHUNK_BYTES, size - (long) index * EmbeddedObjectStore.CHUNK_BYTES);
+            if (data == null || data.length != expected) {
+                throw new CorruptionException("chunks/" + sha256 + "/" + index + ": "
+                        + (data == null ? "missing" : data.length + " bytes, expected " + expected));
+            }
+            return data;
+        });
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] r = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+}
