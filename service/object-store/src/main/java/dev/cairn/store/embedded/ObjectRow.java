@@ -1,8 +1,11 @@
-package dev.cairn.store;
+package dev.cairn.store.embedded;
 
 import dev.cairn.engine.ColumnValue;
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.Row;
+import dev.cairn.store.Hex;
+import dev.cairn.store.ObjectAttributes;
+import dev.cairn.store.ObjectInfo;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Locale;
