@@ -15,11 +15,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.context.ConfigurableApplicationContext;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import org.junit.jupiter.api.Tag;
 
 /**
  * A start with no credentials configured generates a pair (owner-only file) and keeps it; a
  * shutdown closes the engine cleanly, so a restart on the same data directory finds everything.
  */
+@Tag("integration")
 class LifecycleTest {
     @TempDir
     Path dataDir;

@@ -12,8 +12,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.context.TestPropertySource;
 import software.amazon.awssdk.core.sync.RequestBody;
+import org.junit.jupiter.api.Tag;
 
 /** {@link AccessAndContentTest} with the service on the Cassandra store (the local test cluster). */
+@Tag("integration")
 @TestPropertySource(properties = {
         "cairn.store=cassandra",
         "cairn.cassandra.contact-points=${" + LocalCassandraCluster.CONTACT_POINTS_PROPERTY + "}",

@@ -22,12 +22,14 @@ import org.junit.jupiter.api.Test;
 import org.springframework.test.context.TestPropertySource;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.S3Exception;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The service on the Cassandra store with reads at LOCAL_ONE: what it writes reaches the backup
  * datacenter, and with one of the two serving replicas stopped reads go on, writes fail with 503
  * (LOCAL_QUORUM of two replicas needs both), and after the node returns everything is readable.
  */
+@Tag("integration")
 @TestPropertySource(properties = {
         "cairn.store=cassandra",
         "cairn.cassandra.contact-points=${" + LocalCassandraCluster.CONTACT_POINTS_PROPERTY + "}",

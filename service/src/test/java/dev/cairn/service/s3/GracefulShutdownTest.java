@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.context.ConfigurableApplicationContext;
 import software.amazon.awssdk.services.s3.S3Client;
+import org.junit.jupiter.api.Tag;
 
 /**
  * A shutdown that begins while an upload is half sent stops accepting connections, lets that
@@ -23,6 +24,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * restart. S3 requests are served by a Jetty handler of their own, outside the servlet layer;
  * this checks the behaviour end to end, whichever of Spring and Jetty does the waiting.
  */
+@Tag("integration")
 class GracefulShutdownTest {
     private static final String ACCESS = "AKIDGRACEFUL00000001";
     private static final String SECRET = "graceful/shutdown+secret=key0000000000000";

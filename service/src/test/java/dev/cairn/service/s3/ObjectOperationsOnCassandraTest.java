@@ -2,8 +2,10 @@ package dev.cairn.service.s3;
 
 import dev.cairn.store.cassandra.LocalCassandraCluster;
 import org.springframework.test.context.TestPropertySource;
+import org.junit.jupiter.api.Tag;
 
 /** {@link ObjectOperationsTest} with the service on the Cassandra store (the local test cluster). */
+@Tag("integration")
 @TestPropertySource(properties = {
         "cairn.store=cassandra",
         "cairn.cassandra.contact-points=${" + LocalCassandraCluster.CONTACT_POINTS_PROPERTY + "}",

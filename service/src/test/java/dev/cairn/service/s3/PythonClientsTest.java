@@ -10,11 +10,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * boto3 and the AWS CLI against the running service, through src/test/python/s3_clients.py.
  * Skipped where they are not installed ({@code bin/install-test-deps} installs them).
  */
+@Tag("integration")
 class PythonClientsTest extends ServiceTestSupport {
     private static final Path SCRIPT = Path.of("src/test/python/s3_clients.py");
 

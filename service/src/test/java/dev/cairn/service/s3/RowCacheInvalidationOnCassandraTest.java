@@ -28,6 +28,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Two service nodes on the Cassandra test cluster, their row caches invalidated over a real
@@ -35,6 +36,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * cached; with Redis gone, writes are refused (503) and neither node serves cached rows; with
  * Redis back, both listen again.
  */
+@Tag("integration")
 class RowCacheInvalidationOnCassandraTest {
     private static final long WAIT_SECONDS = 30;
 
