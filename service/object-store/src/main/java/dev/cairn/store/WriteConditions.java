@@ -1,6 +1,6 @@
 package dev.cairn.store;
 
-/** The conditions of a write on the object it replaces, shared by the stores that check them atomically. */
+/** The conditions of a write on the object it replaces, shared by the stores that check them atomically. Stateless; thread-safe. */
 public final class WriteConditions {
 
     private WriteConditions() {
