@@ -13,7 +13,7 @@ import dev.cairn.service.s3.JettyS3Handler;
 import dev.cairn.service.s3.S3FrontDoor;
 import dev.cairn.service.s3.SigV4Authenticator;
 import dev.cairn.store.CachingObjectStore;
-import dev.cairn.store.EmbeddedObjectStore;
+import dev.cairn.store.embedded.EmbeddedObjectStore;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.RowCachingObjectStore;
 import io.micrometer.core.instrument.FunctionCounter;

@@ -16,7 +16,7 @@ import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.SyncPolicy;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ContentSource;
-import dev.cairn.store.EmbeddedObjectStore;
+import dev.cairn.store.embedded.EmbeddedObjectStore;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectAttributes;
 import java.io.ByteArrayInputStream;

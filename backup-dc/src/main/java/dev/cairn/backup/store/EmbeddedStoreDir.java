@@ -2,7 +2,7 @@ package dev.cairn.backup.store;
 
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
-import dev.cairn.store.EmbeddedObjectStore;
+import dev.cairn.store.embedded.EmbeddedObjectStore;
 import java.io.IOException;
 import java.nio.file.Path;
 

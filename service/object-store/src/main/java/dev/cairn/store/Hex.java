@@ -19,10 +19,12 @@ public final class Hex {
 
     /** Whether {@code s} is 64 lower-case hex digits. */
     public static boolean isSha256(String s) {
-        if (s == null || s.length() != 64) {
-            return false;
-        }
-        for (int i = 0; i < 64; i++) {
+        return s != null && s.length() == 64 && isLowerHex(s);
+    }
+
+    /** Whether every character of {@code s} is a lower-case hex digit. */
+    public static boolean isLowerHex(CharSequence s) {
+        for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
                 return false;

@@ -251,9 +251,9 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
         return ByteBuffer.allocate(1 + d.length).put(CONTENT).put(d).array();
     }
 
-    /** The trust epoch (8 bytes, big-endian), then the row as the embedded store encodes it. */
+    /** The trust epoch (8 bytes, big-endian), then the object record ({@link ObjectRecordCodec}). */
     private static byte[] encodeRow(long epoch, ObjectInfo info) {
-        byte[] row = RowCodec.encodeObject(info);
+        byte[] row = ObjectRecordCodec.encode(info);
         return ByteBuffer.allocate(8 + row.length).putLong(epoch).put(row).array();
     }
 
@@ -263,7 +263,7 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
             return null;
         }
         try {
-            return RowCodec.decodeObject(key, java.util.Arrays.copyOfRange(value, 8, value.length));
+            return ObjectRecordCodec.decode(key, java.util.Arrays.copyOfRange(value, 8, value.length), "cache/" + key);
         } catch (CorruptionException e) {
             throw new IOException("a cached row of " + key + " is unreadable", e);
         }

@@ -15,12 +15,14 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The store contract on the Cassandra store, against the local test cluster. Before each test
  * every row is deleted (ordinary deletes, cheaper than TRUNCATE; and TRUNCATE would leave the
  * Paxos state of the buckets table behind, which can re-commit an earlier test's bucket).
  */
+@Tag("integration")
 class CassandraObjectStoreContractTest extends ObjectStoreContractTest {
     private static final String KEYSPACE = "contract";
     private static boolean schemaCreated;

@@ -2,6 +2,7 @@ package dev.cairn.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.cairn.store.embedded.EmbeddedObjectStore;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

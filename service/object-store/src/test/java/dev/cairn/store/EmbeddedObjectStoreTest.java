@@ -9,9 +9,10 @@ import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.Row;
 import dev.cairn.engine.Table;
 import dev.cairn.engine.row.RowCodec;
-import java.nio.charset.StandardCharsets;
+import dev.cairn.store.embedded.EmbeddedObjectStore;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -102,7 +103,7 @@ class EmbeddedObjectStoreTest extends ObjectStoreContractTest {
         ObjectInfo info = new ObjectInfo("k", "ab".repeat(32), 5, "0123456789abcdef0123456789abcdef-2",
                 new ObjectAttributes("text/plain", null, null, null, "en", null, Map.of("a", "b")), 1_700_000_000_000L,
                 2, Map.of("SHA1", "x"));
-        engine.table("objects").put(objectKey("old", "k"), dev.cairn.store.RowCodec.encodeObject(info));
+        engine.table("objects").put(objectKey("old", "k"), dev.cairn.store.ObjectRecordCodec.encode(info));
         ObjectInfo read = store.headObject("old", "k");
         assertNotNull(read);
         assertEquals(info, read);

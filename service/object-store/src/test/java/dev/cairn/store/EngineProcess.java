@@ -8,6 +8,7 @@ import dev.cairn.engine.fs.FaultInjectingFileSystem;
 import dev.cairn.engine.fs.FaultRule;
 import dev.cairn.engine.fs.FsOp;
 import dev.cairn.engine.fs.MemFileSystem;
+import dev.cairn.store.embedded.EmbeddedObjectStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

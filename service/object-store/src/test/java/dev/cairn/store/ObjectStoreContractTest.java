@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.store.embedded.EmbeddedObjectStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.cairn.service.auth;
 
+import dev.cairn.store.Hex;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -109,15 +110,6 @@ final class SigV4Crypto {
     }
 
     static boolean isLowerHex(String s, int length) {
-        if (s == null || s.length() != length) {
-            return false;
-        }
-        for (int i = 0; i < length; i++) {
-            char c = s.charAt(i);
-            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-                return false;
-            }
-        }
-        return true;
+        return s != null && s.length() == length && Hex.isLowerHex(s);
     }
 }

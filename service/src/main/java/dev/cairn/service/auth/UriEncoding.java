@@ -6,22 +6,24 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * SigV4's URI encoding: every byte of the UTF-8 form except the unreserved characters
- * {@code A-Z a-z 0-9 - _ . ~} becomes {@code %XX} (uppercase hex). Thread-safe: stateless.
+ * The service's one percent-encoding, used by SigV4's canonical request and by the S3 layer
+ * (paths, queries, {@code encoding-type=url}): every byte of the UTF-8 form except the unreserved
+ * characters {@code A-Z a-z 0-9 - _ . ~} (and {@code /} where kept) becomes {@code %XX}
+ * (uppercase hex); decoding reads {@code %XX} in either case. Thread-safe: stateless.
  */
-final class UriEncoding {
+public final class UriEncoding {
     private static final char[] HEX_UPPER = "0123456789ABCDEF".toCharArray();
 
     private UriEncoding() {
     }
 
-    static boolean isUnreserved(int c) {
+    public static boolean isUnreserved(int c) {
         return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
                 || c == '-' || c == '_' || c == '.' || c == '~';
     }
 
     /** Encodes {@code s}; {@code keepSlash} leaves {@code /} as is (paths). */
-    static String encode(String s, boolean keepSlash) {
+    public static String encode(String s, boolean keepSlash) {
         if (isCanonical(s, keepSlash)) {
             return s;
         }
@@ -52,10 +54,46 @@ final class UriEncoding {
      * Decodes percent-escapes (and {@code +} as space when {@code plusAsSpace}); null when an escape
      * is malformed or the bytes are not UTF-8.
      */
-    static String decode(String s, boolean plusAsSpace) {
+    public static String decode(String s, boolean plusAsSpace) {
         if (s.indexOf('%') < 0 && (!plusAsSpace || s.indexOf('+') < 0)) {
             return s;
         }
+        Decoded d = percentDecode(s, plusAsSpace);
+        if (d == null) {
+            return null;
+        }
+        if (d.ascii) {
+            return new String(d.bytes, 0, d.length, StandardCharsets.ISO_8859_1);
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(d.bytes, 0, d.length))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+
+    /**
+     * As {@link #decode}, but bytes that are not UTF-8 become U+FFFD instead of failing: S3 names
+     * keys by what the client sent. Null only when an escape is malformed.
+     */
+    public static String decodeLenient(String s, boolean plusAsSpace) {
+        if (s.indexOf('%') < 0 && (!plusAsSpace || s.indexOf('+') < 0)) {
+            return s;
+        }
+        Decoded d = percentDecode(s, plusAsSpace);
+        return d == null ? null : new String(d.bytes, 0, d.length, StandardCharsets.UTF_8);
+    }
+
+    /** The first {@code length} bytes of {@code bytes}; {@code ascii} when none is 0x80 or above. */
+    private record Decoded(byte[] bytes, int length, boolean ascii) {
+    }
+
+    /** The bytes {@code s} stands for: escapes decoded, other characters as UTF-8; null when an escape is malformed. */
+    private static Decoded percentDecode(String s, boolean plusAsSpace) {
         byte[] bytes = new byte[s.length() * 3];
         int n = 0;
         boolean ascii = true;
@@ -88,18 +126,7 @@ final class UriEncoding {
                 ascii = false;
             }
         }
-        if (ascii) {
-            return new String(bytes, 0, n, StandardCharsets.ISO_8859_1);
-        }
-        try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes, 0, n))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            return null;
-        }
+        return new Decoded(bytes, n, ascii);
     }
 
     /**

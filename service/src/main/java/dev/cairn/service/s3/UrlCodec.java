@@ -1,49 +1,27 @@
 package dev.cairn.service.s3;
 
-import java.nio.charset.StandardCharsets;
+import dev.cairn.service.auth.UriEncoding;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Percent-decoding of paths and queries, and S3's {@code encoding-type=url}. Thread-safe. */
+/**
+ * S3's use of the service's percent-encoding ({@link UriEncoding}): paths and queries decoded
+ * with S3's errors, and {@code encoding-type=url}. Thread-safe.
+ */
 public final class UrlCodec {
     private UrlCodec() {
     }
 
-    /** Decodes %XX escapes as UTF-8; {@code +} becomes a space only when {@code plusIsSpace}. */
+    /**
+     * Decodes %XX escapes as UTF-8 (bytes that are not UTF-8 become U+FFFD); {@code +} becomes a
+     * space only when {@code plusIsSpace}. A malformed escape is InvalidArgument.
+     */
     public static String decode(String s, boolean plusIsSpace) throws S3Exception {
-        if (s.indexOf('%') < 0 && (!plusIsSpace || s.indexOf('+') < 0)) {
-            return s;
+        String decoded = UriEncoding.decodeLenient(s, plusIsSpace);
+        if (decoded == null) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "bad percent-encoding");
         }
-        byte[] out = new byte[s.length() * 3];
-        int n = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '%') {
-                if (i + 2 >= s.length()) {
-                    throw new S3Exception(S3Error.INVALID_ARGUMENT, "bad percent-encoding");
-                }
-                int hi = Character.digit(s.charAt(i + 1), 16);
-                int lo = Character.digit(s.charAt(i + 2), 16);
-                if (hi < 0 || lo < 0) {
-                    throw new S3Exception(S3Error.INVALID_ARGUMENT, "bad percent-encoding");
-                }
-                out[n++] = (byte) (hi << 4 | lo);
-                i += 2;
-            } else if (c == '+' && plusIsSpace) {
-                out[n++] = ' ';
-            } else if (c < 0x80) {
-                out[n++] = (byte) c;
-            } else {
-                byte[] b = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
-                if (Character.isHighSurrogate(c) && i + 1 < s.length()) {
-                    b = s.substring(i, i + 2).getBytes(StandardCharsets.UTF_8);
-                    i++;
-                }
-                System.arraycopy(b, 0, out, n, b.length);
-                n += b.length;
-            }
-        }
-        return new String(out, 0, n, StandardCharsets.UTF_8);
+        return decoded;
     }
 
     /** The query parameters of a raw query string, decoded; a name without value maps to "". */
@@ -66,17 +44,6 @@ public final class UrlCodec {
 
     /** S3's url encoding of listed keys: everything but unreserved characters and '/'. */
     public static String encodeKey(String s) {
-        StringBuilder out = new StringBuilder(s.length() + 16);
-        for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
-            int c = b & 0xFF;
-            if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-                    || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') {
-                out.append((char) c);
-            } else {
-                out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
-                        .append(Character.toUpperCase(Character.forDigit(c & 15, 16)));
-            }
-        }
-        return out.toString();
+        return UriEncoding.encode(s, true);
     }
 }

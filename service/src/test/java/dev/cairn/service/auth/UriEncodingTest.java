@@ -47,5 +47,8 @@ class UriEncodingTest {
         assertEquals("a+b", UriEncoding.decode("a+b", false));
         assertEquals(null, UriEncoding.decode("%C3%28", true));
         assertEquals(null, UriEncoding.decode("%G1", true));
+        assertEquals("a\uFFFDb", UriEncoding.decodeLenient("a%FFb", false));
+        assertEquals("a+b\u20ac", UriEncoding.decodeLenient("a+b%e2%82%ac", false));
+        assertEquals(null, UriEncoding.decodeLenient("a%2", true));
     }
 }

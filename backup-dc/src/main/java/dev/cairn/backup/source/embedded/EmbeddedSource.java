@@ -6,7 +6,7 @@ import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.ReadOptions;
 import dev.cairn.store.BucketInfo;
-import dev.cairn.store.EmbeddedScanner;
+import dev.cairn.store.embedded.EmbeddedScanner;
 import dev.cairn.store.Hex;
 import java.io.IOException;
 import java.io.InputStream;

@@ -81,7 +81,7 @@ public final class CassandraScanner {
             all.sort(Comparator.comparing(BucketInfo::name, Utf8Order.COMPARATOR));
             return all;
         } catch (DriverException e) {
-            throw CassandraObjectStore.unavailable(e);
+            throw CassandraTables.unavailable(e);
         }
     }
 
@@ -141,7 +141,7 @@ public final class CassandraScanner {
                 visitor.visit(new ScannedRow(r.getLong("t"), bucket, info));
             }
         } catch (DriverException e) {
-            throw CassandraObjectStore.unavailable(e);
+            throw CassandraTables.unavailable(e);
         }
     }
 
@@ -172,7 +172,7 @@ public final class CassandraScanner {
             long total = size;
             return new ChunkStream(CassandraSchema.CHUNK_BYTES, 0, size, index -> chunk(sha256, gen, index, total));
         } catch (DriverException e) {
-            throw CassandraObjectStore.unavailable(e);
+            throw CassandraTables.unavailable(e);
         }
     }
 
@@ -181,7 +181,7 @@ public final class CassandraScanner {
         try {
             r = session.execute(read(selectChunk.bind(sha256, generation, index))).one();
         } catch (DriverException e) {
-            throw CassandraObjectStore.unavailable(e);
+            throw CassandraTables.unavailable(e);
         }
         long expected = Math.min(CassandraSchema.CHUNK_BYTES, size - (long) index * CassandraSchema.CHUNK_BYTES);
         ByteBuffer b = r == null ? null : r.getByteBuffer("data");

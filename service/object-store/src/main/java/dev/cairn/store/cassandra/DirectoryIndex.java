@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
@@ -27,14 +29,17 @@ import java.util.concurrent.CompletableFuture;
  * <p>Markers are written before the object's entry and never removed: a directory whose keys
  * were all deleted costs a walk one empty read per shard, never a wrong answer.
  *
- * <p>Thread-safety: thread-safe; cursors are not.
+ * <p>Thread-safety: thread-safe (the cache of markers written is a concurrent set); cursors are
+ * not.
  */
 final class DirectoryIndex {
     private static final int PAGE_SIZE = 200;
-    private final CassandraObjectStore store;
+    private static final int MAX_MARKER_CACHE = 100_000;
+    private final CassandraTables tables;
+    private final Set<String> markersWritten = ConcurrentHashMap.newKeySet();
 
-    DirectoryIndex(CassandraObjectStore store) {
-        this.store = store;
+    DirectoryIndex(CassandraTables tables) {
+        this.tables = tables;
     }
 
     /** Where a key is listed: its directory (through the last '/'), shard and name. */
@@ -61,12 +66,19 @@ final class DirectoryIndex {
         for (int slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
             String parent = key.substring(0, from);
             String name = key.substring(from, slash + 1);
-            if (!store.markerWritten(bucket.length() + ":" + bucket + key.substring(0, slash + 1))) {
-                inserts.add(store.write(store.q.insertMarker.bind(bucket, parent, shardOf(name), name)));
+            if (!markerWritten(bucket.length() + ":" + bucket + key.substring(0, slash + 1))) {
+                inserts.add(tables.write(tables.q.insertMarker.bind(bucket, parent, shardOf(name), name)));
             }
             from = slash + 1;
         }
-        store.all(inserts);
+        tables.all(inserts);
+    }
+
+    private boolean markerWritten(String marker) {
+        if (markersWritten.size() > MAX_MARKER_CACHE) {
+            markersWritten.clear();
+        }
+        return !markersWritten.add(marker);
     }
 
     /** The bucket's keys in order; listing stops at the first key without the prefix. */
@@ -175,12 +187,12 @@ final class DirectoryIndex {
                 started = true;
                 List<CompletableFuture<AsyncResultSet>> queries = new ArrayList<>();
                 for (int shard = 0; shard < CassandraSchema.DIRECTORY_SHARDS; shard++) {
-                    BoundStatement st = (inclusive ? store.q.selectEntriesFrom : store.q.selectEntriesAfter)
+                    BoundStatement st = (inclusive ? tables.q.selectEntriesFrom : tables.q.selectEntriesAfter)
                             .bind(bucket, dir, shard, start).setPageSize(PAGE_SIZE);
-                    queries.add(store.session().executeAsync(store.read(st)).toCompletableFuture());
+                    queries.add(tables.session.executeAsync(tables.read(st)).toCompletableFuture());
                 }
                 for (CompletableFuture<AsyncResultSet> q : queries) {
-                    Shard s = new Shard(CassandraObjectStore.join(q));
+                    Shard s = new Shard(CassandraTables.join(q));
                     if (s.advance()) {
                         heads.add(s);
                     }
@@ -221,7 +233,7 @@ final class DirectoryIndex {
                     head = null;
                     return false;
                 }
-                page = CassandraObjectStore.join(page.fetchNextPage().toCompletableFuture());
+                page = CassandraTables.join(page.fetchNextPage().toCompletableFuture());
                 rows = page.currentPage().iterator();
             }
             head = rows.next();

@@ -19,7 +19,12 @@ import java.util.UUID;
  * row is one cell, so that concurrent writes never mix: the 16-byte {@link WriteId} first, then
  * a format version byte, the content's SHA-256 (32 bytes), its generation (16 bytes), then the
  * fields in {@link java.io.DataOutputStream} encoding; an optional string is a presence byte then
- * modified UTF-8. Stateless; thread-safe.
+ * modified UTF-8. Byte by byte in docs/format/object-record.md ("Cassandra cell").
+ *
+ * <p>A format of its own, not {@link dev.cairn.store.ObjectRecordCodec}'s: the write id must come
+ * first (Cassandra reconciles equal timestamps by the cell's bytes), the content generation is
+ * Cassandra's alone, cells in this layout are already stored, and during a rolling upgrade every
+ * node reads the cells every other node writes. Stateless; thread-safe.
  */
 final class RowFormat {
     /** DO NOT CHANGE: embedded in stored data. */

@@ -86,13 +86,13 @@ final class Statements {
 
         insertRef = s.prepare("INSERT INTO " + ks + ".refs (sha256, kind, bucket, slot, wid) VALUES (?, ?, ?, ?, ?)");
         insertLease = s.prepare("INSERT INTO " + ks + ".refs (sha256, kind, bucket, slot, wid) VALUES (?, "
-                + CassandraObjectStore.KIND_READ + ", '', ?, ?) USING TTL ?");
+                + CassandraKeys.KIND_READ + ", '', ?, ?) USING TTL ?");
         deleteRef = s.prepare("DELETE FROM " + ks + ".refs WHERE sha256 = ? AND kind = ? AND bucket = ? AND slot = ? AND wid = ?");
         selectAnyRef = s.prepare("SELECT kind FROM " + ks + ".refs WHERE sha256 = ? LIMIT 1");
         selectHolder = s.prepare("SELECT kind FROM " + ks + ".refs WHERE sha256 = ? AND kind IN ("
-                + CassandraObjectStore.KIND_OBJECT + ", " + CassandraObjectStore.KIND_PART + ") LIMIT 1");
+                + CassandraKeys.KIND_OBJECT + ", " + CassandraKeys.KIND_PART + ") LIMIT 1");
         selectObjectRefs = s.prepare("SELECT bucket, slot FROM " + ks + ".refs WHERE sha256 = ? AND kind = "
-                + CassandraObjectStore.KIND_OBJECT);
+                + CassandraKeys.KIND_OBJECT);
 
         selectGenerations = s.prepare("SELECT generation, size, complete, dooms FROM " + ks + ".contents WHERE sha256 = ?");
         selectGeneration = s.prepare("SELECT generation, size, complete, dooms FROM " + ks

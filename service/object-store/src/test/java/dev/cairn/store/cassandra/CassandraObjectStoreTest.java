@@ -18,9 +18,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** What the reference scheme relies on, checked in the tables themselves. */
+@Tag("integration")
 class CassandraObjectStoreTest {
     private static final String KEYSPACE = "storetest";
     private static CqlSession session;

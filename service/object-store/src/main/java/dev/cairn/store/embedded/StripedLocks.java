@@ -1,4 +1,4 @@
-package dev.cairn.store;
+package dev.cairn.store.embedded;
 
 import java.util.Arrays;
 import java.util.concurrent.locks.ReentrantLock;

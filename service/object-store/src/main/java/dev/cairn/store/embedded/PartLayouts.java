@@ -1,8 +1,9 @@
-package dev.cairn.store;
+package dev.cairn.store.embedded;
 
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.Table;
 import dev.cairn.engine.WriteBatch;
+import dev.cairn.store.ObjectInfo;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.cairn.store;
+package dev.cairn.store.embedded;
 
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.Entry;
@@ -6,6 +6,7 @@ import dev.cairn.engine.EntryIterator;
 import dev.cairn.engine.KeyRange;
 import dev.cairn.engine.Table;
 import dev.cairn.engine.WriteBatch;
+import dev.cairn.store.Hex;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

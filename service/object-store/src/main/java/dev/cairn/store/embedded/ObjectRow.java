@@ -1,8 +1,11 @@
-package dev.cairn.store;
+package dev.cairn.store.embedded;
 
 import dev.cairn.engine.ColumnValue;
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.Row;
+import dev.cairn.store.Hex;
+import dev.cairn.store.ObjectAttributes;
+import dev.cairn.store.ObjectInfo;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Locale;
@@ -15,7 +18,8 @@ import java.util.regex.Pattern;
  * known, named as the header S3 returns it under, typed so that the schema catalogue stores no
  * length it can infer. Binary where the text is a fixed encoding of bytes (the SHA-256, the MD5
  * ETag, base64 checksums), so the row holds 32 + 16 bytes where the text would take 96. Every
- * column but the content hash, length, ETag and modification time is optional. Stateless.
+ * column but the content hash, length, ETag and modification time is optional. The object
+ * record's other stored forms are in docs/format/object-record.md. Stateless; thread-safe.
  */
 final class ObjectRow {
     static final String CONTENT_SHA256 = "content-sha256";

@@ -1,4 +1,4 @@
-package dev.cairn.store;
+package dev.cairn.store.embedded;
 
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.Engine;
@@ -7,20 +7,23 @@ import dev.cairn.engine.EntryIterator;
 import dev.cairn.engine.KeyRange;
 import dev.cairn.engine.ReadOptions;
 import dev.cairn.engine.Table;
+import dev.cairn.store.BucketInfo;
+import dev.cairn.store.ChunkStream;
+import dev.cairn.store.Hex;
+import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.ObjectRecordCodec;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * Reads the embedded store's tables for full traversals such as backups, typically on an engine
  * checkpoint opened read-only: the buckets, each bucket's object rows in key order, and content
- * by digest. Uses the store's own key layout and row decoders (docs/service.md, "Embedded
- * layout"); writes nothing, so it works on {@link Engine#openReadOnly}. Every read uses the
+ * by digest. Uses the store's own key layout ({@link EmbeddedKeys}) and row decoders
+ * ({@link EmbeddedRows}, {@link ObjectRow}, {@link ObjectRecordCodec}); writes nothing, so it works on {@link Engine#openReadOnly}. Every read uses the
  * {@link ReadOptions} given — {@link ReadOptions#SCAN} keeps the traversal out of every cache.
  *
  * <p>Thread-safety: safe for concurrent use when the engine is.
@@ -53,7 +56,7 @@ public final class EmbeddedScanner {
             while (it.hasNext()) {
                 Entry e = it.next();
                 String name = new String(e.key(), StandardCharsets.UTF_8);
-                out.add(RowCodec.decodeBucket(name, e.value()));
+                out.add(EmbeddedRows.decodeBucket(name, e.value()));
             }
         }
         return out;
@@ -61,10 +64,10 @@ public final class EmbeddedScanner {
 
     /** Visits the object rows of {@code bucket} in UTF-8 key order, after {@code afterKey} when not null. */
     public void scan(String bucket, String afterKey, RowVisitor visitor) throws IOException {
-        byte[] prefix = concat(bucket.getBytes(StandardCharsets.UTF_8), new byte[] {0});
+        byte[] prefix = EmbeddedKeys.bucketPrefix(bucket);
         byte[] start = afterKey == null ? prefix
-                : concat(concat(prefix, afterKey.getBytes(StandardCharsets.UTF_8)), new byte[] {0});
-        byte[] end = EmbeddedObjectStore.successor(prefix);
+                : EmbeddedKeys.concat(EmbeddedKeys.objectKey(bucket, afterKey), new byte[] {0});
+        byte[] end = EmbeddedKeys.successor(prefix);
         try (EntryIterator it = objects.scan(new KeyRange(start, end), read)) {
             while (it.hasNext()) {
                 Entry e = it.next();
@@ -75,8 +78,8 @@ public final class EmbeddedScanner {
     }
 
     private ObjectInfo decodeObject(String key, byte[] value) throws CorruptionException {
-        if (value.length > 0 && value[0] == RowCodec.FORMAT_VERSION) {
-            return RowCodec.decodeObject(key, value);
+        if (ObjectRecordCodec.isRecord(value)) {
+            return ObjectRecordCodec.decode(key, value, "objects/" + key);
         }
         return ObjectRow.fromRow(key, objects.decodeRow(value));
     }
@@ -87,12 +90,12 @@ public final class EmbeddedScanner {
         if (sizeRow == null) {
             return null;
         }
-        long size = RowCodec.decodeCount(sizeRow, "blobs/" + sha256);
+        long size = EmbeddedRows.decodeCount(sizeRow, "blobs/" + sha256);
         if (size == 0) {
             return new ByteArrayInputStream(new byte[0]);
         }
         return new ChunkStream(EmbeddedObjectStore.CHUNK_BYTES, 0, size, index -> {
-            byte[] key = ByteBuffer.allocate(32 + 4).put(Hex.decode(sha256)).putInt(index).array();
+            byte[] key = EmbeddedKeys.chunkKey(sha256, index);
             byte[] data = chunks.get(key, read);
             long expected = Math.min(EmbeddedObjectStore.CHUNK_BYTES, size - (long) index * EmbeddedObjectStore.CHUNK_BYTES);
             if (data == null || data.length != expected) {
@@ -101,11 +104,5 @@ public final class EmbeddedScanner {
             }
             return data;
         });
-    }
-
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] r = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, r, a.length, b.length);
-        return r;
     }
 }

@@ -1,4 +1,4 @@
-package dev.cairn.store;
+package dev.cairn.store.embedded;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.engine.ColumnValue;
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.Row;
+import dev.cairn.store.Hex;
+import dev.cairn.store.ObjectAttributes;
+import dev.cairn.store.ObjectInfo;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Map;

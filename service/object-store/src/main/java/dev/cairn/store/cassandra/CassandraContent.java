@@ -1,0 +1,192 @@
+package dev.cairn.store.cassandra;
+
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import com.datastax.oss.driver.api.core.uuid.Uuids;
+import dev.cairn.store.ContentSource;
+import dev.cairn.store.Hex;
+import dev.cairn.store.ObjectInfo;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+
+/**
+ * Content and its references: tables {@code contents} (generations of content), {@code chunks},
+ * and the recorded writes in {@code writes} and {@code refs} that stand for references
+ * (docs/cassandra.md, "Why references stay exact without counters"). A write is recorded before
+ * its row is written; after it, every recorded write of the slot that can no longer win is
+ * released, and content whose {@code refs} partition is empty is reclaimed.
+ *
+ * <p>Takes no lock: every step is an idempotent insert or delete, and reclamation marks the
+ * content's generations doomed before it looks for references again, while a writer records its
+ * reference before it looks for content and skips doomed generations, so either the reclaimer
+ * sees the reference or the writer sees the mark. Thread-safe.
+ */
+final class CassandraContent {
+    private static final int WRITES_IN_FLIGHT = 4;
+    private static final int PUBLIC_CHECK_LIMIT = 1000;
+
+    private final CassandraTables t;
+    private final CassandraBuckets buckets;
+
+    CassandraContent(CassandraTables t, CassandraBuckets buckets) {
+        this.t = t;
+        this.buckets = buckets;
+    }
+
+    /** Where content was found or put, whether it was new, and its MD5 when it was read. */
+    record Stored(UUID generation, boolean fresh, String md5) {
+    }
+
+    /** Records a write under its slot and under its content, before the row is written. */
+    void recordWrite(String bucket, int kind, String slot, WriteId wid, String sha256) {
+        t.all(List.of(
+                t.write(t.q.insertWrite.bind(bucket, kind, slot, wid.buffer(), sha256)),
+                t.write(t.q.insertRef.bind(sha256, kind, bucket, slot, wid.buffer()))));
+    }
+
+    /** Removes the recorded writes of a slot that {@code dead} says can never be the row again. */
+    void releaseWrites(String bucket, int kind, String slot, Predicate<WriteId> dead) {
+        releaseWrites(bucket, kind, slot, dead, t.session.execute(t.protocol(t.q.selectWrites.bind(bucket, kind, slot))));
+    }
+
+    void releaseWrites(String bucket, int kind, String slot, Predicate<WriteId> dead, Iterable<Row> writes) {
+        Set<String> released = new LinkedHashSet<>();
+        for (Row r : writes) {
+            WriteId w = WriteId.of(r.getByteBuffer("wid"));
+            if (dead.test(w)) {
+                String sha = r.getString("sha256");
+                t.session.execute(t.write(t.q.deleteRef.bind(sha, kind, bucket, slot, w.buffer())));
+                t.session.execute(t.write(t.q.deleteWrite.bind(bucket, kind, slot, w.buffer())));
+                released.add(sha);
+            }
+        }
+        for (String sha : released) {
+            reclaim(sha);
+        }
+    }
+
+    /**
+     * Deletes content nothing references. Marks every generation doomed, then checks the
+     * references again: a writer that recorded its reference too late for that check looks for
+     * content after the mark was written, sees it and stores a new generation.
+     */
+    void reclaim(String sha256) {
+        if (t.session.execute(t.protocol(t.q.selectAnyRef.bind(sha256))).one() != null) {
+            return;
+        }
+        List<Row> generations = new ArrayList<>();
+        t.session.execute(t.protocol(t.q.selectGenerations.bind(sha256))).forEach(generations::add);
+        if (generations.isEmpty()) {
+            return;
+        }
+        UUID doom = Uuids.timeBased();
+        List<Statement<?>> marks = new ArrayList<>();
+        for (Row g : generations) {
+            marks.add(t.write(t.q.addDoom.bind(Set.of(doom), sha256, g.getUuid("generation"))));
+        }
+        t.all(marks);
+        if (t.session.execute(t.protocol(t.q.selectAnyRef.bind(sha256))).one() != null) {
+            List<Statement<?>> unmarks = new ArrayList<>();
+            for (Row g : generations) {
+                unmarks.add(t.write(t.q.removeDoom.bind(Set.of(doom), sha256, g.getUuid("generation"))));
+            }
+            t.all(unmarks);
+            return;
+        }
+        for (Row g : generations) {
+            UUID gen = g.getUuid("generation");
+            long size = g.isNull("size") ? 0 : g.getLong("size");
+            List<Statement<?>> deletes = new ArrayList<>();
+            for (int i = 0; (long) i * CassandraSchema.CHUNK_BYTES < size; i++) {
+                deletes.add(t.write(t.q.deleteChunk.bind(sha256, gen, i)));
+            }
+            t.all(deletes);
+            t.session.execute(t.write(t.q.deleteGeneration.bind(sha256, gen)));
+        }
+    }
+
+    /** Whether a generation row is complete and not doomed. */
+    static boolean usable(Row g) {
+        return !g.isNull("size") && !g.isNull("complete") && g.getBoolean("complete")
+                && g.getSet("dooms", UUID.class).isEmpty();
+    }
+
+    /** Finds a usable generation of the content or stores a new one. The caller holds a reference. */
+    Stored store(ContentSource content) throws IOException {
+        String sha = content.sha256();
+        for (Row r : t.session.execute(t.protocol(t.q.selectGenerations.bind(sha)))) {
+            if (usable(r) && r.getLong("size") == content.size()) {
+                return new Stored(r.getUuid("generation"), false, null);
+            }
+        }
+        UUID gen = Uuids.timeBased();
+        MessageDigest sha256 = CassandraTables.digest("SHA-256");
+        MessageDigest md5 = CassandraTables.digest("MD5");
+        List<CompletableFuture<AsyncResultSet>> inFlight = new ArrayList<>();
+        // Until marked complete the generation is not used, so its row and chunks go in parallel.
+        inFlight.add(t.session.executeAsync(t.write(t.q.insertGeneration.bind(sha, gen, content.size(),
+                CassandraSchema.CHUNK_BYTES))).toCompletableFuture());
+        long total = 0;
+        try (InputStream in = content.open()) {
+            for (int index = 0; ; index++) {
+                byte[] chunk = in.readNBytes(CassandraSchema.CHUNK_BYTES);
+                if (chunk.length == 0) {
+                    break;
+                }
+                total += chunk.length;
+                if (total > content.size()) {
+                    break;
+                }
+                sha256.update(chunk);
+                md5.update(chunk);
+                if (inFlight.size() == WRITES_IN_FLIGHT) {
+                    CassandraTables.join(inFlight.remove(0));
+                }
+                inFlight.add(t.session.executeAsync(t.write(t.q.insertChunk.bind(sha, gen, index, ByteBuffer.wrap(chunk))))
+                        .toCompletableFuture());
+            }
+        }
+        for (CompletableFuture<AsyncResultSet> f : inFlight) {
+            CassandraTables.join(f);
+        }
+        if (total != content.size() || !Hex.encode(sha256.digest()).equals(sha)) {
+            throw new IOException("content offered as " + sha + " (" + content.size() + " bytes) does not match its bytes");
+        }
+        t.session.execute(t.write(t.q.completeGeneration.bind(sha, gen)));
+        return new Stored(gen, true, Hex.encode(md5.digest()));
+    }
+
+    /** Whether an object of a public-read bucket holds this content (looking at most at 1000 references). */
+    boolean isPublic(String sha256, CassandraObjects objects) {
+        if (!Hex.isSha256(sha256)) {
+            return false;
+        }
+        Map<String, Boolean> publicBuckets = new HashMap<>();
+        int seen = 0;
+        for (Row r : t.session.execute(t.protocol(t.q.selectObjectRefs.bind(sha256)))) {
+            if (++seen > PUBLIC_CHECK_LIMIT) {
+                return false;
+            }
+            String bucket = r.getString("bucket");
+            if (publicBuckets.computeIfAbsent(bucket, buckets::isPublic)) {
+                RowFormat.Stored<ObjectInfo> row = objects.read(bucket, r.getString("slot"), t.protocolCl);
+                if (row != null && row.value().sha256().equals(sha256)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

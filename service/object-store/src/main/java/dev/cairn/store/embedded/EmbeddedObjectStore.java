@@ -1,0 +1,231 @@
+package dev.cairn.store.embedded;
+
+import dev.cairn.engine.Engine;
+import dev.cairn.store.BucketAcl;
+import dev.cairn.store.BucketInfo;
+import dev.cairn.store.CompletedPart;
+import dev.cairn.store.ContentRead;
+import dev.cairn.store.ContentSource;
+import dev.cairn.store.ListPage;
+import dev.cairn.store.ListQuery;
+import dev.cairn.store.ObjectAttributes;
+import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.ObjectRead;
+import dev.cairn.store.ObjectStore;
+import dev.cairn.store.PartInfo;
+import dev.cairn.store.StoreStats;
+import dev.cairn.store.UploadInfo;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The object store on Cairn's embedded engine. Row layouts are in docs/service.md ("Embedded
+ * layout"). The store is split into rooms, as the Cassandra store is:
+ *
+ * <table>
+ *   <caption>Rooms</caption>
+ *   <tr><td>{@link EmbeddedBuckets}</td><td>buckets, and the bucket locks</td></tr>
+ *   <tr><td>{@link EmbeddedObjects}, {@link EmbeddedKeys}, {@link ObjectRow}</td><td>object rows and the key layout</td></tr>
+ *   <tr><td>{@link EmbeddedContent}, {@link Intents}</td><td>content, reference counts, reclamation and sweeps</td></tr>
+ *   <tr><td>{@link EmbeddedMultipart}, {@link PartLayouts}</td><td>multipart uploads</td></tr>
+ *   <tr><td>{@link EmbeddedReaders}</td><td>reading content: chunk readers at snapshots</td></tr>
+ *   <tr><td>{@link EmbeddedTables}, {@link EmbeddedRows}</td><td>the tables and their row values</td></tr>
+ * </table>
+ *
+ * <p>Concurrency: a bucket's read/write lock keeps it from being deleted under a write; a lock
+ * per (bucket, key) serialises writes to one key; a lock per content digest serialises its
+ * reference count. Locks are taken in that order, digests in stripe order. Content is written
+ * and its reference counted before the object row names it, in one atomic batch when the
+ * content fits one chunk; a replaced row's reference is dropped in the batch that replaces it,
+ * and content left without reference is deleted in that same batch. Readers of content larger
+ * than one chunk read at an engine snapshot; single-chunk readers retry if the content they
+ * were about to read was reclaimed, so no reader sees a mix of two writes.
+ *
+ * <p>Thread-safety: safe for concurrent use. The engine is the caller's; {@link #close()}
+ * leaves it open.
+ */
+public final class EmbeddedObjectStore implements ObjectStore {
+
+    /** Content is stored in chunks of this size, so no read or write holds an object whole. */
+    public static final int CHUNK_BYTES = 1 << 20;
+
+    private final EmbeddedBuckets buckets;
+    private final EmbeddedContent content;
+    private final EmbeddedReaders readers;
+    private final EmbeddedObjects objects;
+    private final EmbeddedMultipart multipart;
+
+    /** Opens the store's tables in {@code engine} and sweeps what writers that died left. */
+    public EmbeddedObjectStore(Engine engine) throws IOException {
+        EmbeddedTables tables = new EmbeddedTables(engine);
+        buckets = new EmbeddedBuckets(tables);
+        content = new EmbeddedContent(tables, buckets);
+        readers = new EmbeddedReaders(tables);
+        objects = new EmbeddedObjects(tables, buckets, content, readers);
+        multipart = new EmbeddedMultipart(tables, buckets, content, readers, objects);
+        sweep();
+    }
+
+    /** What one {@link #sweep()} undid. */
+    public record SweepReport(int abandonedContents, long abandonedBytes, int danglingReferences) {
+    }
+
+    /**
+     * Undoes what writers that died left half done (journaled in table {@code intents}): chunks
+     * of content whose size row was never written are deleted, and references counted for rows
+     * that were never written (or were deleted before their reference was dropped) are dropped,
+     * reclaiming content left without any. Runs on open and then whenever called; never touches
+     * the work of a writer alive in this process.
+     */
+    public SweepReport sweep() throws IOException {
+        return content.sweep();
+    }
+
+    /** Sweeps every {@code interval} on a background thread until {@link #close()}. */
+    public void sweepEvery(Duration interval) {
+        content.sweepEvery(interval);
+    }
+
+    // ---- buckets
+
+    @Override
+    public BucketInfo createBucket(String bucket, BucketAcl acl) throws IOException {
+        return buckets.create(bucket, acl);
+    }
+
+    @Override
+    public BucketInfo bucket(String bucket) {
+        return buckets.get(bucket);
+    }
+
+    @Override
+    public List<BucketInfo> listBuckets() {
+        return buckets.list();
+    }
+
+    @Override
+    public void setBucketAcl(String bucket, BucketAcl acl) throws IOException {
+        buckets.setAcl(bucket, acl);
+    }
+
+    @Override
+    public void deleteBucket(String bucket) throws IOException {
+        buckets.delete(bucket, b -> {
+            objects.requireNone(b);
+            multipart.abortAll(b);
+        });
+    }
+
+    // ---- objects
+
+    @Override
+    public ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                                String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
+            throws IOException {
+        return objects.write(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent, null, null);
+    }
+
+    @Override
+    public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                                       String etag, int partCount, Map<String, String> checksums, String expectedEtag)
+            throws IOException {
+        return objects.write(bucket, key, attributes, content, etag, partCount, checksums, false, expectedEtag, null);
+    }
+
+    @Override
+    public long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
+        return objects.partSizes(bucket, key, info);
+    }
+
+    @Override
+    public ObjectInfo headObject(String bucket, String key) throws IOException {
+        return objects.head(bucket, key);
+    }
+
+    @Override
+    public ObjectRead getObject(String bucket, String key) throws IOException {
+        return objects.get(bucket, key);
+    }
+
+    @Override
+    public ObjectInfo deleteObject(String bucket, String key) throws IOException {
+        return objects.delete(bucket, key);
+    }
+
+    @Override
+    public ListPage listObjects(String bucket, ListQuery query) throws IOException {
+        return objects.list(bucket, query);
+    }
+
+    // ---- content
+
+    @Override
+    public ContentRead getContent(String sha256) throws IOException {
+        return readers.content(sha256);
+    }
+
+    @Override
+    public boolean isContentPublic(String sha256) throws IOException {
+        return content.isPublic(sha256);
+    }
+
+    // ---- multipart
+
+    @Override
+    public UploadInfo createUpload(String bucket, String key, ObjectAttributes attributes) throws IOException {
+        return multipart.create(bucket, key, attributes);
+    }
+
+    @Override
+    public UploadInfo upload(String bucket, String key, String uploadId) throws IOException {
+        return multipart.upload(bucket, key, uploadId);
+    }
+
+    @Override
+    public PartInfo putPart(String bucket, String key, String uploadId, int partNumber, ContentSource content)
+            throws IOException {
+        return multipart.putPart(bucket, key, uploadId, partNumber, content);
+    }
+
+    @Override
+    public List<PartInfo> listParts(String bucket, String key, String uploadId, int afterPart, int maxParts)
+            throws IOException {
+        return multipart.listParts(bucket, key, uploadId, afterPart, maxParts);
+    }
+
+    @Override
+    public List<UploadInfo> listUploads(String bucket, String prefix, String keyMarker, String uploadIdMarker, int max)
+            throws IOException {
+        return multipart.listUploads(bucket, prefix, keyMarker, uploadIdMarker, max);
+    }
+
+    @Override
+    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
+                                     long minPartSize) throws IOException {
+        return multipart.complete(bucket, key, uploadId, requested, minPartSize, false, null);
+    }
+
+    @Override
+    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
+                                     long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
+        return multipart.complete(bucket, key, uploadId, requested, minPartSize, onlyIfAbsent, ifMatch);
+    }
+
+    @Override
+    public void abortUpload(String bucket, String key, String uploadId) throws IOException {
+        multipart.abort(bucket, key, uploadId);
+    }
+
+    @Override
+    public StoreStats stats() {
+        return objects.stats();
+    }
+
+    /** Stops the background sweep, waiting for one in progress; the engine stays open. */
+    @Override
+    public void close() {
+        content.close();
+    }
+}
