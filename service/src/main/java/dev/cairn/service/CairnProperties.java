@@ -294,6 +294,26 @@ public class CairnProperties {
          * open); 0 sweeps on open only.
          */
         private java.time.Duration sweepInterval = java.time.Duration.ofHours(1);
+        /** The capacity tier's directory (old levels, value files); unset: the fast tier's. */
+        private java.nio.file.Path capacityDir;
+        /** The engine's SSD row cache on the fast tier; 0: memory only. */
+        private DataSize ssdCacheSize = DataSize.ofBytes(dev.cairn.engine.EngineOptions.DEFAULT_SSD_CACHE_BYTES);
+
+        public java.nio.file.Path getCapacityDir() {
+            return capacityDir;
+        }
+
+        public void setCapacityDir(java.nio.file.Path v) {
+            capacityDir = v;
+        }
+
+        public DataSize getSsdCacheSize() {
+            return ssdCacheSize;
+        }
+
+        public void setSsdCacheSize(DataSize v) {
+            ssdCacheSize = v;
+        }
 
         public java.time.Duration getSweepInterval() {
             return sweepInterval;
@@ -334,6 +354,8 @@ public class CairnProperties {
         require(region != null && !region.isBlank(), "cairn.region must not be blank");
         require((auth.accessKey == null) == (auth.secretKey == null),
                 "cairn.auth.access-key and cairn.auth.secret-key must be set together");
+        require(engine.ssdCacheSize != null && engine.ssdCacheSize.toBytes() >= 0,
+                "cairn.engine.ssd-cache-size must not be negative");
         require(engine.sweepInterval != null && !engine.sweepInterval.isNegative(),
                 "cairn.engine.sweep-interval must not be negative");
         require(auth.maxClockSkew != null && !auth.maxClockSkew.isNegative(),

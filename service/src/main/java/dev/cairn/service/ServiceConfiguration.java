@@ -64,6 +64,8 @@ public class ServiceConfiguration {
                 .blockCacheBytes(e.getBlockCacheSize().toBytes())
                 .memtableBytes(e.getMemtableSize().toBytes())
                 .syncPolicy(e.getSyncPolicy())
+                .capacityDirectory(e.getCapacityDir())
+                .ssdCacheBytes(e.getSsdCacheSize().toBytes())
                 .build());
     }
 

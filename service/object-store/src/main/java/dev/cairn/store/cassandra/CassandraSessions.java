@@ -36,10 +36,13 @@ public final class CassandraSessions {
             int colon = cp.lastIndexOf(':');
             points.add(new InetSocketAddress(cp.substring(0, colon), Integer.parseInt(cp.substring(colon + 1))));
         }
-        return CqlSession.builder()
+        var builder = CqlSession.builder()
                 .withConfigLoader(loader)
                 .addContactPoints(points)
-                .withLocalDatacenter(datacenter)
-                .build();
+                .withLocalDatacenter(datacenter);
+        if (s.getUsername() != null) {
+            builder.withAuthCredentials(s.getUsername(), s.getPassword() == null ? "" : s.getPassword());
+        }
+        return builder.build();
     }
 }

@@ -58,9 +58,35 @@ public class CassandraSettings {
     private Duration schemaTimeout = DEFAULT_SCHEMA_TIMEOUT;
     /** Create the keyspace and tables on start when missing; when false, only verify they exist. */
     private boolean createSchema = true;
+    /** With {@link #password}: log in with Cassandra's password authenticator; unset: no login. */
+    private String username;
+    private String password;
     private final CassandraCacheSettings cache = new CassandraCacheSettings();
 
     /** The row cache in front of the store ({@code cairn.cassandra.cache.*}). */
+    public String getUsername() {
+        return username;
+    }
+
+    public void setUsername(String v) {
+        username = v;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    public void setPassword(String v) {
+        password = v;
+    }
+
+    /** Hides the password when settings are printed or logged. */
+    @Override
+    public String toString() {
+        return "CassandraSettings[contactPoints=" + contactPoints + ", localDatacenter=" + localDatacenter
+                + ", keyspace=" + keyspace + ", username=" + username + ", password=" + (password == null ? "unset" : "****") + "]";
+    }
+
     public CassandraCacheSettings getCache() {
         return cache;
     }
