@@ -3,7 +3,7 @@
 #   test_sigv4                     the core's unit tests
 #   cairn-sign                     prints the core's signature of one request (for tests)
 #   ngx_http_cairn_module.so       for Debian's nginx (nginx-dev), and a -test.so with the test clock
-#   mod_cairn.so                   for Apache httpd 2.4 (apxs), and a -test.so with the test clock
+#   mod_cairn.so                   for Apache httpd 2.4 (apxs), a -test.so with the test clock, an -asan.so
 # Usage: web-connector/build.sh [core|nginx|apache|all]   (default: all)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -49,12 +49,17 @@ build_apache() {
   command -v apxs >/dev/null || { echo "build.sh: apxs is missing (apt-get install apache2-dev)" >&2; exit 2; }
   local tmp="$out/apache-obj"
   rm -rf "$tmp" && mkdir -p "$tmp"
-  for variant in release test; do
-    local defs=() name=mod_cairn.so
-    if [ $variant = test ]; then defs=(-DCAIRN_TEST_CLOCK); name=mod_cairn-test.so; fi
+  # release; test: with the test clock; asan: the test build with AddressSanitizer (run Apache
+  # with LD_PRELOAD of libasan)
+  for variant in release test asan; do
+    local defs=() libs=() name=mod_cairn.so
+    case $variant in
+      test) defs=(-DCAIRN_TEST_CLOCK); name=mod_cairn-test.so ;;
+      asan) defs=(-DCAIRN_TEST_CLOCK -fsanitize=address -fno-omit-frame-pointer); libs=(-lasan); name=mod_cairn-asan.so ;;
+    esac
     cp "$here"/apache/*.c "$here"/apache/*.h "$here"/core/cairn_sigv4.[ch] "$tmp/"
     (cd "$tmp" && apxs -c -o mod_cairn.la -Wc,-std=gnu11 $(printf -- '-Wc,%s ' "${warn[@]}" "${defs[@]}") \
-        -lcrypto mod_cairn.c mod_cairn_sign.c cairn_sigv4.c > "$out/apache-$variant.log" 2>&1) \
+        "${libs[@]}" -lcrypto mod_cairn.c mod_cairn_sign.c cairn_sigv4.c > "$out/apache-$variant.log" 2>&1) \
       || { cat "$out/apache-$variant.log" >&2; exit 1; }
     cp "$tmp/.libs/mod_cairn.so" "$out/$name"
     rm -rf "$tmp"/*.lo "$tmp"/*.o "$tmp"/*.la "$tmp"/*.slo "$tmp/.libs"

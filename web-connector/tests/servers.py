@@ -176,3 +176,102 @@ http {{
         if not any(n.startswith("valgrind.") for n in os.listdir(self.dir)):
             reports.append("no valgrind report was written")
         return "\n".join(reports) + (f"\nexit status {self.proc.returncode}" if self.proc.returncode else "")
+
+
+class Apache:
+    """Debian's Apache httpd (event MPM, one child) with mod_cairn; the AddressSanitizer build of
+    the module, with libasan preloaded, when asked."""
+
+    name = "apache"
+    MODULES = "/usr/lib/apache2/modules"
+
+    def __init__(self, workdir, cairn_port, locations, asan=False, module=None):
+        self.dir = os.path.join(workdir, "apache")
+        os.makedirs(self.dir, exist_ok=True)
+        os.chmod(workdir, 0o755)
+        os.chmod(self.dir, 0o777)  # the children (www-data) write ASan reports here
+        self.port = free_port()
+        self.cairn_port = cairn_port
+        self.locations = locations
+        self.asan = asan
+        self.module = os.path.join(BUILD, module or ("mod_cairn-asan.so" if asan else "mod_cairn-test.so"))
+        self.proc = None
+
+    def config(self):
+        blocks = []
+        for loc in self.locations:
+            lines = [f"CairnPass http://127.0.0.1:{self.cairn_port}"]
+            if loc.get("cas"):
+                lines.append("CairnCas On")
+            else:
+                lines.append(f"CairnBucket {loc['bucket']}")
+            if loc.get("prefix"):
+                lines.append(f"CairnKeyPrefix {loc['prefix']}")
+            if loc.get("credentials"):
+                lines.append(f"CairnCredentials {loc['credentials']}")
+            if loc.get("upload"):
+                size = int(loc["upload"].rstrip("k")) * 1024
+                lines += ["CairnUpload On", f"CairnUploadMaxSize {size}"]
+            if loc.get("mask"):
+                lines.append("CairnMask403 On")
+            blocks.append(f'<Location "{loc["path"]}">\n  ' + "\n  ".join(lines) + "\n</Location>")
+        d, m = self.dir, self.MODULES
+        return f"""ServerRoot {d}
+ServerName 127.0.0.1
+Listen 127.0.0.1:{self.port}
+PidFile {d}/httpd.pid
+DefaultRuntimeDir {d}
+ErrorLog {d}/error.log
+LogLevel warn
+Mutex file:{d} default
+LoadModule mpm_event_module {m}/mod_mpm_event.so
+LoadModule authz_core_module {m}/mod_authz_core.so
+LoadModule proxy_module {m}/mod_proxy.so
+LoadModule proxy_http_module {m}/mod_proxy_http.so
+LoadModule cairn_module {self.module}
+StartServers 1
+ServerLimit 1
+MinSpareThreads 5
+MaxSpareThreads 50
+ThreadsPerChild 50
+MaxRequestWorkers 50
+ProxyTimeout 10
+User www-data
+Group www-data
+<Location "/">
+  Require all granted
+</Location>
+{chr(10).join(blocks)}
+"""
+
+    def start(self, env):
+        conf = os.path.join(self.dir, "httpd.conf")
+        with open(conf, "w") as f:
+            f.write(self.config())
+        env = dict(env)
+        if self.asan:
+            libasan = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+            env["LD_PRELOAD"] = libasan
+            env["ASAN_OPTIONS"] = f"detect_leaks=0:log_path={self.dir}/asan"
+        self.out = open(os.path.join(self.dir, "stdout.log"), "w")
+        self.proc = subprocess.Popen(["apache2", "-f", conf, "-DFOREGROUND"], env=env, stdout=self.out,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        wait_for_port(self.port, self.proc, "apache")
+
+    def reload(self):
+        """SIGHUP: httpd restarts its children and re-reads the configuration, credentials too."""
+        os.kill(self.proc.pid, signal.SIGHUP)
+        time.sleep(2)
+        wait_for_port(self.port, self.proc, "apache")
+
+    def stop(self):
+        """Stops httpd; returns the AddressSanitizer reports ("" when clean or not under ASan)."""
+        stop_process(self.proc, signal.SIGTERM, timeout=30)
+        if not self.asan:
+            return ""
+        reports = []
+        for name in sorted(os.listdir(self.dir)):
+            if name.startswith("asan"):
+                with open(os.path.join(self.dir, name)) as f:
+                    reports.append(f"{name}:\n{f.read()}")
+        return "\n".join(reports)
