@@ -87,6 +87,8 @@ def locations(workdir):
         {"path": "/wrong/", "bucket": "priv", "credentials": wrong},
         {"path": "/rot/", "bucket": "priv", "credentials": rotating},
         {"path": "/_cas/", "cas": True, "credentials": good},
+        {"path": "/cache/", "bucket": "priv", "credentials": good, "cache": True},
+        {"path": "/ccas/", "cas": True, "credentials": good, "cache": True},
     ], rotating
 
 

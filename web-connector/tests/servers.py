@@ -93,6 +93,7 @@ class Nginx:
     def __init__(self, workdir, cairn_port, locations, valgrind=False, module="ngx_http_cairn_module-test.so"):
         self.dir = os.path.join(workdir, "nginx")
         os.makedirs(self.dir, exist_ok=True)
+        os.chmod(workdir, 0o755)  # the worker (not root) reaches the cache nginx makes below
         self.port = free_port()
         self.cairn_port = cairn_port
         self.locations = locations
@@ -119,6 +120,9 @@ class Nginx:
                 lines.append(f"client_max_body_size {loc['upload']};")
             if loc.get("mask"):
                 lines.append("cairn_mask_403 on;")
+            if loc.get("cache"):
+                lines += ["proxy_cache cairn;", "proxy_cache_valid 200 1h;", "proxy_cache_lock on;",
+                          "add_header X-Cache-Status $upstream_cache_status always;"]
             blocks.append(f"    location {loc['path']} {{ {' '.join(lines)} }}")
         # master and worker even under valgrind: HUP reloads need the master (valgrind follows forks)
         process = "daemon off; worker_processes 1;"
@@ -134,6 +138,7 @@ http {{
   client_body_temp_path {d}/body; proxy_temp_path {d}/proxy;
   fastcgi_temp_path {d}/fastcgi; uwsgi_temp_path {d}/uwsgi; scgi_temp_path {d}/scgi;
   proxy_connect_timeout 2s;
+  proxy_cache_path {d}/cache levels=1:2 keys_zone=cairn:10m max_size=100m inactive=1h use_temp_path=off;
   upstream cairn {{ server 127.0.0.1:{self.cairn_port}; keepalive 16; }}
   server {{
     listen 127.0.0.1:{self.port};
@@ -200,6 +205,8 @@ class Apache:
     def config(self):
         blocks = []
         for loc in self.locations:
+            if loc.get("cache"):
+                continue  # nginx's proxy cache
             lines = [f"CairnPass http://127.0.0.1:{self.cairn_port}"]
             if loc.get("cas"):
                 lines.append("CairnCas On")
