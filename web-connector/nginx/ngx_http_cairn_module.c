@@ -78,7 +78,8 @@ static char *ngx_http_cairn_merge_loc_conf(ngx_conf_t *cf, void *parent, void *c
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "cairn_pass needs cairn_bucket (or cairn_cas on)");
         return NGX_CONF_ERROR;
     }
-    if (conf->signer != NULL && ngx_strlen(conf->signer->region) != conf->region.len) {
+    if (conf->signer != NULL && (ngx_strlen(conf->signer->region) != conf->region.len
+                                 || ngx_strncmp(conf->signer->region, conf->region.data, conf->region.len) != 0)) {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "cairn_region must come before cairn_credentials");
         return NGX_CONF_ERROR;
     }
