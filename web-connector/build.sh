@@ -13,9 +13,10 @@ warn=(-Wall -Wextra -Werror)
 
 build_core() {
   gcc -std=gnu11 "${warn[@]}" -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -DCAIRN_TEST_CLOCK \
-    -I"$here/core" "$here/core/cairn_sigv4.c" "$here/core/test_sigv4.c" -o "$out/test_sigv4" -lcrypto -lpthread
-  gcc -std=gnu11 "${warn[@]}" -O2 -I"$here/core" "$here/core/cairn_sigv4.c" "$here/core/cairn_sign_cli.c" \
-    -o "$out/cairn-sign" -lcrypto -lpthread
+    -I"$here/core" "$here/core/cairn_sigv4.c" "$here/core/cairn_sha256.c" "$here/core/test_sigv4.c" \
+    -o "$out/test_sigv4" -lpthread
+  gcc -std=gnu11 "${warn[@]}" -O2 -I"$here/core" "$here/core/cairn_sigv4.c" "$here/core/cairn_sha256.c" \
+    "$here/core/cairn_sign_cli.c" -o "$out/cairn-sign" -lpthread
 }
 
 # Debian's way for third-party dynamic modules: configure the shipped source tree with the flags
@@ -57,9 +58,9 @@ build_apache() {
       test) defs=(-DCAIRN_TEST_CLOCK); name=mod_cairn-test.so ;;
       asan) defs=(-DCAIRN_TEST_CLOCK -fsanitize=address -fno-omit-frame-pointer); libs=(-lasan); name=mod_cairn-asan.so ;;
     esac
-    cp "$here"/apache/*.c "$here"/apache/*.h "$here"/core/cairn_sigv4.[ch] "$tmp/"
+    cp "$here"/apache/*.c "$here"/apache/*.h "$here"/core/cairn_sigv4.[ch] "$here"/core/cairn_sha256.[ch] "$tmp/"
     (cd "$tmp" && apxs -c -o mod_cairn.la -Wc,-std=gnu11 $(printf -- '-Wc,%s ' "${warn[@]}" "${defs[@]}") \
-        "${libs[@]}" -lcrypto mod_cairn.c mod_cairn_sign.c cairn_sigv4.c > "$out/apache-$variant.log" 2>&1) \
+        "${libs[@]}" mod_cairn.c mod_cairn_sign.c cairn_sigv4.c cairn_sha256.c > "$out/apache-$variant.log" 2>&1) \
       || { cat "$out/apache-$variant.log" >&2; exit 1; }
     cp "$tmp/.libs/mod_cairn.so" "$out/$name"
     rm -rf "$tmp"/*.lo "$tmp"/*.o "$tmp"/*.la "$tmp"/*.slo "$tmp/.libs"

@@ -94,11 +94,25 @@ def wrk(port, paths, seconds, connections, workdir, name):
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)\b", out)
     p99_ms = float(p99.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     socket_errors = re.search(r"Socket errors: (.*)", out)
-    return {"rps": round(rps, 1), "p99_ms": round(p99_ms, 3),
+    return {"rps": round(rps, 1), "p99_ms": round(p99_ms, 3), "requests": requests,
             "non_2xx": int(errors.group(1)) if errors else 0,
             "socket_errors": socket_errors.group(1) if socket_errors else ""}
+
+
+def cpu_seconds(group):
+    """User + system CPU time of every process in a process group (the web server's)."""
+    total = 0
+    for pid in subprocess.run(["pgrep", "-g", str(group)], capture_output=True, text=True).stdout.split():
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError):
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def closed_backend_connections(cairn_port):
@@ -171,22 +185,24 @@ def main():
         wrk(nport, paths("/pp/"), args.seconds, args.connections, workdir, "warmup")
         wrk(nport, paths("/m/"), args.seconds, args.connections, workdir, "warmup")
         runs = [
-            ("nginx module, signed (private bucket)", nport, paths("/m/")),
-            ("nginx module, unsigned (public bucket)", nport, paths("/mp/")),
-            ("nginx proxy_pass (public bucket)", nport, paths("/pp/")),
-            ("nginx static files", nport, paths("/static/")),
-            ("nginx proxy_cache on /_cas/", nport, cas_paths),
-            ("apache mod_cairn, signed (private bucket)", aport, paths("/m/")),
-            ("apache mod_cairn, unsigned (public bucket)", aport, paths("/mp/")),
-            ("apache mod_proxy (public bucket)", aport, paths("/pp/")),
+            ("nginx module, signed (private bucket)", nport, paths("/m/"), nginx),
+            ("nginx module, unsigned (public bucket)", nport, paths("/mp/"), nginx),
+            ("nginx proxy_pass (public bucket)", nport, paths("/pp/"), nginx),
+            ("nginx static files", nport, paths("/static/"), nginx),
+            ("nginx proxy_cache on /_cas/", nport, cas_paths, nginx),
+            ("apache mod_cairn, signed (private bucket)", aport, paths("/m/"), apache),
+            ("apache mod_cairn, unsigned (public bucket)", aport, paths("/mp/"), apache),
+            ("apache mod_proxy (public bucket)", aport, paths("/pp/"), apache),
         ]
         # Rounds interleave the configurations so that a burst of load from elsewhere on the
         # machine hits them alike; each figure is the median of its rounds.
-        samples = {name: [] for name, _, _ in runs}
+        samples = {name: [] for name, _, _, _ in runs}
         for _ in range(args.rounds):
-            for name, port, ps in runs:
+            for name, port, ps, server in runs:
                 closed_before = closed_backend_connections(cairn.port)
+                cpu_before = cpu_seconds(server.pid)
                 sample = wrk(port, ps, args.seconds, args.connections, workdir, re.sub(r"\W+", "_", name))
+                sample["server_cpu_us_per_request"] = (cpu_seconds(server.pid) - cpu_before) * 1e6 / sample["requests"]
                 sample["backend_conns_closed"] = max(0, closed_backend_connections(cairn.port) - closed_before)
                 samples[name].append(sample)
         results = {}
@@ -195,6 +211,8 @@ def main():
                 "rps": statistics.median(x["rps"] for x in runs_of_name),
                 "p99_ms": statistics.median(x["p99_ms"] for x in runs_of_name),
                 "non_2xx": sum(x["non_2xx"] for x in runs_of_name),
+                "server_cpu_us_per_request": round(statistics.median(
+                    x["server_cpu_us_per_request"] for x in runs_of_name), 1),
                 "backend_conns_closed": max(x["backend_conns_closed"] for x in runs_of_name),
                 "socket_errors": "; ".join(x["socket_errors"] for x in runs_of_name if x["socket_errors"]),
                 "rounds_rps": [x["rps"] for x in runs_of_name],
@@ -217,13 +235,17 @@ def main():
             / r["apache mod_proxy (public bucket)"]["rps"],
             "apache_mod_cairn_vs_mod_proxy_p99": r["apache mod_cairn, signed (private bucket)"]["p99_ms"]
             / r["apache mod_proxy (public bucket)"]["p99_ms"],
+            "nginx_module_signed_vs_proxy_pass_cpu": r["nginx module, signed (private bucket)"]["server_cpu_us_per_request"]
+            / r["nginx proxy_pass (public bucket)"]["server_cpu_us_per_request"],
+            "apache_mod_cairn_vs_mod_proxy_cpu": r["apache mod_cairn, signed (private bucket)"]["server_cpu_us_per_request"]
+            / r["apache mod_proxy (public bucket)"]["server_cpu_us_per_request"],
             "nginx_cas_cache_vs_static_rps": r["nginx proxy_cache on /_cas/"]["rps"] / r["nginx static files"]["rps"],
         }
         ratios = {k: round(v, 3) for k, v in ratios.items()}
-        print(f"\n{'run':45s} {'req/s':>10s} {'p99 ms':>9s} {'non-2xx':>8s} {'conns closed':>12s}")
+        print(f"\n{'run':45s} {'req/s':>10s} {'p99 ms':>9s} {'cpu us/req':>10s} {'non-2xx':>8s} {'conns closed':>12s}")
         for name, res in results.items():
-            print(f"{name:45s} {res['rps']:10.1f} {res['p99_ms']:9.2f} {res['non_2xx']:8d} "
-                  f"{res['backend_conns_closed']:12d} {res['socket_errors']}")
+            print(f"{name:45s} {res['rps']:10.1f} {res['p99_ms']:9.2f} {res['server_cpu_us_per_request']:10.1f} "
+                  f"{res['non_2xx']:8d} {res['backend_conns_closed']:12d} {res['socket_errors']}")
         print()
         for k, v in ratios.items():
             print(f"{k:45s} {v:6.3f}")

@@ -6,9 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/sha.h>
+#include "cairn_sha256.h"
 
 static const char HEX_LOWER[] = "0123456789abcdef";
 static const char HEX_UPPER[] = "0123456789ABCDEF";
@@ -24,16 +22,15 @@ static void to_hex(const unsigned char *in, size_t len, char *out)
 
 void cairn_sha256_hex(const void *data, size_t len, char *out)
 {
-    unsigned char digest[SHA256_DIGEST_LENGTH];
-    SHA256(data, len, digest);
+    unsigned char digest[32];
+    cairn_sha256(data, len, digest);
     to_hex(digest, sizeof(digest), out);
 }
 
 static void hmac(const unsigned char *key, size_t key_len, const char *msg, size_t msg_len,
                  unsigned char out[32])
 {
-    unsigned int out_len = 32;
-    HMAC(EVP_sha256(), key, (int) key_len, (const unsigned char *) msg, msg_len, out, &out_len);
+    cairn_hmac_sha256(key, key_len, msg, msg_len, out);
 }
 
 void cairn_derive_signing_key(const char *secret, const char *date, const char *region,

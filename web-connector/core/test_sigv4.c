@@ -3,6 +3,7 @@
  * ("Signature Calculations for the Authorization Header": examplebucket, 20130524) and the
  * signing-key derivation example; the rest follows the documented algorithm case by case.
  */
+#include "cairn_sha256.h"
 #include "cairn_sigv4.h"
 
 #include <stdio.h>
@@ -58,6 +59,46 @@ static void expect_signature(const cairn_request *req, const char *signed_header
     CHECK(n == (long) strlen(expected), "length %ld", n);
     CHECK_STR(auth, expected);
     cairn_signer_destroy(&s);
+}
+
+static void expect_digest(const unsigned char digest[32], const char *expected)
+{
+    char out[65];
+    hex(digest, 32, out);
+    CHECK_STR(out, expected);
+}
+
+/* FIPS 180-4 examples and RFC 4231 test cases 1, 2 and 6 (a key longer than a block). */
+static void test_sha256_and_hmac(void)
+{
+    unsigned char d[32];
+    cairn_sha256("abc", 3, d);
+    expect_digest(d, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    cairn_sha256("", 0, d);
+    expect_digest(d, CAIRN_EMPTY_SHA256);
+    const char *two_blocks = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    cairn_sha256(two_blocks, strlen(two_blocks), d);
+    expect_digest(d, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    cairn_sha256_ctx ctx;
+    cairn_sha256_init(&ctx);
+    char as[1001];
+    memset(as, 'a', sizeof(as));
+    for (int i = 0; i < 1000; i++) {
+        cairn_sha256_update(&ctx, as, i % 2 ? 999 : 1001); /* a million, in uneven pieces */
+    }
+    cairn_sha256_final(&ctx, d);
+    expect_digest(d, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    unsigned char key1[20];
+    memset(key1, 0x0b, sizeof(key1));
+    cairn_hmac_sha256(key1, 20, "Hi There", 8, d);
+    expect_digest(d, "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+    cairn_hmac_sha256((const unsigned char *) "Jefe", 4, "what do ya want for nothing?", 28, d);
+    expect_digest(d, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+    unsigned char key6[131];
+    memset(key6, 0xaa, sizeof(key6));
+    const char *msg6 = "Test Using Larger Than Block-Size Key - Hash Key First";
+    cairn_hmac_sha256(key6, sizeof(key6), msg6, strlen(msg6), d);
+    expect_digest(d, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
 }
 
 static void test_derived_key(void)
@@ -315,6 +356,7 @@ static void test_clock(void)
 
 int main(void)
 {
+    test_sha256_and_hmac();
     test_derived_key();
     test_get_object_example();
     test_put_object_example();
