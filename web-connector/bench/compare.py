@@ -44,6 +44,8 @@ http {{
     location /static/ {{ alias {static_dir}/; }}
     location /_cas/ {{ cairn_pass cairn; cairn_cas on; cairn_credentials {creds};
                       proxy_cache cas; proxy_cache_valid 200 1h; proxy_cache_lock on; }}
+    location /pcas/ {{ proxy_pass http://cairn/_cas/; proxy_http_version 1.1; proxy_set_header Connection "";
+                      proxy_cache cas; proxy_cache_valid 200 1h; proxy_cache_lock on; }}
   }}
 }}
 """
@@ -179,7 +181,8 @@ def main():
         def paths(prefix):
             return [prefix + n for n in names]
         cas_paths = ["/_cas/" + h for h in hashes]
-        for p in cas_paths:  # fill nginx's cache
+        plain_cas_paths = ["/pcas/" + h for h in hashes]
+        for p in cas_paths + plain_cas_paths:  # fill nginx's cache
             tests.request(nport, "GET", p)
         # the JVM's warm-up, signed and unsigned, not reported
         wrk(nport, paths("/pp/"), args.seconds, args.connections, workdir, "warmup")
@@ -190,6 +193,7 @@ def main():
             ("nginx proxy_pass (public bucket)", nport, paths("/pp/"), nginx),
             ("nginx static files", nport, paths("/static/"), nginx),
             ("nginx proxy_cache on /_cas/", nport, cas_paths, nginx),
+            ("nginx proxy_cache, proxy_pass without module", nport, plain_cas_paths, nginx),
             ("apache mod_cairn, signed (private bucket)", aport, paths("/m/"), apache),
             ("apache mod_cairn, unsigned (public bucket)", aport, paths("/mp/"), apache),
             ("apache mod_proxy (public bucket)", aport, paths("/pp/"), apache),
@@ -239,6 +243,10 @@ def main():
             / r["nginx proxy_pass (public bucket)"]["server_cpu_us_per_request"],
             "apache_mod_cairn_vs_mod_proxy_cpu": r["apache mod_cairn, signed (private bucket)"]["server_cpu_us_per_request"]
             / r["apache mod_proxy (public bucket)"]["server_cpu_us_per_request"],
+            "nginx_cas_cache_module_vs_plain_cache_cpu": r["nginx proxy_cache on /_cas/"]["server_cpu_us_per_request"]
+            / r["nginx proxy_cache, proxy_pass without module"]["server_cpu_us_per_request"],
+            "nginx_cas_cache_vs_static_cpu": r["nginx static files"]["server_cpu_us_per_request"]
+            / r["nginx proxy_cache on /_cas/"]["server_cpu_us_per_request"],
             "nginx_cas_cache_vs_static_rps": r["nginx proxy_cache on /_cas/"]["rps"] / r["nginx static files"]["rps"],
         }
         ratios = {k: round(v, 3) for k, v in ratios.items()}

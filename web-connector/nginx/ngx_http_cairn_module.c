@@ -363,5 +363,8 @@ static ngx_int_t ngx_http_cairn_strip_amz_headers(ngx_http_request_t *r, ngx_htt
         }
     }
     r->headers_in.headers = headers;
+    if (headers.last == &headers.part) { /* a list's last part may be its own first: re-point it */
+        r->headers_in.headers.last = &r->headers_in.headers.part;
+    }
     return NGX_OK;
 }

@@ -8,11 +8,6 @@
 
 static ngx_http_output_header_filter_pt ngx_http_next_header_filter;
 
-static ngx_http_cairn_ctx_t *ngx_http_cairn_ctx(ngx_http_request_t *r)
-{
-    return ngx_http_get_module_ctx(r->main, ngx_http_cairn_module);
-}
-
 static char *ngx_http_cairn_cstr(ngx_pool_t *pool, u_char *data, size_t len)
 {
     char *s = ngx_pnalloc(pool, len + 1);
@@ -110,7 +105,7 @@ enum { CAIRN_VAR_URI, CAIRN_VAR_HOST, CAIRN_VAR_DATE, CAIRN_VAR_SHA256, CAIRN_VA
 
 static ngx_int_t ngx_http_cairn_variable(ngx_http_request_t *r, ngx_http_variable_value_t *v, uintptr_t which)
 {
-    ngx_http_cairn_ctx_t *ctx = ngx_http_cairn_ctx(r);
+    ngx_http_cairn_ctx_t *ctx = ngx_http_get_module_ctx(r, ngx_http_cairn_module);
     if (ctx == NULL) {
         v->not_found = 1;
         return NGX_OK;
