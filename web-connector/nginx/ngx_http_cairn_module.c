@@ -326,45 +326,57 @@ static ngx_int_t ngx_http_cairn_object_uri(ngx_http_request_t *r, ngx_http_cairn
 /*
  * Client x-amz-* headers would reach Cairn unsigned (refused) or act with the module's
  * credentials (x-amz-copy-source): they are dropped, except x-amz-meta-* on uploads, which are
- * signed. The list is rebuilt because nginx's lists cannot delete.
+ * signed. nginx's lists cannot delete, so the list is rebuilt, only when there is one to drop.
  */
 static ngx_int_t ngx_http_cairn_strip_amz_headers(ngx_http_request_t *r, ngx_http_cairn_ctx_t *ctx)
 {
+    ngx_uint_t total = 0, drop = 0;
+    ngx_list_part_t *part;
+    ngx_table_elt_t *h;
+    for (part = &r->headers_in.headers.part; part; part = part->next) {
+        h = part->elts;
+        for (ngx_uint_t i = 0; i < part->nelts; i++) {
+            total++;
+            int amz = h[i].key.len > 6 && ngx_strncmp(h[i].lowcase_key, "x-amz-", 6) == 0;
+            int meta = amz && h[i].key.len > 11 && ngx_strncmp(h[i].lowcase_key, "x-amz-meta-", 11) == 0;
+            if (amz && !(meta && r->method == NGX_HTTP_PUT)) {
+                drop++;
+            } else if (meta) {
+                if (ctx->meta_count == CAIRN_MAX_SIGNED_META) {
+                    return NGX_HTTP_BAD_REQUEST;
+                }
+                ctx->meta[ctx->meta_count++] = &h[i];
+            }
+        }
+    }
+    if (drop == 0) {
+        return NGX_OK;
+    }
     ngx_list_t headers;
-    if (ngx_list_init(&headers, r->pool, 20, sizeof(ngx_table_elt_t)) != NGX_OK) {
+    if (ngx_list_init(&headers, r->pool, total - drop, sizeof(ngx_table_elt_t)) != NGX_OK) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
-    ngx_list_part_t *part = &r->headers_in.headers.part;
-    ngx_table_elt_t *h = part->elts;
-    for (ngx_uint_t i = 0;; i++) {
-        if (i >= part->nelts) {
-            if (part->next == NULL) {
-                break;
+    ctx->meta_count = 0;
+    for (part = &r->headers_in.headers.part; part; part = part->next) {
+        h = part->elts;
+        for (ngx_uint_t i = 0; i < part->nelts; i++) {
+            int amz = h[i].key.len > 6 && ngx_strncmp(h[i].lowcase_key, "x-amz-", 6) == 0;
+            int meta = amz && h[i].key.len > 11 && ngx_strncmp(h[i].lowcase_key, "x-amz-meta-", 11) == 0;
+            if (amz && !(meta && r->method == NGX_HTTP_PUT)) {
+                continue;
             }
-            part = part->next;
-            h = part->elts;
-            i = 0;
-        }
-        int amz = h[i].key.len > 6 && ngx_strncmp(h[i].lowcase_key, "x-amz-", 6) == 0;
-        int meta = h[i].key.len > 11 && ngx_strncmp(h[i].lowcase_key, "x-amz-meta-", 11) == 0;
-        if (amz && !(meta && r->method == NGX_HTTP_PUT)) {
-            continue;
-        }
-        if (meta && ctx->meta_count == CAIRN_MAX_SIGNED_META) {
-            return NGX_HTTP_BAD_REQUEST;
-        }
-        ngx_table_elt_t *copy = ngx_list_push(&headers);
-        if (copy == NULL) {
-            return NGX_HTTP_INTERNAL_SERVER_ERROR;
-        }
-        *copy = h[i];
-        if (meta) {
-            ctx->meta[ctx->meta_count++] = copy;
+            ngx_table_elt_t *copy = ngx_list_push(&headers);
+            if (copy == NULL) {
+                return NGX_HTTP_INTERNAL_SERVER_ERROR;
+            }
+            *copy = h[i];
+            if (meta) {
+                ctx->meta[ctx->meta_count++] = copy;
+            }
         }
     }
     r->headers_in.headers = headers;
-    if (headers.last == &headers.part) { /* a list's last part may be its own first: re-point it */
-        r->headers_in.headers.last = &r->headers_in.headers.part;
-    }
+    /* the list's last part is its first: it must point into the request, not at this stack */
+    r->headers_in.headers.last = &r->headers_in.headers.part;
     return NGX_OK;
 }
