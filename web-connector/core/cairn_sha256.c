@@ -116,8 +116,7 @@ void cairn_sha256(const void *data, size_t len, unsigned char digest[32])
     cairn_sha256_final(&ctx, digest);
 }
 
-void cairn_hmac_sha256(const unsigned char *key, size_t key_len, const void *msg, size_t msg_len,
-                       unsigned char mac[32])
+void cairn_hmac_sha256_prepare(cairn_hmac_key *prepared, const unsigned char *key, size_t key_len)
 {
     unsigned char block[64] = {0};
     if (key_len > 64) {
@@ -129,19 +128,34 @@ void cairn_hmac_sha256(const unsigned char *key, size_t key_len, const void *msg
     for (int i = 0; i < 64; i++) {
         pad[i] = block[i] ^ 0x36;
     }
-    unsigned char inner[32];
-    cairn_sha256_ctx ctx;
-    cairn_sha256_init(&ctx);
-    cairn_sha256_update(&ctx, pad, 64);
-    cairn_sha256_update(&ctx, msg, msg_len);
-    cairn_sha256_final(&ctx, inner);
+    cairn_sha256_init(&prepared->inner);
+    cairn_sha256_update(&prepared->inner, pad, 64);
     for (int i = 0; i < 64; i++) {
         pad[i] = block[i] ^ 0x5c;
     }
-    cairn_sha256_init(&ctx);
-    cairn_sha256_update(&ctx, pad, 64);
-    cairn_sha256_update(&ctx, inner, 32);
-    cairn_sha256_final(&ctx, mac);
+    cairn_sha256_init(&prepared->outer);
+    cairn_sha256_update(&prepared->outer, pad, 64);
     memset(block, 0, sizeof(block));
     memset(pad, 0, sizeof(pad));
+}
+
+void cairn_hmac_sha256_prepared(const cairn_hmac_key *prepared, const void *msg, size_t msg_len,
+                                unsigned char mac[32])
+{
+    unsigned char inner[32];
+    cairn_sha256_ctx ctx = prepared->inner;
+    cairn_sha256_update(&ctx, msg, msg_len);
+    cairn_sha256_final(&ctx, inner);
+    ctx = prepared->outer;
+    cairn_sha256_update(&ctx, inner, 32);
+    cairn_sha256_final(&ctx, mac);
+}
+
+void cairn_hmac_sha256(const unsigned char *key, size_t key_len, const void *msg, size_t msg_len,
+                       unsigned char mac[32])
+{
+    cairn_hmac_key prepared;
+    cairn_hmac_sha256_prepare(&prepared, key, key_len);
+    cairn_hmac_sha256_prepared(&prepared, msg, msg_len, mac);
+    memset(&prepared, 0, sizeof(prepared));
 }

@@ -227,18 +227,33 @@ void cairn_signer_destroy(cairn_signer *s)
     memset(s, 0, sizeof(*s));
 }
 
-void cairn_signer_key(cairn_signer *s, const char *date, unsigned char key[32])
+/* Derives the date's key when the date changed; the caller holds the lock. */
+static void signer_rotate(cairn_signer *s, const char *date)
 {
-    pthread_mutex_lock(&s->lock);
     if (memcmp(s->date, date, CAIRN_SCOPE_DATE_LEN) != 0) {
         char scope_date[CAIRN_SCOPE_DATE_LEN + 1];
         memcpy(scope_date, date, CAIRN_SCOPE_DATE_LEN);
         scope_date[CAIRN_SCOPE_DATE_LEN] = '\0';
         cairn_derive_signing_key(s->credentials.secret_key, scope_date, s->region, s->service, s->key);
+        cairn_hmac_sha256_prepare(&s->prepared, s->key, sizeof(s->key));
         memcpy(s->date, scope_date, sizeof(scope_date));
         s->derivations++;
     }
+}
+
+void cairn_signer_key(cairn_signer *s, const char *date, unsigned char key[32])
+{
+    pthread_mutex_lock(&s->lock);
+    signer_rotate(s, date);
     memcpy(key, s->key, 32);
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void signer_prepared_key(cairn_signer *s, const char *date, cairn_hmac_key *out)
+{
+    pthread_mutex_lock(&s->lock);
+    signer_rotate(s, date);
+    *out = s->prepared;
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -363,10 +378,11 @@ long cairn_sign(cairn_signer *s, const cairn_request *req, char *out, size_t out
     if (sts_len < 0 || (size_t) sts_len >= sizeof(string_to_sign)) {
         return -1;
     }
-    unsigned char key[32], signature[32];
-    cairn_signer_key(s, date, key);
-    hmac(key, sizeof(key), string_to_sign, (size_t) sts_len, signature);
-    memset(key, 0, sizeof(key));
+    cairn_hmac_key key;
+    unsigned char signature[32];
+    signer_prepared_key(s, date, &key);
+    cairn_hmac_sha256_prepared(&key, string_to_sign, (size_t) sts_len, signature);
+    memset(&key, 0, sizeof(key));
     char signature_hex[65];
     to_hex(signature, sizeof(signature), signature_hex);
 

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "cairn_sha256.h"
+
 #define CAIRN_SHA256_HEX_LEN 64
 #define CAIRN_AMZ_DATE_LEN 16 /* 20130524T000000Z */
 #define CAIRN_SCOPE_DATE_LEN 8
@@ -34,6 +36,7 @@ typedef struct {
     pthread_mutex_t lock;
     char date[CAIRN_SCOPE_DATE_LEN + 1]; /* "" until the first derivation */
     unsigned char key[32];
+    cairn_hmac_key prepared;             /* key's HMAC states, what signing uses */
     char region[CAIRN_MAX_FIELD];
     char service[CAIRN_MAX_FIELD];
     cairn_credentials credentials;
