@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""Throughput and p99 of the web connector against its baselines, one wrk run each, 20 KB
+objects: nginx + module vs nginx proxy_pass vs nginx static files; Apache + mod_cairn vs
+mod_proxy; nginx proxy_cache on /_cas/ vs nginx static. Prints a table and one JSON line.
+
+usage: compare.py [--seconds 5] [--connections 32] [--objects 100] [--rounds 3]
+"""
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+import servers  # noqa: E402
+from servers import ACCESS_KEY, SECRET_KEY  # noqa: E402
+import run as tests  # noqa: E402
+
+SIZE = 20 * 1024
+
+
+def nginx_conf(d, port, cairn_port, static_dir, creds):
+    return f"""load_module {servers.BUILD}/ngx_http_cairn_module.so;
+daemon off; worker_processes 1; error_log {d}/error.log warn; pid {d}/nginx.pid;
+events {{ worker_connections 1024; }}
+http {{
+  access_log off;
+  client_body_temp_path {d}/body; proxy_temp_path {d}/proxy;
+  fastcgi_temp_path {d}/fastcgi; uwsgi_temp_path {d}/uwsgi; scgi_temp_path {d}/scgi;
+  proxy_cache_path {d}/cache levels=1:2 keys_zone=cas:10m max_size=200m inactive=1h use_temp_path=off;
+  upstream cairn {{ server 127.0.0.1:{cairn_port}; keepalive 64; }}
+  server {{
+    listen 127.0.0.1:{port};
+    location /m/ {{ cairn_pass cairn; cairn_bucket priv; cairn_credentials {creds}; }}
+    location /mp/ {{ cairn_pass cairn; cairn_bucket pub; }}
+    location /pp/ {{ proxy_pass http://cairn/pub/; proxy_http_version 1.1; proxy_set_header Connection ""; }}
+    location /static/ {{ alias {static_dir}/; }}
+    location /_cas/ {{ cairn_pass cairn; cairn_cas on; cairn_credentials {creds};
+                      proxy_cache cas; proxy_cache_valid 200 1h; proxy_cache_lock on; }}
+    location /pcas/ {{ proxy_pass http://cairn/_cas/; proxy_http_version 1.1; proxy_set_header Connection "";
+                      proxy_cache cas; proxy_cache_valid 200 1h; proxy_cache_lock on; }}
+  }}
+}}
+"""
+
+
+def apache_conf(d, port, cairn_port, creds):
+    m = servers.Apache.MODULES
+    return f"""ServerRoot {d}
+ServerName 127.0.0.1
+Listen 127.0.0.1:{port}
+PidFile {d}/httpd.pid
+DefaultRuntimeDir {d}
+ErrorLog {d}/error.log
+LogLevel warn
+Mutex file:{d} default
+User www-data
+Group www-data
+LoadModule mpm_event_module {m}/mod_mpm_event.so
+LoadModule authz_core_module {m}/mod_authz_core.so
+LoadModule proxy_module {m}/mod_proxy.so
+LoadModule proxy_http_module {m}/mod_proxy_http.so
+LoadModule cairn_module {servers.BUILD}/mod_cairn.so
+<Location "/">
+  Require all granted
+</Location>
+ProxyPass "/pp/" "http://127.0.0.1:{cairn_port}/pub/"
+<Location "/m/">
+  CairnPass http://127.0.0.1:{cairn_port}
+  CairnBucket priv
+  CairnCredentials {creds}
+</Location>
+<Location "/mp/">
+  CairnPass http://127.0.0.1:{cairn_port}
+  CairnBucket pub
+</Location>
+"""
+
+
+def wrk(port, paths, seconds, connections, workdir, name):
+    script = os.path.join(workdir, f"{name}.lua")
+    with open(script, "w") as f:
+        f.write("paths = {" + ",".join(json.dumps(p) for p in paths) + "}\n"
+                "i = 0\nrequest = function()\n  i = i % #paths + 1\n"
+                "  return wrk.format(\"GET\", paths[i])\nend\n")
+    out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s", "--latency",
+                          "-s", script, f"http://127.0.0.1:{port}"],
+                         capture_output=True, text=True, timeout=seconds + 60).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)\b", out)
+    p99_ms = float(p99.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    socket_errors = re.search(r"Socket errors: (.*)", out)
+    return {"rps": round(rps, 1), "p99_ms": round(p99_ms, 3), "requests": requests,
+            "non_2xx": int(errors.group(1)) if errors else 0,
+            "socket_errors": socket_errors.group(1) if socket_errors else ""}
+
+
+def cpu_seconds(group):
+    """User + system CPU time of every process in a process group (the web server's)."""
+    total = 0
+    for pid in subprocess.run(["pgrep", "-g", str(group)], capture_output=True, text=True).stdout.split():
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError):
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def closed_backend_connections(cairn_port):
+    """Connections to Cairn in TIME_WAIT: near 0 when the web server keeps its pool alive."""
+    out = subprocess.run(["ss", "-tanH", "state", "time-wait", f"( dport = :{cairn_port} )"],
+                         capture_output=True, text=True).stdout
+    return len(out.splitlines())
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=int, default=5)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--objects", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; medians are reported")
+    args = parser.parse_args()
+    workdir = tempfile.mkdtemp(prefix="cairn-connector-bench-")
+    os.chmod(workdir, 0o755)
+    cairn = servers.Cairn(workdir)
+    procs = []
+    try:
+        cairn.start()
+        s3 = tests.s3_client(cairn.port)
+        s3.create_bucket(Bucket="priv")
+        s3.create_bucket(Bucket="pub", ACL="public-read")
+        static_dir = os.path.join(workdir, "static")
+        os.makedirs(static_dir)
+        names, hashes = [], []
+        for i in range(args.objects):
+            body = hashlib.sha256(str(i).encode()).digest() * (SIZE // 32)
+            name = f"img/{i:04d}.jpg"
+            for bucket in ("priv", "pub"):
+                s3.put_object(Bucket=bucket, Key=name, Body=body)
+            os.makedirs(os.path.join(static_dir, "img"), exist_ok=True)
+            with open(os.path.join(static_dir, name), "wb") as f:
+                f.write(body)
+            names.append(name)
+            hashes.append(hashlib.sha256(body).hexdigest())
+        os.chmod(static_dir, 0o755)
+        creds = os.path.join(workdir, "credentials")
+        servers.write_credentials(creds, ACCESS_KEY, SECRET_KEY)
+        os.chmod(creds, 0o644)
+
+        ndir = os.path.join(workdir, "nginx")
+        os.makedirs(ndir)
+        nport = servers.free_port()
+        with open(os.path.join(ndir, "nginx.conf"), "w") as f:
+            f.write(nginx_conf(ndir, nport, cairn.port, static_dir, creds))
+        nginx = subprocess.Popen(["nginx", "-p", ndir, "-c", os.path.join(ndir, "nginx.conf")],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
+        procs.append(nginx)
+        servers.wait_for_port(nport, nginx, "nginx")
+        adir = os.path.join(workdir, "apache")
+        os.makedirs(adir)
+        os.chmod(adir, 0o777)
+        aport = servers.free_port()
+        with open(os.path.join(adir, "httpd.conf"), "w") as f:
+            f.write(apache_conf(adir, aport, cairn.port, creds))
+        apache = subprocess.Popen(["apache2", "-f", os.path.join(adir, "httpd.conf"), "-DFOREGROUND"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
+        procs.append(apache)
+        servers.wait_for_port(aport, apache, "apache")
+
+        def paths(prefix):
+            return [prefix + n for n in names]
+        cas_paths = ["/_cas/" + h for h in hashes]
+        plain_cas_paths = ["/pcas/" + h for h in hashes]
+        for p in cas_paths + plain_cas_paths:  # fill nginx's cache
+            tests.request(nport, "GET", p)
+        # the JVM's warm-up, signed and unsigned, not reported
+        wrk(nport, paths("/pp/"), args.seconds, args.connections, workdir, "warmup")
+        wrk(nport, paths("/m/"), args.seconds, args.connections, workdir, "warmup")
+        runs = [
+            ("nginx module, signed (private bucket)", nport, paths("/m/"), nginx),
+            ("nginx module, unsigned (public bucket)", nport, paths("/mp/"), nginx),
+            ("nginx proxy_pass (public bucket)", nport, paths("/pp/"), nginx),
+            ("nginx static files", nport, paths("/static/"), nginx),
+            ("nginx proxy_cache on /_cas/", nport, cas_paths, nginx),
+            ("nginx proxy_cache, proxy_pass without module", nport, plain_cas_paths, nginx),
+            ("apache mod_cairn, signed (private bucket)", aport, paths("/m/"), apache),
+            ("apache mod_cairn, unsigned (public bucket)", aport, paths("/mp/"), apache),
+            ("apache mod_proxy (public bucket)", aport, paths("/pp/"), apache),
+        ]
+        # Rounds interleave the configurations so that a burst of load from elsewhere on the
+        # machine hits them alike; each figure is the median of its rounds.
+        samples = {name: [] for name, _, _, _ in runs}
+        for _ in range(args.rounds):
+            for name, port, ps, server in runs:
+                closed_before = closed_backend_connections(cairn.port)
+                cpu_before = cpu_seconds(server.pid)
+                sample = wrk(port, ps, args.seconds, args.connections, workdir, re.sub(r"\W+", "_", name))
+                sample["server_cpu_us_per_request"] = (cpu_seconds(server.pid) - cpu_before) * 1e6 / sample["requests"]
+                sample["backend_conns_closed"] = max(0, closed_backend_connections(cairn.port) - closed_before)
+                samples[name].append(sample)
+        results = {}
+        for name, runs_of_name in samples.items():
+            results[name] = {
+                "rps": statistics.median(x["rps"] for x in runs_of_name),
+                "p99_ms": statistics.median(x["p99_ms"] for x in runs_of_name),
+                "non_2xx": sum(x["non_2xx"] for x in runs_of_name),
+                "server_cpu_us_per_request": round(statistics.median(
+                    x["server_cpu_us_per_request"] for x in runs_of_name), 1),
+                "backend_conns_closed": max(x["backend_conns_closed"] for x in runs_of_name),
+                "socket_errors": "; ".join(x["socket_errors"] for x in runs_of_name if x["socket_errors"]),
+                "rounds_rps": [x["rps"] for x in runs_of_name],
+            }
+        r = results
+        ratios = {
+            "nginx_module_signed_vs_proxy_pass_rps": r["nginx module, signed (private bucket)"]["rps"]
+            / r["nginx proxy_pass (public bucket)"]["rps"],
+            "nginx_module_signed_vs_proxy_pass_p99": r["nginx module, signed (private bucket)"]["p99_ms"]
+            / r["nginx proxy_pass (public bucket)"]["p99_ms"],
+            "nginx_module_unsigned_vs_proxy_pass_rps": r["nginx module, unsigned (public bucket)"]["rps"]
+            / r["nginx proxy_pass (public bucket)"]["rps"],
+            "nginx_module_unsigned_vs_proxy_pass_p99": r["nginx module, unsigned (public bucket)"]["p99_ms"]
+            / r["nginx proxy_pass (public bucket)"]["p99_ms"],
+            "apache_mod_cairn_unsigned_vs_mod_proxy_rps": r["apache mod_cairn, unsigned (public bucket)"]["rps"]
+            / r["apache mod_proxy (public bucket)"]["rps"],
+            "apache_mod_cairn_unsigned_vs_mod_proxy_p99": r["apache mod_cairn, unsigned (public bucket)"]["p99_ms"]
+            / r["apache mod_proxy (public bucket)"]["p99_ms"],
+            "apache_mod_cairn_vs_mod_proxy_rps": r["apache mod_cairn, signed (private bucket)"]["rps"]
+            / r["apache mod_proxy (public bucket)"]["rps"],
+            "apache_mod_cairn_vs_mod_proxy_p99": r["apache mod_cairn, signed (private bucket)"]["p99_ms"]
+            / r["apache mod_proxy (public bucket)"]["p99_ms"],
+            "nginx_module_signed_vs_proxy_pass_cpu": r["nginx module, signed (private bucket)"]["server_cpu_us_per_request"]
+            / r["nginx proxy_pass (public bucket)"]["server_cpu_us_per_request"],
+            "apache_mod_cairn_vs_mod_proxy_cpu": r["apache mod_cairn, signed (private bucket)"]["server_cpu_us_per_request"]
+            / r["apache mod_proxy (public bucket)"]["server_cpu_us_per_request"],
+            "nginx_cas_cache_module_vs_plain_cache_cpu": r["nginx proxy_cache on /_cas/"]["server_cpu_us_per_request"]
+            / r["nginx proxy_cache, proxy_pass without module"]["server_cpu_us_per_request"],
+            "nginx_cas_cache_vs_static_cpu": r["nginx static files"]["server_cpu_us_per_request"]
+            / r["nginx proxy_cache on /_cas/"]["server_cpu_us_per_request"],
+            "nginx_cas_cache_vs_static_rps": r["nginx proxy_cache on /_cas/"]["rps"] / r["nginx static files"]["rps"],
+        }
+        ratios = {k: round(v, 3) for k, v in ratios.items()}
+        print(f"\n{'run':45s} {'req/s':>10s} {'p99 ms':>9s} {'cpu us/req':>10s} {'non-2xx':>8s} {'conns closed':>12s}")
+        for name, res in results.items():
+            print(f"{name:45s} {res['rps']:10.1f} {res['p99_ms']:9.2f} {res['server_cpu_us_per_request']:10.1f} "
+                  f"{res['non_2xx']:8d} {res['backend_conns_closed']:12d} {res['socket_errors']}")
+        print()
+        for k, v in ratios.items():
+            print(f"{k:45s} {v:6.3f}")
+        print(json.dumps({"bench": "web-connector", "object_bytes": SIZE, "objects": args.objects,
+                          "seconds": args.seconds, "connections": args.connections, "rounds": args.rounds,
+                          "runs": results, "ratios": ratios}))
+        return 0
+    finally:
+        for p in procs:
+            servers.stop_process(p, timeout=20)
+        cairn.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
