@@ -13,6 +13,8 @@ WORK=$(mktemp -d /tmp/cairn-bench.XXXXXX)
 KEY=BENCHKEY SECRET=benchsecretbenchsecretbenchsecret1234
 JAR=${JAR:-$ROOT/service/target/cairn-service.jar}
 CEIL_PORT=${CEIL_PORT:-9200} CAIRN_PORT=${CAIRN_PORT:-9100}
+# boto3 lives in the tests' virtual environment (bin/install-test-deps).
+PATH="$("$ROOT/bin/test-venv")/bin:$PATH"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
 trap cleanup EXIT
