@@ -23,7 +23,7 @@ import java.util.function.BooleanSupplier;
  * a 64-bit hash of each key to a 64-bit virtual offset (segment number in the high 32 bits,
  * offset in the low 32) and the entry's size, so a hit costs one index probe and exactly one
  * positional read — none when the entry still sits in the write buffer. Only the newest
- * (active) segment takes writes, through a write buffer that readers copy from directly; every
+ * ({@link ActiveSegment}) takes writes, through a write buffer that readers copy from directly; every
  * flush publishes a fresh buffer, so a reader never sees bytes change under it. Entries carry a
  * CRC32C and their full key: a failed check is a miss (and the entry leaves the index), a hash
  * collision is a miss; wrong bytes are never returned.
@@ -52,10 +52,6 @@ public final class SsdCache implements Closeable {
     private static final System.Logger LOG = System.getLogger(SsdCache.class.getName());
     private static final BooleanSupplier ALWAYS = () -> true;
 
-    /** The buffer readers may copy from: its segment, its file offset and its bytes. */
-    private record BufferView(int segment, long fileOffset, byte[] bytes) {
-    }
-
     private final SsdCacheOptions options;
     private final FileSystem fs;
     private final Path directory;
@@ -67,14 +63,9 @@ public final class SsdCache implements Closeable {
 
     private final ReentrantLock writeLock = new ReentrantLock();
     // Guarded by writeLock.
-    private CacheSegment active;
-    private WritableFile activeFile;
-    private byte[] buffer;
-    private int bufferLength;
-    private long bufferFileOffset;
+    private volatile ActiveSegment active;
     private int nextSegment = 1;
 
-    private volatile BufferView view = new BufferView(0, 0, new byte[0]);
     private volatile boolean closed;
     private volatile boolean failed;
 
@@ -160,10 +151,9 @@ public final class SsdCache implements Closeable {
         int segmentNumber = VirtualOffset.segment(virtualOffset);
         long offset = VirtualOffset.offset(virtualOffset);
         int size = location.size();
-        BufferView buffered = view;
-        if (buffered.segment() == segmentNumber && offset >= buffered.fileOffset()
-                && offset + size <= buffered.fileOffset() + buffered.bytes().length) {
-            int at = (int) (offset - buffered.fileOffset());
+        ActiveSegment.BufferView buffered = active.view();
+        int at = buffered.indexOf(segmentNumber, offset, size);
+        if (at >= 0) {
             byte[] bytes = buffered.bytes();
             return CacheEntryFormat.keyEquals(bytes, at, key) ? CacheEntryFormat.value(bytes, at) : null;
         }
@@ -233,7 +223,7 @@ public final class SsdCache implements Closeable {
             long virtualOffset = append(entry);
             HashIndex.Location previous = index.putIf(hash, virtualOffset, entry.length, guard);
             if (previous == HashIndex.REJECTED) {
-                active.addGarbage(entry.length);
+                active.segment().addGarbage(entry.length);
                 return false;
             }
             if (previous != null) {
@@ -268,46 +258,20 @@ public final class SsdCache implements Closeable {
 
     /** Appends an entry to the active segment, rolling first if it does not fit. REQUIRES: writeLock. */
     private long append(byte[] entry) throws IOException {
-        while (bufferFileOffset + bufferLength + entry.length > options.segmentBytes()) {
+        while (active.end() + entry.length > options.segmentBytes()) {
             roll();
         }
-        long at = bufferFileOffset + bufferLength;
-        if (entry.length > buffer.length - bufferLength) {
-            flushBuffer();
-        }
-        if (entry.length > buffer.length) {
-            activeFile.append(ByteBuffer.wrap(entry));
-            bufferFileOffset += entry.length;
-            view = new BufferView(active.number, bufferFileOffset, buffer);
-        } else {
-            System.arraycopy(entry, 0, buffer, bufferLength, entry.length);
-            bufferLength += entry.length;
-        }
-        active.setWritten(bufferFileOffset + bufferLength);
+        long at = active.append(entry);
         bytesWritten.add(entry.length);
-        return VirtualOffset.of(active.number, at);
-    }
-
-    /** Writes the buffer out and publishes a fresh one. REQUIRES: writeLock. */
-    private void flushBuffer() throws IOException {
-        if (bufferLength > 0) {
-            activeFile.append(ByteBuffer.wrap(buffer, 0, bufferLength));
-            bufferFileOffset += bufferLength;
-            buffer = new byte[buffer.length];
-            bufferLength = 0;
-        }
-        view = new BufferView(active.number, bufferFileOffset, buffer);
+        return VirtualOffset.of(active.segment().number, at);
     }
 
     /** Seals the active segment, makes room, and starts the next. REQUIRES: writeLock. */
     private void roll() throws IOException {
-        flushBuffer();
-        activeFile.sync();
-        activeFile.close();
         active.seal();
         while (segments.size() >= maxSegments) {
             Map.Entry<Integer, CacheSegment> oldest = segments.firstEntry();
-            if (oldest == null || oldest.getValue() == active) {
+            if (oldest == null || oldest.getValue() == active.segment()) {
                 break;
             }
             evictions.add(dropSegment(oldest.getValue()));
@@ -320,25 +284,19 @@ public final class SsdCache implements Closeable {
     private void startSegment() throws IOException {
         int number = nextSegment++;
         Path path = directory.resolve(CacheSegment.fileName(number));
-        activeFile = fs.create(path, WriteLifetime.SHORT);
-        activeFile.reserve(options.segmentBytes());
+        WritableFile file = fs.create(path, WriteLifetime.SHORT);
         ReadableFile reader;
         try {
+            file.reserve(options.segmentBytes());
             reader = fs.openRead(path);
         } catch (IOException e) {
-            activeFile.close();
+            file.close();
             throw e;
         }
-        active = new CacheSegment(number, path, reader, 0, false);
-        segments.put(number, active);
-        buffer = new byte[options.writeBufferBytes()];
-        bufferFileOffset = 0;
-        bufferLength = 0;
-        byte[] header = SegmentHeader.encode(number, options.segmentBytes());
-        System.arraycopy(header, 0, buffer, 0, header.length);
-        bufferLength = header.length;
-        active.setWritten(header.length);
-        view = new BufferView(number, 0, buffer);
+        CacheSegment segment = new CacheSegment(number, path, reader, 0, false);
+        segments.put(number, segment);
+        active = new ActiveSegment(segment, file, options.writeBufferBytes(),
+                SegmentHeader.encode(number, options.segmentBytes()));
     }
 
     /**
@@ -361,7 +319,7 @@ public final class SsdCache implements Closeable {
             if (index.replaceIf(hash, oldOffset, newOffset, entry.length)) {
                 return true;
             }
-            active.addGarbage(entry.length);
+            active.segment().addGarbage(entry.length);
             return false;
         } finally {
             writeLock.unlock();
@@ -436,13 +394,12 @@ public final class SsdCache implements Closeable {
             closed = true;
             if (!failed) {
                 try {
-                    flushBuffer();
-                    activeFile.sync();
+                    active.flushAndSync();
                 } catch (IOException e) {
                     fail(e);
                 }
             }
-            activeFile.close();
+            active.closeFile();
         } finally {
             writeLock.unlock();
         }
