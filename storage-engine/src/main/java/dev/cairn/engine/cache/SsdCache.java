@@ -8,19 +8,9 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -33,31 +23,34 @@ import java.util.function.BooleanSupplier;
  * a 64-bit hash of each key to a 64-bit virtual offset (segment number in the high 32 bits,
  * offset in the low 32) and the entry's size, so a hit costs one index probe and exactly one
  * positional read — none when the entry still sits in the write buffer. Only the newest
- * (active) segment takes writes, through a write buffer that readers copy from directly; every
+ * ({@link ActiveSegment}) takes writes, through a write buffer that readers copy from directly; every
  * flush publishes a fresh buffer, so a reader never sees bytes change under it. Entries carry a
  * CRC32C and their full key: a failed check is a miss (and the entry leaves the index), a hash
  * collision is a miss; wrong bytes are never returned.
  *
  * <p>Invalidation only removes the key from the index and counts the entry's bytes as garbage in
- * its segment. Garbage collection (in the background) copies the live entries of sealed segments
- * whose garbage ratio reaches {@link SsdCacheOptions#gcGarbageRatio()} to the active segment and
- * deletes them. When the cache is full the oldest segment is dropped whole (FIFO).
+ * its segment. Garbage collection ({@link SegmentCollector}, in the background) copies the live
+ * entries of sealed segments whose garbage ratio reaches {@link SsdCacheOptions#gcGarbageRatio()}
+ * to the active segment and deletes them. When the cache is full the oldest segment is dropped
+ * whole (FIFO).
  *
- * <p>Restart: see {@link SsdRecovery}. Invalidations are not logged, so after a crash the
- * segments cannot prove which entries are still current and are dropped; a clean {@link #close()}
- * writes the list of live offsets that the next open rebuilds from, verifying every entry.
+ * <p>Restart: see {@link SsdRecovery} and {@link SegmentRecovery}. Invalidations are not logged,
+ * so after a crash the segments cannot prove which entries are still current and are dropped; a
+ * clean {@link #close()} writes the list of live offsets that the next open rebuilds from,
+ * verifying every entry.
  *
- * <p>Thread-safe. Reads never block each other nor wait for writes (they take one index stripe's
- * monitor briefly); writes are serialised by one lock; garbage collection runs one pass at a time.
- * If a write to a segment fails, the cache disables itself (every get misses) and logs once.
+ * <p>Thread-safety: every public method may be called by any thread. Reads ({@link #get},
+ * {@link #contains}) never block each other nor wait for writes: they take one index stripe's
+ * monitor briefly and copy from the published write buffer, which is never changed once a newer
+ * one is published. {@link #invalidate} touches the index alone and never does I/O. Writes
+ * ({@link #put}, garbage collection's copies, rolling to a new segment, close) are serialised by
+ * one write lock, which guards the active segment and its buffer; garbage collection runs one
+ * pass at a time. If a write to a segment fails, the cache disables itself (every get misses) and
+ * logs once.
  */
 public final class SsdCache implements Closeable {
     private static final System.Logger LOG = System.getLogger(SsdCache.class.getName());
     private static final BooleanSupplier ALWAYS = () -> true;
-
-    /** The buffer readers may copy from: its segment, its file offset and its bytes. */
-    private record BufferView(int segment, long fileOffset, byte[] bytes) {
-    }
 
     private final SsdCacheOptions options;
     private final FileSystem fs;
@@ -66,21 +59,13 @@ public final class SsdCache implements Closeable {
     private final ConcurrentSkipListMap<Integer, CacheSegment> segments = new ConcurrentSkipListMap<>();
     private final Doorkeeper doorkeeper;
     private final long maxSegments;
-    private final Executor gcExecutor;
-    private final ExecutorService ownedExecutor;
-    private final AtomicBoolean gcScheduled = new AtomicBoolean();
-    private final Semaphore gcPermit = new Semaphore(1);
+    private final SegmentCollector collector;
 
     private final ReentrantLock writeLock = new ReentrantLock();
     // Guarded by writeLock.
-    private CacheSegment active;
-    private WritableFile activeFile;
-    private byte[] buffer;
-    private int bufferLength;
-    private long bufferFileOffset;
+    private volatile ActiveSegment active;
     private int nextSegment = 1;
 
-    private volatile BufferView view = new BufferView(0, 0, new byte[0]);
     private volatile boolean closed;
     private volatile boolean failed;
 
@@ -89,8 +74,6 @@ public final class SsdCache implements Closeable {
     private final LongAdder evictions = new LongAdder();
     private final LongAdder admissionRejected = new LongAdder();
     private final LongAdder bytesWritten = new LongAdder();
-    private final LongAdder gcCopiedBytes = new LongAdder();
-    private final LongAdder gcSegments = new LongAdder();
     private final LongAdder corruptions = new LongAdder();
 
     private SsdCache(SsdCacheOptions options) {
@@ -100,17 +83,7 @@ public final class SsdCache implements Closeable {
         this.doorkeeper = options.admission() == SsdAdmission.SECOND_ACCESS
                 ? new Doorkeeper(options.doorkeeperWindow()) : null;
         this.maxSegments = options.capacityBytes() / options.segmentBytes();
-        if (options.gcExecutor() != null) {
-            this.gcExecutor = options.gcExecutor();
-            this.ownedExecutor = null;
-        } else {
-            this.ownedExecutor = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "cairn-ssd-cache-gc");
-                t.setDaemon(true);
-                return t;
-            });
-            this.gcExecutor = ownedExecutor;
-        }
+        this.collector = new SegmentCollector(this, options, index, segments);
     }
 
     /** Opens the cache in {@link SsdCacheOptions#directory()}, recovering as the options say. */
@@ -118,7 +91,7 @@ public final class SsdCache implements Closeable {
         SsdCache cache = new SsdCache(options);
         try {
             cache.fs.createDirectories(cache.directory);
-            cache.recover();
+            cache.nextSegment = SegmentRecovery.recover(options, cache.index, cache.segments);
             cache.writeLock.lock();
             try {
                 cache.startSegment();
@@ -126,7 +99,7 @@ public final class SsdCache implements Closeable {
                 cache.writeLock.unlock();
             }
         } catch (IOException | RuntimeException e) {
-            cache.shutdownExecutor();
+            cache.collector.shutdownExecutor();
             cache.segments.values().forEach(CacheSegment::close);
             throw e;
         }
@@ -178,10 +151,9 @@ public final class SsdCache implements Closeable {
         int segmentNumber = VirtualOffset.segment(virtualOffset);
         long offset = VirtualOffset.offset(virtualOffset);
         int size = location.size();
-        BufferView buffered = view;
-        if (buffered.segment() == segmentNumber && offset >= buffered.fileOffset()
-                && offset + size <= buffered.fileOffset() + buffered.bytes().length) {
-            int at = (int) (offset - buffered.fileOffset());
+        ActiveSegment.BufferView buffered = active.view();
+        int at = buffered.indexOf(segmentNumber, offset, size);
+        if (at >= 0) {
             byte[] bytes = buffered.bytes();
             return CacheEntryFormat.keyEquals(bytes, at, key) ? CacheEntryFormat.value(bytes, at) : null;
         }
@@ -251,7 +223,7 @@ public final class SsdCache implements Closeable {
             long virtualOffset = append(entry);
             HashIndex.Location previous = index.putIf(hash, virtualOffset, entry.length, guard);
             if (previous == HashIndex.REJECTED) {
-                active.addGarbage(entry.length);
+                active.segment().addGarbage(entry.length);
                 return false;
             }
             if (previous != null) {
@@ -278,89 +250,84 @@ public final class SsdCache implements Closeable {
         CacheSegment segment = segments.get(VirtualOffset.segment(location.virtualOffset()));
         if (segment != null) {
             segment.addGarbage(location.size());
-            if (segment.sealed() && segment.garbageRatio() >= options.gcGarbageRatio()) {
-                scheduleGc();
+            if (collector.due(segment)) {
+                collector.schedule();
             }
         }
     }
 
     /** Appends an entry to the active segment, rolling first if it does not fit. REQUIRES: writeLock. */
     private long append(byte[] entry) throws IOException {
-        while (bufferFileOffset + bufferLength + entry.length > options.segmentBytes()) {
+        while (active.end() + entry.length > options.segmentBytes()) {
             roll();
         }
-        long at = bufferFileOffset + bufferLength;
-        if (entry.length > buffer.length - bufferLength) {
-            flushBuffer();
-        }
-        if (entry.length > buffer.length) {
-            activeFile.append(ByteBuffer.wrap(entry));
-            bufferFileOffset += entry.length;
-            view = new BufferView(active.number, bufferFileOffset, buffer);
-        } else {
-            System.arraycopy(entry, 0, buffer, bufferLength, entry.length);
-            bufferLength += entry.length;
-        }
-        active.setWritten(bufferFileOffset + bufferLength);
+        long at = active.append(entry);
         bytesWritten.add(entry.length);
-        return VirtualOffset.of(active.number, at);
-    }
-
-    /** Writes the buffer out and publishes a fresh one. REQUIRES: writeLock. */
-    private void flushBuffer() throws IOException {
-        if (bufferLength > 0) {
-            activeFile.append(ByteBuffer.wrap(buffer, 0, bufferLength));
-            bufferFileOffset += bufferLength;
-            buffer = new byte[buffer.length];
-            bufferLength = 0;
-        }
-        view = new BufferView(active.number, bufferFileOffset, buffer);
+        return VirtualOffset.of(active.segment().number, at);
     }
 
     /** Seals the active segment, makes room, and starts the next. REQUIRES: writeLock. */
     private void roll() throws IOException {
-        flushBuffer();
-        activeFile.sync();
-        activeFile.close();
         active.seal();
         while (segments.size() >= maxSegments) {
             Map.Entry<Integer, CacheSegment> oldest = segments.firstEntry();
-            if (oldest == null || oldest.getValue() == active) {
+            if (oldest == null || oldest.getValue() == active.segment()) {
                 break;
             }
             evictions.add(dropSegment(oldest.getValue()));
         }
         startSegment();
-        scheduleGc();
+        collector.schedule();
     }
 
     /** REQUIRES: writeLock. */
     private void startSegment() throws IOException {
         int number = nextSegment++;
         Path path = directory.resolve(CacheSegment.fileName(number));
-        activeFile = fs.create(path, WriteLifetime.SHORT);
-        activeFile.reserve(options.segmentBytes());
+        WritableFile file = fs.create(path, WriteLifetime.SHORT);
         ReadableFile reader;
         try {
+            file.reserve(options.segmentBytes());
             reader = fs.openRead(path);
         } catch (IOException e) {
-            activeFile.close();
+            file.close();
             throw e;
         }
-        active = new CacheSegment(number, path, reader, 0, false);
-        segments.put(number, active);
-        buffer = new byte[options.writeBufferBytes()];
-        bufferFileOffset = 0;
-        bufferLength = 0;
-        byte[] header = SegmentHeader.encode(number, options.segmentBytes());
-        System.arraycopy(header, 0, buffer, 0, header.length);
-        bufferLength = header.length;
-        active.setWritten(header.length);
-        view = new BufferView(number, 0, buffer);
+        CacheSegment segment = new CacheSegment(number, path, reader, 0, false);
+        segments.put(number, segment);
+        active = new ActiveSegment(segment, file, options.writeBufferBytes(),
+                SegmentHeader.encode(number, options.segmentBytes()));
+    }
+
+    /**
+     * Appends a live entry that garbage collection moves and points the index at the copy if it
+     * still points at {@code oldOffset}; returns whether it did. Takes the write lock.
+     */
+    boolean copyForward(long hash, long oldOffset, byte[] entry) throws IOException {
+        writeLock.lock();
+        try {
+            if (closed || failed) {
+                throw new IOException("cache closed during garbage collection");
+            }
+            long newOffset;
+            try {
+                newOffset = append(entry);
+            } catch (IOException e) {
+                fail(e);
+                throw e;
+            }
+            if (index.replaceIf(hash, oldOffset, newOffset, entry.length)) {
+                return true;
+            }
+            active.segment().addGarbage(entry.length);
+            return false;
+        } finally {
+            writeLock.unlock();
+        }
     }
 
     /** Removes a segment and its index entries; returns how many entries it still held. */
-    private long dropSegment(CacheSegment segment) {
+    long dropSegment(CacheSegment segment) {
         if (!segments.remove(segment.number, segment)) {
             return 0;
         }
@@ -374,32 +341,18 @@ public final class SsdCache implements Closeable {
         return removed;
     }
 
+    boolean isClosed() {
+        return closed;
+    }
+
+    boolean isClosedOrFailed() {
+        return closed || failed;
+    }
+
     private void fail(IOException e) {
         if (!failed) {
             failed = true;
             LOG.log(System.Logger.Level.ERROR, "SSD cache disabled after a write failed in " + directory, e);
-        }
-    }
-
-    // ---------------------------------------------------------------- garbage collection
-
-    private void scheduleGc() {
-        if (closed || !gcScheduled.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            gcExecutor.execute(() -> {
-                gcScheduled.set(false);
-                if (gcPermit.tryAcquire()) {
-                    try {
-                        collect();
-                    } finally {
-                        gcPermit.release();
-                    }
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            gcScheduled.set(false);
         }
     }
 
@@ -409,77 +362,7 @@ public final class SsdCache implements Closeable {
      * Returns the number of segments collected.
      */
     public int collectGarbage() {
-        gcPermit.acquireUninterruptibly();
-        try {
-            return collect();
-        } finally {
-            gcPermit.release();
-        }
-    }
-
-    /** REQUIRES: gcPermit. */
-    private int collect() {
-        List<CacheSegment> candidates = new ArrayList<>();
-        for (CacheSegment s : segments.values()) {
-            if (s.sealed() && s.garbageRatio() >= options.gcGarbageRatio()) {
-                candidates.add(s);
-            }
-        }
-        candidates.sort(Comparator.comparingLong(CacheSegment::garbage).reversed());
-        int collected = 0;
-        for (CacheSegment s : candidates) {
-            if (closed || failed) {
-                break;
-            }
-            if (segments.get(s.number) == s && compact(s)) {
-                collected++;
-                gcSegments.increment();
-            }
-        }
-        return collected;
-    }
-
-    /** Copies the live entries of {@code segment} forward and deletes it. */
-    private boolean compact(CacheSegment segment) {
-        try {
-            SegmentScanner.scan(segment.reader, segment.written(), (offset, bytes, at, size) -> {
-                long oldOffset = VirtualOffset.of(segment.number, offset);
-                long hash = KeyHash.of(CacheEntryFormat.key(bytes, at));
-                HashIndex.Location location = index.get(hash);
-                if (location == null || location.virtualOffset() != oldOffset) {
-                    return;
-                }
-                byte[] entry = Arrays.copyOfRange(bytes, at, at + size);
-                writeLock.lock();
-                try {
-                    if (closed || failed) {
-                        throw new IOException("cache closed during garbage collection");
-                    }
-                    long newOffset;
-                    try {
-                        newOffset = append(entry);
-                    } catch (IOException e) {
-                        fail(e);
-                        throw e;
-                    }
-                    if (index.replaceIf(hash, oldOffset, newOffset, size)) {
-                        gcCopiedBytes.add(size);
-                    } else {
-                        active.addGarbage(size);
-                    }
-                } finally {
-                    writeLock.unlock();
-                }
-            });
-        } catch (IOException e) {
-            if (segments.get(segment.number) != segment || closed || failed) {
-                return false;
-            }
-            LOG.log(System.Logger.Level.WARNING, "SSD cache segment {0} unreadable during collection, dropped: {1}",
-                    segment.path, e);
-        }
-        dropSegment(segment);
-        return true;
+        return collector.collectNow();
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -492,7 +375,8 @@ public final class SsdCache implements Closeable {
             garbage += s.garbage();
         }
         return new SsdCacheStats(hits.sum(), misses.sum(), index.size(), bytes, garbage, evictions.sum(),
-                admissionRejected.sum(), bytesWritten.sum(), gcCopiedBytes.sum(), gcSegments.sum(),
+                admissionRejected.sum(), bytesWritten.sum(), collector.copiedBytes.sum(),
+                collector.collectedSegments.sum(),
                 corruptions.sum(), segments.size(), index.memoryBytes());
     }
 
@@ -510,25 +394,22 @@ public final class SsdCache implements Closeable {
             closed = true;
             if (!failed) {
                 try {
-                    flushBuffer();
-                    activeFile.sync();
+                    active.flushAndSync();
                 } catch (IOException e) {
                     fail(e);
                 }
             }
-            activeFile.close();
+            active.closeFile();
         } finally {
             writeLock.unlock();
         }
-        gcPermit.acquireUninterruptibly();
         try {
-            shutdownExecutor();
-            if (!failed) {
-                long[] live = liveOffsets();
-                LiveList.write(fs, directory, live);
-            }
+            collector.stop(() -> {
+                if (!failed) {
+                    LiveList.write(fs, directory, liveOffsets());
+                }
+            });
         } finally {
-            gcPermit.release();
             segments.values().forEach(CacheSegment::close);
         }
     }
@@ -544,88 +425,5 @@ public final class SsdCache implements Closeable {
         long[] sorted = Arrays.copyOf(live, n[0]);
         Arrays.sort(sorted);
         return sorted;
-    }
-
-    private void shutdownExecutor() {
-        if (ownedExecutor != null) {
-            ownedExecutor.shutdown();
-            try {
-                ownedExecutor.awaitTermination(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    // ---------------------------------------------------------------- recovery
-
-    private void recover() throws IOException {
-        List<Integer> numbers = new ArrayList<>();
-        for (String name : fs.list(directory)) {
-            int number = CacheSegment.parseNumber(name);
-            if (number > 0) {
-                numbers.add(number);
-                nextSegment = Math.max(nextSegment, number + 1);
-            }
-        }
-        numbers.sort(null);
-        long[] live = options.recovery() == SsdRecovery.REBUILD ? LiveList.read(fs, directory) : null;
-        LiveList.delete(fs, directory);
-        for (int number : numbers) {
-            Path path = directory.resolve(CacheSegment.fileName(number));
-            if (live == null) {
-                fs.delete(path);
-            } else {
-                rebuildSegment(number, path, live);
-            }
-        }
-        if (live != null && live.length > 0 && index.size() < live.length) {
-            LOG.log(System.Logger.Level.INFO, "SSD cache rebuilt {0} of {1} live entries in {2}",
-                    index.size(), live.length, directory);
-        }
-        fs.syncDirectory(directory);
-    }
-
-    private void rebuildSegment(int number, Path path, long[] live) throws IOException {
-        ReadableFile reader = fs.openRead(path);
-        CacheSegment segment = null;
-        try {
-            long size = reader.size();
-            byte[] header = size >= SegmentHeader.BYTES ? reader.readFully(0, SegmentHeader.BYTES) : new byte[0];
-            if (SegmentHeader.isValid(header, number)) {
-                segment = new CacheSegment(number, path, reader, size, true);
-                CacheSegment s = segment;
-                long end = SegmentScanner.scan(reader, size, (offset, bytes, at, entrySize) -> {
-                    long virtualOffset = VirtualOffset.of(number, offset);
-                    if (Arrays.binarySearch(live, virtualOffset) < 0) {
-                        s.addGarbage(entrySize);
-                        return;
-                    }
-                    long hash = KeyHash.of(CacheEntryFormat.key(bytes, at));
-                    HashIndex.Location previous = index.putIf(hash, virtualOffset, entrySize, ALWAYS);
-                    if (previous != null) {
-                        CacheSegment holder = segments.getOrDefault(
-                                VirtualOffset.segment(previous.virtualOffset()), s);
-                        holder.addGarbage(previous.size());
-                    }
-                });
-                segment.addGarbage(size - end);
-                segments.put(number, segment);
-            }
-        } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "SSD cache segment {0} unreadable, dropped: {1}", path, e);
-            if (segment != null) {
-                segments.remove(number, segment);
-                index.removeSegment(number);
-            }
-            segment = null;
-        }
-        if (segment == null || segment.garbage() >= segment.written() - SegmentHeader.BYTES) {
-            if (segment != null) {
-                segments.remove(number, segment);
-            }
-            reader.close();
-            fs.delete(path);
-        }
     }
 }

@@ -254,8 +254,8 @@ public final class MemFileSystem implements FileSystem {
 
     /**
      * Inverts bit {@code bit} of the byte at {@code byteOffset} in place, as rot on the device
-     * does: open readers see it and the file keeps its inode, unlike {@link FileCorruptor}, which
-     * writes a new file. Whether the change survives a crash follows the byte's own durability.
+     * does: open readers see it and the file keeps its inode, unlike the tests' file corruptor,
+     * which writes a new file. Whether the change survives a crash follows the byte's own durability.
      */
     public synchronized void flipBitInPlace(Path path, long byteOffset, int bit) throws IOException {
         if (bit < 0 || bit > 7) {

@@ -1,5 +1,6 @@
 package dev.cairn.engine.row;
 
+import dev.cairn.engine.util.Varint;
 import java.util.Arrays;
 
 /** A growable byte array for encoding rows and catalogue records. Not thread-safe. */
@@ -17,12 +18,8 @@ final class ByteWriter {
     }
 
     void varint(long v) {
-        ensure(10);
-        while ((v & ~0x7FL) != 0) {
-            buf[size++] = (byte) ((v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        buf[size++] = (byte) v;
+        ensure(Varint.MAX_BYTES);
+        size = Varint.putLong(buf, size, v);
     }
 
     void bytes(byte[] b) {

@@ -96,23 +96,14 @@ final class CatalogueFormat {
     }
 
     static byte[] schemaFrame(int id, String table, List<String> columns) {
-        byte[] tableBytes = table.getBytes(StandardCharsets.UTF_8);
-        byte[][] names = new byte[columns.size()][];
-        int size = Varint.size(id) + Varint.size(tableBytes.length) + tableBytes.length + Varint.size(columns.size());
-        for (int i = 0; i < names.length; i++) {
-            names[i] = columns.get(i).getBytes(StandardCharsets.UTF_8);
-            size += Varint.size(names[i].length) + names[i].length;
+        ByteWriter w = new ByteWriter(64);
+        w.varint(id);
+        w.string(table);
+        w.varint(columns.size());
+        for (String column : columns) {
+            w.string(column);
         }
-        ByteBuffer payload = ByteBuffer.allocate(size);
-        Varint.putLong(payload, id);
-        Varint.putLong(payload, tableBytes.length);
-        payload.put(tableBytes);
-        Varint.putLong(payload, names.length);
-        for (byte[] name : names) {
-            Varint.putLong(payload, name.length);
-            payload.put(name);
-        }
-        return frame(TYPE_SCHEMA, payload.array());
+        return frame(TYPE_SCHEMA, w.toArray());
     }
 
     static byte[] typedSchemaFrame(int id, String table, List<ColumnSpec> columns) {
@@ -209,11 +200,9 @@ final class CatalogueFormat {
     }
 
     static byte[] variableTableFrame(String table) {
-        byte[] tableBytes = table.getBytes(StandardCharsets.UTF_8);
-        ByteBuffer payload = ByteBuffer.allocate(Varint.size(tableBytes.length) + tableBytes.length);
-        Varint.putLong(payload, tableBytes.length);
-        payload.put(tableBytes);
-        return frame(TYPE_VARIABLE_TABLE, payload.array());
+        ByteWriter w = new ByteWriter(16);
+        w.string(table);
+        return frame(TYPE_VARIABLE_TABLE, w.toArray());
     }
 
     private static byte[] frame(byte type, byte[] payload) {

@@ -102,40 +102,6 @@ public final class RowCodec {
         return out.toArray();
     }
 
-    /** The untyped catalogued form (0x01), which this version reads but no longer writes; for tests. */
-    static byte[] encodeUntypedCatalogued(int schemaId, Row row) {
-        ByteWriter out = new ByteWriter(64);
-        out.u8(FORMAT_CATALOGUED);
-        out.varint(schemaId);
-        for (ColumnValue v : row.asMap().values()) {
-            untypedCell(out, v);
-        }
-        return out.toArray();
-    }
-
-    /** The untyped self-describing form (0x02), which this version reads but no longer writes; for tests. */
-    static byte[] encodeUntypedSelfDescribing(Row row) {
-        ByteWriter out = new ByteWriter(64);
-        out.u8(FORMAT_SELF_DESCRIBING);
-        out.varint(row.size());
-        for (Map.Entry<String, ColumnValue> e : row.asMap().entrySet()) {
-            byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
-            out.varint(name.length);
-            out.bytes(name);
-            untypedCell(out, e.getValue());
-        }
-        return out.toArray();
-    }
-
-    private static void untypedCell(ByteWriter out, ColumnValue v) {
-        if (v.type() != ColumnValue.Type.BYTES && v.type() != ColumnValue.Type.SEPARATED) {
-            throw new IllegalArgumentException("untyped rows hold bytes and pointers only, not " + v.type());
-        }
-        byte[] bytes = v.bytes();
-        out.varint(((long) bytes.length << 1) | (v.isSeparated() ? 1 : 0));
-        out.bytes(bytes);
-    }
-
     /** Decodes any form. Throws {@link CorruptionException} for malformed bytes or an unknown id. */
     public static Row decode(byte[] encoded, SchemaLookup schemas) throws CorruptionException {
         return decode(encoded, schemas, column -> true);

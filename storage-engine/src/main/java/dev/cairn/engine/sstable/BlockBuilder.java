@@ -1,5 +1,6 @@
 package dev.cairn.engine.sstable;
 
+import dev.cairn.engine.util.Varint;
 import java.util.Arrays;
 
 /**
@@ -38,10 +39,10 @@ final class BlockBuilder {
             sinceRestart = 0;
         }
         int unshared = key.length - shared;
-        ensure(15 + unshared + value.length);
-        putVarint(shared);
-        putVarint(unshared);
-        putVarint(value.length);
+        ensure(3 * 5 + unshared + value.length);
+        size = Varint.putLong(buf, size, shared);
+        size = Varint.putLong(buf, size, unshared);
+        size = Varint.putLong(buf, size, value.length);
         System.arraycopy(key, shared, buf, size, unshared);
         size += unshared;
         System.arraycopy(value, 0, buf, size, value.length);
@@ -93,14 +94,6 @@ final class BlockBuilder {
         if (size + more > buf.length) {
             buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
         }
-    }
-
-    private void putVarint(long value) {
-        while ((value & ~0x7FL) != 0) {
-            buf[size++] = (byte) ((value & 0x7F) | 0x80);
-            value >>>= 7;
-        }
-        buf[size++] = (byte) value;
     }
 
     private void putInt(int v) {

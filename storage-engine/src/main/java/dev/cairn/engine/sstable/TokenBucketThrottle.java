@@ -14,7 +14,7 @@ public final class TokenBucketThrottle implements WriteThrottle {
 
     /** Sleeps for a number of nanoseconds; injected so that tests control time. */
     @FunctionalInterface
-    public interface Sleeper {
+    interface Sleeper {
         void sleepNanos(long nanos) throws InterruptedException;
     }
 
@@ -32,7 +32,7 @@ public final class TokenBucketThrottle implements WriteThrottle {
                 nanos -> Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000)));
     }
 
-    public TokenBucketThrottle(long bytesPerSecond, LongSupplier nanoClock, Sleeper sleeper) {
+    TokenBucketThrottle(long bytesPerSecond, LongSupplier nanoClock, Sleeper sleeper) {
         if (bytesPerSecond <= 0) {
             throw new IllegalArgumentException("bytesPerSecond must be positive, got " + bytesPerSecond);
         }

@@ -2,8 +2,15 @@ package dev.cairn.engine.util;
 
 import java.nio.ByteBuffer;
 
-/** Unsigned LEB128 integers, as used throughout the on-disk formats (docs/format/). */
+/**
+ * Unsigned LEB128 integers, as used throughout the on-disk formats (docs/format/): seven bits a
+ * byte, least significant first, the high bit set on every byte but the last. The engine's one
+ * writer of them. Thread-safe: stateless.
+ */
 public final class Varint {
+    /** The longest encoding, of a value with its top bit set. */
+    public static final int MAX_BYTES = 10;
+
     private Varint() {
     }
 
@@ -13,6 +20,19 @@ public final class Varint {
             value >>>= 7;
         }
         out.put((byte) value);
+    }
+
+    /**
+     * Writes {@code value} into {@code out} at {@code offset}, which must leave room for
+     * {@link #size}{@code (value)} bytes, and returns the offset after it.
+     */
+    public static int putLong(byte[] out, int offset, long value) {
+        while ((value & ~0x7FL) != 0) {
+            out[offset++] = (byte) ((value & 0x7F) | 0x80);
+            value >>>= 7;
+        }
+        out[offset++] = (byte) value;
+        return offset;
     }
 
     public static long getLong(ByteBuffer in) {

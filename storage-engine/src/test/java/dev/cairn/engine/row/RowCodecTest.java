@@ -147,8 +147,8 @@ class RowCodecTest {
             Row row = randomUntypedRow(random);
             int id = 1 + random.nextInt(1000);
             schemas.put(id, row.columnNames());
-            byte[] catalogued = RowCodec.encodeUntypedCatalogued(id, row);
-            byte[] selfDescribing = RowCodec.encodeUntypedSelfDescribing(row);
+            byte[] catalogued = UntypedRows.catalogued(id, row);
+            byte[] selfDescribing = UntypedRows.selfDescribing(row);
             assertEquals(row, RowCodec.decode(catalogued, schemas::get), "seed " + seed);
             assertEquals(row, RowCodec.decode(selfDescribing, x -> null), "seed " + seed);
             assertEquals(id, RowCodec.schemaId(catalogued));
@@ -161,7 +161,7 @@ class RowCodecTest {
     void projectionSkipsUnwantedColumns() throws CorruptionException {
         Row row = Row.builder().inline("a", new byte[] {1}).inline("b", new byte[100])
                 .separated("c", new byte[20]).build();
-        byte[] encoded = RowCodec.encodeUntypedCatalogued(7, row);
+        byte[] encoded = UntypedRows.catalogued(7, row);
         Row onlyC = RowCodec.decode(encoded, id -> row.columnNames(), Set.of("c")::contains);
         assertEquals(List.of("c"), onlyC.columnNames());
         assertTrue(onlyC.get("c").isSeparated());
@@ -196,8 +196,8 @@ class RowCodecTest {
             Row row = randomRow(random);
             untyped.put(3, untypedRow.columnNames());
             byte[] encoded = switch (random.nextInt(4)) {
-                case 0 -> RowCodec.encodeUntypedCatalogued(3, untypedRow);
-                case 1 -> RowCodec.encodeUntypedSelfDescribing(untypedRow);
+                case 0 -> UntypedRows.catalogued(3, untypedRow);
+                case 1 -> UntypedRows.selfDescribing(untypedRow);
                 case 2 -> RowCodec.encode("t", row, catalogue);
                 default -> RowCodec.encodeSelfDescribing(row);
             };
@@ -222,7 +222,7 @@ class RowCodecTest {
 
     @Test
     void unknownSchemaIdIsCorruption() {
-        byte[] encoded = RowCodec.encodeUntypedCatalogued(99, Row.builder().inline("a", new byte[1]).build());
+        byte[] encoded = UntypedRows.catalogued(99, Row.builder().inline("a", new byte[1]).build());
         CorruptionException e = assertThrows(CorruptionException.class, () -> RowCodec.decode(encoded, id -> null));
         assertTrue(e.getMessage().contains("99"));
         byte[] typed = encoded.clone();
