@@ -636,6 +636,13 @@ public final class EmbeddedObjectStore implements ObjectStore {
     @Override
     public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
                                      long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
+        return completeUpload(bucket, key, uploadId, requested, minPartSize, onlyIfAbsent, ifMatch, null, Map.of());
+    }
+
+    @Override
+    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
+                                     long minPartSize, boolean onlyIfAbsent, String ifMatch,
+                                     ObjectAttributes attributes, Map<String, String> checksums) throws IOException {
         ReadWriteLock bucketLock = bucketLock(bucket);
         bucketLock.readLock().lock();
         try (StripedLocks.Held u = uploadLocks.lock(uploadId)) {
@@ -647,8 +654,8 @@ public final class EmbeddedObjectStore implements ObjectStore {
             List<PartInfo> chosen = MultipartAssembly.select(requested, stored, minPartSize);
             ContentSource whole = MultipartAssembly.concatenate(chosen, (sha, size) -> openStable(sha, size));
             long[] sizes = chosen.stream().mapToLong(PartInfo::size).toArray();
-            ObjectInfo info = write(bucket, key, upload.attributes(), whole, MultipartAssembly.etag(chosen),
-                    chosen.size(), Map.of(), onlyIfAbsent, ifMatch, sizes);
+            ObjectInfo info = write(bucket, key, attributes == null ? upload.attributes() : attributes, whole,
+                    MultipartAssembly.etag(chosen), chosen.size(), checksums, onlyIfAbsent, ifMatch, sizes);
             dropUpload(upload);
             return info;
         } finally {

@@ -53,7 +53,18 @@ final class Bodies {
 
     /** A small XML body, checked against Content-MD5 and any checksum header. */
     static byte[] readXml(S3Context ctx, S3Request r) throws IOException, S3Exception {
-        Checksums checksums = Checksums.of(r);
+        return readXml(ctx, r, Checksums.of(r));
+    }
+
+    /**
+     * A CompleteMultipartUpload body: its {@code x-amz-checksum-*} headers are the completed
+     * object's, so only Content-MD5 and trailers are the body's.
+     */
+    static byte[] readCompletionXml(S3Context ctx, S3Request r) throws IOException, S3Exception {
+        return readXml(ctx, r, Checksums.ofBodyOnly(r));
+    }
+
+    private static byte[] readXml(S3Context ctx, S3Request r, Checksums checksums) throws IOException, S3Exception {
         try (SpooledBody body = read(ctx, r, ctx.properties().getLimits().getMaxXmlBodySize().toBytes(),
                 checksums.sinks())) {
             checksums.verify(body, r.auth.trailers());

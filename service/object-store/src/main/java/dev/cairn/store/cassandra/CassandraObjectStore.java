@@ -526,6 +526,16 @@ public final class CassandraObjectStore implements ObjectStore {
     @Override
     public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
                                      long minPartSize) throws IOException {
+        return completeUpload(bucket, key, uploadId, requested, minPartSize, false, null, null, Map.of());
+    }
+
+    @Override
+    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
+                                     long minPartSize, boolean onlyIfAbsent, String ifMatch,
+                                     ObjectAttributes attributes, Map<String, String> checksums) throws IOException {
+        if (onlyIfAbsent || ifMatch != null) {
+            throw new UnsupportedOperationException("conditional completion");
+        }
         return guard(() -> {
             UploadInfo u = requireUpload(bucket, key, uploadId);
             Map<Integer, PartInfo> parts = new TreeMap<>();
@@ -544,8 +554,8 @@ public final class CassandraObjectStore implements ObjectStore {
                 return c.openAll();
             });
             requireUpload(bucket, key, uploadId);
-            ObjectInfo info = writeObject(bucket, key, u.attributes(), whole, MultipartAssembly.etag(chosen),
-                    chosen.size(), Map.of(), false);
+            ObjectInfo info = writeObject(bucket, key, attributes == null ? u.attributes() : attributes, whole,
+                    MultipartAssembly.etag(chosen), chosen.size(), checksums, false);
             dropUpload(bucket, key, uploadId);
             return info;
         });
