@@ -13,7 +13,7 @@ final class Bodies {
     static SpooledBody read(S3Context ctx, S3Request r, long maxSize, List<ChecksumSink> sinks)
             throws IOException, S3Exception {
         long declared = r.auth.decodedContentLength();
-        if (declared < 0 && r.http.contentLength() < 0) {
+        if (declared < 0 && r.http.contentLength() < 0 && !isChunked(r)) {
             throw new S3Exception(S3Error.MISSING_CONTENT_LENGTH);
         }
         if (declared > maxSize) {
@@ -49,6 +49,12 @@ final class Bodies {
             }
             throw e;
         }
+    }
+
+    /** Whether the body comes in HTTP/1.1 chunks, its length known only at its end. */
+    private static boolean isChunked(S3Request r) {
+        String te = r.header("Transfer-Encoding");
+        return te != null && te.toLowerCase(java.util.Locale.ROOT).contains("chunked");
     }
 
     /** A small XML body, checked against Content-MD5 and any checksum header. */
