@@ -1,19 +1,19 @@
 package dev.cairn.service.s3;
 
+import dev.cairn.service.auth.ChecksumAlgorithm;
 import dev.cairn.store.CompletedPart;
 import dev.cairn.store.ContentRead;
+import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.PartInfo;
-import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.UploadInfo;
-import dev.cairn.service.auth.ChecksumAlgorithm;
-import java.util.HashMap;
-import java.util.Locale;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**

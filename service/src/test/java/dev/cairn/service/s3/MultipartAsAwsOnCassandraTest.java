@@ -2,7 +2,9 @@ package dev.cairn.service.s3;
 
 import dev.cairn.store.cassandra.LocalCassandraCluster;
 import org.springframework.test.context.TestPropertySource;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /** {@link MultipartAsAwsTest} with the service on the Cassandra store (the local test cluster). */
 @Tag("integration")
@@ -14,5 +16,11 @@ import org.junit.jupiter.api.Tag;
 class MultipartAsAwsOnCassandraTest extends MultipartAsAwsTest {
     static {
         LocalCassandraCluster.ensureRunning();
+    }
+
+    @Override
+    @Test
+    @Disabled("the Cassandra store does not record part layouts yet: partNumber reads of multipart objects answer NotImplemented")
+    void partNumbersPastThePartsGetS3sErrors() {
     }
 }
