@@ -131,6 +131,14 @@ abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
+                                     long minPartSize, boolean onlyIfAbsent, String ifMatch,
+                                     ObjectAttributes attributes, Map<String, String> checksums) throws IOException {
+        return objectWrite(bucket, key, () -> delegate.completeUpload(bucket, key, uploadId, parts, minPartSize,
+                onlyIfAbsent, ifMatch, attributes, checksums));
+    }
+
+    @Override
     public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
                                        String etag, int partCount, Map<String, String> checksums,
                                        String expectedEtag) throws IOException {

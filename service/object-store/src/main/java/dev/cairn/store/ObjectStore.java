@@ -137,6 +137,20 @@ public interface ObjectStore extends AutoCloseable {
         return completeUpload(bucket, key, uploadId, parts, minPartSize);
     }
 
+    /**
+     * {@link #completeUpload(String, String, String, List, long, boolean, String)} writing the
+     * object with {@code attributes} in place of the upload's and with the {@code checksums} the
+     * service computed over the parts (as {@link #putObject}'s).
+     *
+     * @throws UnsupportedOperationException when the store cannot (conditions as the method above)
+     */
+    default ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
+                                      long minPartSize, boolean onlyIfAbsent, String ifMatch,
+                                      ObjectAttributes attributes, java.util.Map<String, String> checksums)
+            throws IOException {
+        throw new UnsupportedOperationException("completion with attributes and checksums");
+    }
+
     /** Ends the upload and releases its parts; NO_SUCH_UPLOAD. */
     void abortUpload(String bucket, String key, String uploadId) throws IOException;
 

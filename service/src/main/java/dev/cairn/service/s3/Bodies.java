@@ -13,7 +13,7 @@ final class Bodies {
     static SpooledBody read(S3Context ctx, S3Request r, long maxSize, List<ChecksumSink> sinks)
             throws IOException, S3Exception {
         long declared = r.auth.decodedContentLength();
-        if (declared < 0 && r.http.contentLength() < 0) {
+        if (declared < 0 && r.http.contentLength() < 0 && !isChunked(r)) {
             throw new S3Exception(S3Error.MISSING_CONTENT_LENGTH);
         }
         if (declared > maxSize) {
@@ -51,9 +51,26 @@ final class Bodies {
         }
     }
 
+    /** Whether the body comes in HTTP/1.1 chunks, its length known only at its end. */
+    private static boolean isChunked(S3Request r) {
+        String te = r.header("Transfer-Encoding");
+        return te != null && te.toLowerCase(java.util.Locale.ROOT).contains("chunked");
+    }
+
     /** A small XML body, checked against Content-MD5 and any checksum header. */
     static byte[] readXml(S3Context ctx, S3Request r) throws IOException, S3Exception {
-        Checksums checksums = Checksums.of(r);
+        return readXml(ctx, r, Checksums.of(r));
+    }
+
+    /**
+     * A CompleteMultipartUpload body: its {@code x-amz-checksum-*} headers are the completed
+     * object's, so only Content-MD5 and trailers are the body's.
+     */
+    static byte[] readCompletionXml(S3Context ctx, S3Request r) throws IOException, S3Exception {
+        return readXml(ctx, r, Checksums.ofBodyOnly(r));
+    }
+
+    private static byte[] readXml(S3Context ctx, S3Request r, Checksums checksums) throws IOException, S3Exception {
         try (SpooledBody body = read(ctx, r, ctx.properties().getLimits().getMaxXmlBodySize().toBytes(),
                 checksums.sinks())) {
             checksums.verify(body, r.auth.trailers());

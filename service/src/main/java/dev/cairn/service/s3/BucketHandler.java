@@ -14,20 +14,53 @@ import org.w3c.dom.Element;
 final class BucketHandler {
     private static final String ALL_USERS = "http://acs.amazonaws.com/groups/global/AllUsers";
 
+    static final int MAX_BUCKETS = 10_000;
+    static final String US_EAST_1 = "us-east-1";
+
     private final S3Context ctx;
 
     BucketHandler(S3Context ctx) {
         this.ctx = ctx;
     }
 
-    void listBuckets(S3Request r) throws IOException {
+    /**
+     * ListBuckets: all buckets by name, or with {@code max-buckets} one page of them, the next
+     * page named by {@code ContinuationToken}; {@code prefix} filters by name.
+     */
+    void listBuckets(S3Request r) throws IOException, S3Exception {
+        String prefix = r.param("prefix");
+        String token = r.param("continuation-token");
+        String after = token == null || token.isEmpty() ? null : ListingHandler.decodeToken(token);
+        int max = r.hasParam("max-buckets") ? r.intParam("max-buckets", MAX_BUCKETS, 1, MAX_BUCKETS) : Integer.MAX_VALUE;
+        String region = r.param("bucket-region");
         Xml x = Xml.document("ListAllMyBucketsResult");
         owner(x, "Owner");
         x.start("Buckets");
-        for (BucketInfo b : ctx.store().listBuckets()) {
-            x.start("Bucket").element("Name", b.name()).element("CreationDate", HttpDates.iso(b.createdMillis())).end();
+        String last = null;
+        int shown = 0;
+        boolean truncated = false;
+        if (region == null || region.equals(ctx.properties().getRegion())) {
+            for (BucketInfo b : ctx.store().listBuckets()) {
+                if (prefix != null && !b.name().startsWith(prefix) || after != null && b.name().compareTo(after) <= 0) {
+                    continue;
+                }
+                if (shown == max) {
+                    truncated = true;
+                    break;
+                }
+                x.start("Bucket").element("Name", b.name()).element("CreationDate", HttpDates.iso(b.createdMillis()))
+                        .element("BucketRegion", ctx.properties().getRegion()).end();
+                last = b.name();
+                shown++;
+            }
         }
         x.end();
+        if (truncated) {
+            x.element("ContinuationToken", ListingHandler.encodeToken(last));
+        }
+        if (prefix != null) {
+            x.element("Prefix", prefix);
+        }
         r.sendXml(200, x);
     }
 
@@ -54,9 +87,15 @@ final class BucketHandler {
             ctx.store().createBucket(r.bucket(), acl);
         } catch (StoreException e) {
             if (e.reason() == StoreException.Reason.BUCKET_EXISTS) {
-                throw new S3Exception(S3Error.BUCKET_ALREADY_OWNED_BY_YOU);
+                // Every bucket here is the one owner's. In us-east-1 S3 answers 200 and resets the
+                // bucket's ACL to the request's (legacy behaviour); in every other region 409.
+                if (!US_EAST_1.equals(ctx.properties().getRegion())) {
+                    throw new S3Exception(S3Error.BUCKET_ALREADY_OWNED_BY_YOU);
+                }
+                ctx.store().setBucketAcl(r.bucket(), acl);
+            } else {
+                throw e;
             }
-            throw e;
         }
         r.setHeader("Location", "/" + r.bucket());
         r.sendEmpty(200);
@@ -77,7 +116,7 @@ final class BucketHandler {
         requireBucket(r);
         String region = ctx.properties().getRegion();
         Xml x = Xml.document("LocationConstraint");
-        if (!region.equals("us-east-1")) {
+        if (!region.equals(US_EAST_1)) {
             x.raw(escapeText(region));
         }
         r.sendXml(200, x);

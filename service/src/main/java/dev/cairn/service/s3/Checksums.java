@@ -26,6 +26,15 @@ final class Checksums {
 
     /** The checksums requested by the request's headers; InvalidDigest/InvalidRequest on bad values. */
     static Checksums of(S3Request r) throws S3Exception {
+        return of(r, true);
+    }
+
+    /** As {@link #of(S3Request)}, leaving out {@code x-amz-checksum-*} headers (not the body's). */
+    static Checksums ofBodyOnly(S3Request r) throws S3Exception {
+        return of(r, false);
+    }
+
+    private static Checksums of(S3Request r, boolean headers) throws S3Exception {
         String md5 = r.header("Content-MD5");
         if (md5 != null) {
             byte[] decoded;
@@ -39,7 +48,7 @@ final class Checksums {
             }
         }
         Checksums c = new Checksums(md5 == null ? null : md5.trim());
-        for (ChecksumAlgorithm a : ChecksumAlgorithm.values()) {
+        for (ChecksumAlgorithm a : headers ? ChecksumAlgorithm.values() : new ChecksumAlgorithm[0]) {
             String v = r.header(a.headerName());
             if (v != null) {
                 if (!a.isWellFormed(v)) {
@@ -63,6 +72,14 @@ final class Checksums {
             throw new S3Exception(S3Error.INVALID_REQUEST, "Expecting a single x-amz-checksum- header");
         }
         return c;
+    }
+
+    /** The algorithm of the one checksum the request sends (header or trailer), or null. */
+    ChecksumAlgorithm algorithm() {
+        if (!expectedInHeaders.isEmpty()) {
+            return expectedInHeaders.keySet().iterator().next();
+        }
+        return fromTrailers.isEmpty() ? null : fromTrailers.get(0);
     }
 
     /** Sinks to feed while reading the body. */

@@ -30,7 +30,7 @@ final class ListingHandler {
     void listV2(S3Request r) throws IOException, S3Exception {
         boolean url = encodingType(r);
         String prefix = nonNull(r.param("prefix"));
-        String delimiter = r.param("delimiter");
+        String delimiter = emptyToNull(r.param("delimiter"));
         int maxKeys = r.intParam("max-keys", MAX_KEYS, 0, MAX_KEYS);
         String token = r.param("continuation-token");
         String startAfter = r.param("start-after");
@@ -65,7 +65,7 @@ final class ListingHandler {
     void listV1(S3Request r) throws IOException, S3Exception {
         boolean url = encodingType(r);
         String prefix = nonNull(r.param("prefix"));
-        String delimiter = r.param("delimiter");
+        String delimiter = emptyToNull(r.param("delimiter"));
         String marker = r.param("marker");
         int maxKeys = r.intParam("max-keys", MAX_KEYS, 0, MAX_KEYS);
         ListPage page = page(r, prefix, delimiter, emptyToNull(marker), maxKeys);
@@ -91,7 +91,7 @@ final class ListingHandler {
     void listVersions(S3Request r) throws IOException, S3Exception {
         boolean url = encodingType(r);
         String prefix = nonNull(r.param("prefix"));
-        String delimiter = r.param("delimiter");
+        String delimiter = emptyToNull(r.param("delimiter"));
         String keyMarker = r.param("key-marker");
         String versionMarker = r.param("version-id-marker");
         int maxKeys = r.intParam("max-keys", MAX_KEYS, 0, MAX_KEYS);
@@ -154,7 +154,12 @@ final class ListingHandler {
             x.start("Upload").element("Key", enc(u.key(), url)).element("UploadId", u.uploadId());
             buckets.owner(x, "Initiator");
             buckets.owner(x, "Owner");
-            x.element("StorageClass", "STANDARD").element("Initiated", HttpDates.iso(u.initiatedMillis())).end();
+            x.element("StorageClass", "STANDARD").element("Initiated", HttpDates.iso(u.initiatedMillis()));
+            UploadChecksum checksum = UploadChecksum.ofUpload(u.attributes());
+            if (checksum != null) {
+                x.element("ChecksumAlgorithm", checksum.algorithm().s3Name()).element("ChecksumType", checksum.type());
+            }
+            x.end();
         }
         prefixes(x, page.commonPrefixes(), url);
         r.sendXml(200, x);

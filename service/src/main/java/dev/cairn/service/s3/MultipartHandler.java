@@ -1,16 +1,20 @@
 package dev.cairn.service.s3;
 
+import dev.cairn.service.auth.ChecksumAlgorithm;
 import dev.cairn.store.CompletedPart;
 import dev.cairn.store.ContentRead;
+import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.PartInfo;
+import dev.cairn.store.StoreException;
 import dev.cairn.store.UploadInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import org.w3c.dom.Element;
 
 /**
  * Multipart upload: Create, UploadPart, UploadPartCopy, Complete, Abort, ListParts. Parts are
@@ -29,7 +33,14 @@ final class MultipartHandler {
         ObjectWriteHandler.checkKey(r.key());
         ObjectWriteHandler.checkObjectAcl(r);
         UnsupportedHeaders.checkObjectWrite(r);
-        UploadInfo u = ctx.store().createUpload(r.bucket(), r.key(), ObjectWriteHandler.attributesOf(r));
+        UploadChecksum checksum = UploadChecksum.ofCreate(r);
+        ObjectAttributes attributes = ObjectWriteHandler.attributesOf(r);
+        UploadInfo u = ctx.store().createUpload(r.bucket(), r.key(),
+                checksum == null ? attributes : checksum.stamp(attributes));
+        if (checksum != null) {
+            r.setHeader("x-amz-checksum-algorithm", checksum.algorithm().s3Name());
+            r.setHeader("x-amz-checksum-type", checksum.type());
+        }
         r.sendXml(200, Xml.document("InitiateMultipartUploadResult")
                 .element("Bucket", r.bucket()).element("Key", r.key()).element("UploadId", u.uploadId()));
     }
@@ -38,8 +49,15 @@ final class MultipartHandler {
         UnsupportedHeaders.checkPart(r);
         int partNumber = partNumber(r);
         String uploadId = r.param("uploadId");
-        ctx.store().upload(r.bucket(), r.key(), uploadId);
+        UploadInfo upload = ctx.store().upload(r.bucket(), r.key(), uploadId);
         Checksums checksums = Checksums.of(r);
+        UploadChecksum expected = UploadChecksum.ofUpload(upload.attributes());
+        ChecksumAlgorithm sent = checksums.algorithm();
+        if (expected != null && sent != null && sent != expected.algorithm()) {
+            throw new S3Exception(S3Error.INVALID_REQUEST, "Checksum Type mismatch occurred, expected checksum Type: "
+                    + expected.algorithm().s3Name().toLowerCase(Locale.ROOT) + ", actual checksum Type: "
+                    + sent.s3Name().toLowerCase(Locale.ROOT));
+        }
         try (SpooledBody body = Bodies.read(ctx, r, ctx.maxObjectSize(), checksums.sinks())) {
             Map<String, String> verified = checksums.verify(body, r.auth.trailers());
             ObjectWriteHandler.checkContentSha256(r, body);
@@ -84,40 +102,87 @@ final class MultipartHandler {
     }
 
     void complete(S3Request r) throws IOException, S3Exception {
-        ObjectWriteHandler.WriteCondition condition = ObjectWriteHandler.writeCondition(r);
+        WriteCondition condition = WriteCondition.of(r);
         String uploadId = r.param("uploadId");
-        ctx.store().upload(r.bucket(), r.key(), uploadId);
-        Element root = Xml.parse(Bodies.readXml(ctx, r));
-        if (!Xml.localNameOf(root).equals("CompleteMultipartUpload")) {
-            throw new S3Exception(S3Error.MALFORMED_XML);
-        }
-        List<CompletedPart> parts = new ArrayList<>();
-        for (Element p : Xml.children(root, "Part")) {
-            String number = Xml.childText(p, "PartNumber");
-            String etag = Xml.childText(p, "ETag");
-            if (number == null || etag == null) {
-                throw new S3Exception(S3Error.MALFORMED_XML);
-            }
-            try {
-                parts.add(new CompletedPart(Integer.parseInt(number.trim()), etag));
-            } catch (NumberFormatException e) {
-                throw new S3Exception(S3Error.MALFORMED_XML);
-            }
-        }
-        if (parts.isEmpty()) {
-            throw new S3Exception(S3Error.MALFORMED_XML);
-        }
-        ObjectInfo info;
+        UploadInfo upload;
         try {
-            info = ctx.store().completeUpload(r.bucket(), r.key(), uploadId, parts,
-                    ctx.properties().getLimits().getMinPartSize().toBytes(), condition.onlyIfAbsent(), condition.ifMatch());
-        } catch (UnsupportedOperationException e) {
-            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "conditional writes are not supported by this store");
+            upload = ctx.store().upload(r.bucket(), r.key(), uploadId);
+        } catch (StoreException e) {
+            if (e.reason() == StoreException.Reason.NO_SUCH_UPLOAD) {
+                CompletionRequest again = CompletionRequest.parse(Bodies.readCompletionXml(ctx, r));
+                ObjectInfo done = ctx.store().headObject(r.bucket(), r.key());
+                if (done != null && done.etag().equals(again.etag())) {
+                    sendCompleted(r, done);
+                    return;
+                }
+            }
+            throw e;
         }
-        r.sendXml(200, Xml.document("CompleteMultipartUploadResult")
+        CompletionRequest request = CompletionRequest.parse(Bodies.readCompletionXml(ctx, r));
+        UploadChecksum checksum = UploadChecksum.ofUpload(upload.attributes());
+        if (checksum == null) {
+            checksum = request.impliedChecksum(r);
+        } else {
+            request.checkType(r, checksum);
+        }
+        Map<String, String> objectChecksums = Map.of();
+        if (checksum != null) {
+            List<PartInfo> chosen = chosenParts(r, uploadId, request.parts());
+            if (chosen != null) {
+                MultipartChecksums.Result computed = MultipartChecksums.compute(ctx, checksum, chosen);
+                request.verify(r, checksum, computed);
+                objectChecksums = Map.of(checksum.algorithm().s3Name(), computed.object());
+            }
+        }
+        UploadChecksum recorded = checksum;
+        Map<String, String> checksums = objectChecksums;
+        long minPartSize = ctx.properties().getLimits().getMinPartSize().toBytes();
+        ObjectInfo info = condition.run(ctx, r.bucket(), r.key(), c -> {
+            try {
+                if (recorded == null) {
+                    return ctx.store().completeUpload(r.bucket(), r.key(), uploadId, request.parts(), minPartSize,
+                            c.onlyIfAbsent(), c.etag());
+                }
+                return ctx.store().completeUpload(r.bucket(), r.key(), uploadId, request.parts(), minPartSize,
+                        c.onlyIfAbsent(), c.etag(), UploadChecksum.strip(upload.attributes()), checksums);
+            } catch (UnsupportedOperationException e) {
+                throw new S3Exception(S3Error.NOT_IMPLEMENTED, "conditional writes are not supported by this store");
+            }
+        });
+        sendCompleted(r, info);
+    }
+
+    private void sendCompleted(S3Request r, ObjectInfo info) throws IOException {
+        Xml x = Xml.document("CompleteMultipartUploadResult")
                 .element("Location", "/" + r.bucket() + "/" + r.key())
                 .element("Bucket", r.bucket()).element("Key", r.key())
-                .element("ETag", "\"" + info.etag() + "\""));
+                .element("ETag", "\"" + info.etag() + "\"");
+        String type = null;
+        for (Map.Entry<String, String> c : info.checksums().entrySet()) {
+            x.element("Checksum" + c.getKey(), c.getValue());
+            type = UploadChecksum.typeOf(c.getValue());
+        }
+        if (type != null) {
+            x.element("ChecksumType", type);
+        }
+        r.sendXml(200, x);
+    }
+
+    /** The stored parts a completion names, in its order; null when one is missing (the store answers). */
+    private List<PartInfo> chosenParts(S3Request r, String uploadId, List<CompletedPart> named) throws IOException {
+        Map<Integer, PartInfo> stored = new HashMap<>();
+        for (PartInfo p : ctx.store().listParts(r.bucket(), r.key(), uploadId, 0, Integer.MAX_VALUE)) {
+            stored.put(p.partNumber(), p);
+        }
+        List<PartInfo> chosen = new ArrayList<>(named.size());
+        for (CompletedPart c : named) {
+            PartInfo p = stored.get(c.partNumber());
+            if (p == null || !p.etag().equals(Conditions.unquote(c.etag().trim()))) {
+                return null;
+            }
+            chosen.add(p);
+        }
+        return chosen;
     }
 
     void abort(S3Request r) throws IOException {
@@ -129,7 +194,8 @@ final class MultipartHandler {
         String uploadId = r.param("uploadId");
         int marker = r.intParam("part-number-marker", 0, 0, Integer.MAX_VALUE);
         int max = r.intParam("max-parts", 1000, 0, 1000);
-        ctx.store().upload(r.bucket(), r.key(), uploadId);
+        UploadInfo upload = ctx.store().upload(r.bucket(), r.key(), uploadId);
+        UploadChecksum checksum = UploadChecksum.ofUpload(upload.attributes());
         List<PartInfo> found = ctx.store().listParts(r.bucket(), r.key(), uploadId, marker, max + 1);
         boolean truncated = found.size() > max;
         List<PartInfo> shown = truncated ? found.subList(0, max) : found;
@@ -137,7 +203,11 @@ final class MultipartHandler {
         x.element("Bucket", r.bucket()).element("Key", r.key()).element("UploadId", uploadId);
         buckets.owner(x, "Initiator");
         buckets.owner(x, "Owner");
-        x.element("StorageClass", "STANDARD").element("PartNumberMarker", marker);
+        x.element("StorageClass", "STANDARD");
+        if (checksum != null) {
+            x.element("ChecksumAlgorithm", checksum.algorithm().s3Name()).element("ChecksumType", checksum.type());
+        }
+        x.element("PartNumberMarker", marker);
         if (!shown.isEmpty()) {
             x.element("NextPartNumberMarker", shown.get(shown.size() - 1).partNumber());
         }
@@ -145,7 +215,12 @@ final class MultipartHandler {
         for (PartInfo p : shown) {
             x.start("Part").element("PartNumber", p.partNumber())
                     .element("LastModified", HttpDates.iso(p.lastModified()))
-                    .element("ETag", "\"" + p.etag() + "\"").element("Size", p.size()).end();
+                    .element("ETag", "\"" + p.etag() + "\"").element("Size", p.size());
+            if (checksum != null) {
+                x.element("Checksum" + checksum.algorithm().s3Name(),
+                        MultipartChecksums.ofPart(ctx, checksum.algorithm(), p));
+            }
+            x.end();
         }
         r.sendXml(200, x);
     }
@@ -172,7 +247,10 @@ final class MultipartHandler {
             try {
                 long a = Long.parseLong(ab[0].trim());
                 long b = Long.parseLong(ab[1].trim());
-                if (a >= 0 && b >= a && b < size) {
+                if (a >= 0 && b >= a) {
+                    if (b >= size) {
+                        throw new S3Exception(S3Error.INVALID_RANGE, "The requested range is not satisfiable");
+                    }
                     return new ByteRange(a, b - a + 1);
                 }
             } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {

@@ -61,6 +61,7 @@ final class ObjectReadHandler {
             if (range == null && "ENABLED".equalsIgnoreCase(r.header("x-amz-checksum-mode"))) {
                 for (Map.Entry<String, String> c : info.checksums().entrySet()) {
                     r.setHeader("x-amz-checksum-" + c.getKey().toLowerCase(java.util.Locale.ROOT), c.getValue());
+                    r.setHeader("x-amz-checksum-type", UploadChecksum.typeOf(c.getValue()));
                 }
             }
             applyOverrides(r);

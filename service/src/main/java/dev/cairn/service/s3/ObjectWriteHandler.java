@@ -29,7 +29,7 @@ final class ObjectWriteHandler {
         checkKey(r.key());
         checkObjectAcl(r);
         UnsupportedHeaders.checkObjectWrite(r);
-        WriteCondition condition = writeCondition(r);
+        WriteCondition condition = WriteCondition.of(r);
         ObjectAttributes attrs = attributesOf(r);
         Checksums checksums = Checksums.of(r);
         requireBucket(r.bucket());
@@ -47,7 +47,7 @@ final class ObjectWriteHandler {
         checkKey(r.key());
         checkObjectAcl(r);
         UnsupportedHeaders.checkObjectWrite(r);
-        WriteCondition condition = writeCondition(r);
+        WriteCondition condition = WriteCondition.of(r);
         String[] source = copySource(r);
         ObjectInfo src = ctx.store().headObject(source[0], source[1]);
         if (src == null) {
@@ -73,7 +73,7 @@ final class ObjectWriteHandler {
         try {
             ContentSource content = storedContent(src);
             // A copy made in one request is one part: S3 gives it the MD5 of its bytes as ETag.
-            info = write(r, attrs, content, ContentSource.md5Of(content), src.checksums(), condition);
+            info = write(r, attrs, content, ContentSource.md5Of(content), fullObjectChecksums(src), condition);
         } catch (StoreException e) {
             if (e.reason() == StoreException.Reason.CONTENT_GONE) {
                 throw new S3Exception(S3Error.NO_SUCH_KEY, "The specified copy source does not exist.");
@@ -125,6 +125,13 @@ final class ObjectWriteHandler {
             }
         }
         r.sendXml(200, out);
+    }
+
+    /** A copy is one part: a composite checksum of the source's parts does not describe it. */
+    private static Map<String, String> fullObjectChecksums(ObjectInfo src) {
+        Map<String, String> kept = new TreeMap<>(src.checksums());
+        kept.values().removeIf(v -> UploadChecksum.typeOf(v).equals(UploadChecksum.COMPOSITE));
+        return kept;
     }
 
     /** Content already stored, by the digest an object row names. */
@@ -202,8 +209,26 @@ final class ObjectWriteHandler {
             throw new S3Exception(S3Error.METADATA_TOO_LARGE);
         }
         return new ObjectAttributes(r.header("Content-Type"), r.header("Cache-Control"),
-                r.header("Content-Disposition"), r.header("Content-Encoding"), r.header("Content-Language"),
+                r.header("Content-Disposition"), storedEncoding(r.header("Content-Encoding")), r.header("Content-Language"),
                 r.header("Expires"), meta);
+    }
+
+    /**
+     * The Content-Encoding to keep: {@code aws-chunked} describes how this request's body was
+     * framed, not the object, and S3 drops it (null when nothing else is left).
+     */
+    static String storedEncoding(String header) {
+        if (header == null || !header.toLowerCase(java.util.Locale.ROOT).contains("aws-chunked")) {
+            return header;
+        }
+        StringBuilder kept = new StringBuilder();
+        for (String coding : header.split(",")) {
+            String c = coding.trim();
+            if (!c.isEmpty() && !c.equalsIgnoreCase("aws-chunked")) {
+                kept.append(kept.length() == 0 ? "" : ",").append(c);
+            }
+        }
+        return kept.length() == 0 ? null : kept.toString();
     }
 
     static void checkKey(String key) throws S3Exception {
@@ -226,35 +251,18 @@ final class ObjectWriteHandler {
         }
     }
 
-    /** A write's conditions on the object it replaces: create only, or replace only that ETag. */
-    record WriteCondition(boolean onlyIfAbsent, String ifMatch) {
-    }
-
-    /** {@code If-None-Match: *} asks to create only; {@code If-Match: "etag"} to replace only that version. */
-    static WriteCondition writeCondition(S3Request r) throws S3Exception {
-        String inm = r.header("If-None-Match");
-        if (inm != null && !inm.trim().equals("*")) {
-            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "If-None-Match on writes supports only *");
-        }
-        String im = r.header("If-Match");
-        if (im != null && inm != null) {
-            throw new S3Exception(S3Error.INVALID_REQUEST, "If-Match and If-None-Match cannot be combined on a write");
-        }
-        return new WriteCondition(inm != null, im == null ? null : Conditions.unquote(im.trim()));
-    }
-
     private ObjectInfo write(S3Request r, ObjectAttributes attrs, ContentSource content, String etag,
                              Map<String, String> checksums, WriteCondition condition) throws IOException, S3Exception {
-        if (condition.ifMatch() == null) {
-            return ctx.store().putObject(r.bucket(), r.key(), attrs, content, etag, 0, checksums,
-                    condition.onlyIfAbsent());
-        }
-        try {
-            return ctx.store().putObjectIfMatch(r.bucket(), r.key(), attrs, content, etag, 0, checksums,
-                    condition.ifMatch());
-        } catch (UnsupportedOperationException e) {
-            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "If-Match on writes is not supported by this store");
-        }
+        return condition.run(ctx, r.bucket(), r.key(), c -> {
+            if (c.etag() == null) {
+                return ctx.store().putObject(r.bucket(), r.key(), attrs, content, etag, 0, checksums, c.onlyIfAbsent());
+            }
+            try {
+                return ctx.store().putObjectIfMatch(r.bucket(), r.key(), attrs, content, etag, 0, checksums, c.etag());
+            } catch (UnsupportedOperationException e) {
+                throw new S3Exception(S3Error.NOT_IMPLEMENTED, "If-Match on writes is not supported by this store");
+            }
+        });
     }
 
     /** A signed payload's declared SHA-256 must be the body's. */

@@ -17,7 +17,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
@@ -46,7 +45,8 @@ class ObjectOperationsTest extends ServiceTestSupport {
     void bucketsAreCreatedListedHeadedAndDeleted() {
         assertTrue(s3.listBuckets().buckets().stream().anyMatch(b -> b.name().equals(bucket)));
         s3.headBucket(b -> b.bucket(bucket));
-        assertThrows(BucketAlreadyOwnedByYouException.class, () -> s3.createBucket(b -> b.bucket(bucket)));
+        // us-east-1: S3 answers re-creating an owned bucket 200 (ClientRequestsTest has the details).
+        assertEquals(200, s3.createBucket(b -> b.bucket(bucket)).sdkHttpResponse().statusCode());
         s3.putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("x"));
         S3Exception notEmpty = s3Error(() -> s3.deleteBucket(b -> b.bucket(bucket)));
         assertEquals(409, notEmpty.statusCode());

@@ -134,8 +134,9 @@ final class CassandraMultipart {
         return List.copyOf(out);
     }
 
-    ObjectInfo complete(String bucket, String key, String uploadId, List<CompletedPart> requested, long minPartSize)
-            throws IOException {
+    /** {@code attributes} null: the upload's own; {@code checksums}: those the service computed over the parts. */
+    ObjectInfo complete(String bucket, String key, String uploadId, List<CompletedPart> requested, long minPartSize,
+                        ObjectAttributes attributes, Map<String, String> checksums) throws IOException {
         UploadInfo u = upload(bucket, key, uploadId);
         Map<Integer, PartInfo> parts = new TreeMap<>();
         Map<String, UUID> generations = new HashMap<>();
@@ -153,8 +154,8 @@ final class CassandraMultipart {
             return in;
         });
         upload(bucket, key, uploadId);
-        ObjectInfo info = objects.write(bucket, key, u.attributes(), whole, MultipartAssembly.etag(chosen),
-                chosen.size(), Map.of(), false);
+        ObjectInfo info = objects.write(bucket, key, attributes == null ? u.attributes() : attributes, whole,
+                MultipartAssembly.etag(chosen), chosen.size(), checksums, false);
         drop(bucket, key, uploadId);
         return info;
     }

@@ -224,7 +224,18 @@ public final class CassandraObjectStore implements ObjectStore {
     @Override
     public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
                                      long minPartSize) throws IOException {
-        return CassandraTables.guard(() -> multipart.complete(bucket, key, uploadId, requested, minPartSize));
+        return CassandraTables.guard(() -> multipart.complete(bucket, key, uploadId, requested, minPartSize, null, Map.of()));
+    }
+
+    @Override
+    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
+                                     long minPartSize, boolean onlyIfAbsent, String ifMatch,
+                                     ObjectAttributes attributes, Map<String, String> checksums) throws IOException {
+        if (onlyIfAbsent || ifMatch != null) {
+            throw new UnsupportedOperationException("conditional completion");
+        }
+        return CassandraTables.guard(() -> multipart.complete(bucket, key, uploadId, requested, minPartSize,
+                attributes, checksums));
     }
 
     @Override

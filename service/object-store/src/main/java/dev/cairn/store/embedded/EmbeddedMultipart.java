@@ -178,8 +178,10 @@ final class EmbeddedMultipart {
         return out;
     }
 
+    /** {@code attributes} null: the upload's own; {@code checksums}: those the service computed over the parts. */
     ObjectInfo complete(String bucket, String key, String uploadId, List<CompletedPart> requested,
-                        long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
+                        long minPartSize, boolean onlyIfAbsent, String ifMatch,
+                        ObjectAttributes attributes, Map<String, String> checksums) throws IOException {
         ReadWriteLock bucketLock = buckets.lock(bucket);
         bucketLock.readLock().lock();
         try (StripedLocks.Held u = uploadLocks.lock(uploadId)) {
@@ -191,8 +193,8 @@ final class EmbeddedMultipart {
             List<PartInfo> chosen = MultipartAssembly.select(requested, stored, minPartSize);
             ContentSource whole = MultipartAssembly.concatenate(chosen, readers::openStable);
             long[] sizes = chosen.stream().mapToLong(PartInfo::size).toArray();
-            ObjectInfo info = objects.write(bucket, key, upload.attributes(), whole, MultipartAssembly.etag(chosen),
-                    chosen.size(), Map.of(), onlyIfAbsent, ifMatch, sizes);
+            ObjectInfo info = objects.write(bucket, key, attributes == null ? upload.attributes() : attributes, whole,
+                    MultipartAssembly.etag(chosen), chosen.size(), checksums, onlyIfAbsent, ifMatch, sizes);
             drop(upload);
             return info;
         } finally {

@@ -204,13 +204,20 @@ public final class EmbeddedObjectStore implements ObjectStore {
     @Override
     public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
                                      long minPartSize) throws IOException {
-        return multipart.complete(bucket, key, uploadId, requested, minPartSize, false, null);
+        return multipart.complete(bucket, key, uploadId, requested, minPartSize, false, null, null, Map.of());
     }
 
     @Override
     public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
                                      long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
-        return multipart.complete(bucket, key, uploadId, requested, minPartSize, onlyIfAbsent, ifMatch);
+        return multipart.complete(bucket, key, uploadId, requested, minPartSize, onlyIfAbsent, ifMatch, null, Map.of());
+    }
+
+    @Override
+    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
+                                     long minPartSize, boolean onlyIfAbsent, String ifMatch,
+                                     ObjectAttributes attributes, Map<String, String> checksums) throws IOException {
+        return multipart.complete(bucket, key, uploadId, requested, minPartSize, onlyIfAbsent, ifMatch, attributes, checksums);
     }
 
     @Override

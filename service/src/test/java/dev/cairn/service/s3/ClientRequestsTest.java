@@ -1,0 +1,213 @@
+package dev.cairn.service.s3;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.service.ServiceTestSupport;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.model.BucketCannedACL;
+import software.amazon.awssdk.services.s3.model.EncodingType;
+import software.amazon.awssdk.services.s3.model.ListBucketsResponse;
+import software.amazon.awssdk.services.s3.model.Permission;
+
+/**
+ * Requests as today's clients send them, answered as S3 answers them: bodies in HTTP chunks
+ * without a length, {@code aws-chunked} left out of the stored Content-Encoding, Expect values
+ * other than 100-continue (417, as RFC 9110 allows), expired presigned PUTs, CreateBucket of a bucket one owns (us-east-1),
+ * ListBuckets in pages, an empty delimiter, and {@code encoding-type=url} on every field S3
+ * encodes.
+ */
+class ClientRequestsTest extends ServiceTestSupport {
+    private String bucket;
+    private PresignedRaw raw;
+
+    @BeforeAll
+    void setUp() {
+        bucket = uniqueBucket("clients");
+        s3.createBucket(b -> b.bucket(bucket));
+        raw = new PresignedRaw(port, ACCESS_KEY, SECRET_KEY);
+    }
+
+    @AfterAll
+    void tearDown() {
+        raw.close();
+    }
+
+    private String body(String key) {
+        return s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asUtf8String();
+    }
+
+    @Test
+    void aChunkedBodyWithoutContentLengthIsStoredWhole() throws Exception {
+        RawS3.Response r = raw.putChunked(raw.put(bucket, "chunked", Duration.ofMinutes(5)), Map.of(),
+                "first ".getBytes(StandardCharsets.UTF_8), "second ".getBytes(StandardCharsets.UTF_8),
+                "third".getBytes(StandardCharsets.UTF_8));
+        assertEquals(200, r.status(), r.body());
+        assertEquals("first second third", body("chunked"));
+
+        byte[] big = seededBytes((int) MAX_OBJECT_SIZE / 2, 5);
+        byte[][] chunks = new byte[4][];
+        for (int i = 0; i < 4; i++) {
+            chunks[i] = java.util.Arrays.copyOfRange(big, i * big.length / 4, (i + 1) * big.length / 4);
+        }
+        assertEquals(200, raw.putChunked(raw.put(bucket, "chunked-big", Duration.ofMinutes(5)), Map.of(), chunks).status());
+        assertTrue(java.util.Arrays.equals(big, s3.getObjectAsBytes(b -> b.bucket(bucket).key("chunked-big")).asByteArray()));
+
+        byte[] tooBig = new byte[(int) MAX_OBJECT_SIZE / 2 + 1];
+        RawS3.Response over = raw.putChunked(raw.put(bucket, "chunked-over", Duration.ofMinutes(5)), Map.of(),
+                tooBig, tooBig);
+        assertEquals(400, over.status());
+        assertTrue(over.body().contains("EntityTooLarge"), over.body());
+    }
+
+    @Test
+    void awsChunkedIsNotPartOfTheStoredEncoding() throws Exception {
+        s3.putObject(b -> b.bucket(bucket).key("gz").contentEncoding("gzip"), RequestBody.fromString("zipped"));
+        assertEquals("gzip", s3.headObject(b -> b.bucket(bucket).key("gz")).contentEncoding());
+
+        RawS3 signed = new RawS3(port, ACCESS_KEY, SECRET_KEY);
+        byte[] data = "framed".getBytes(StandardCharsets.UTF_8);
+        RawS3.Response only = signed.send(signed.signPut("/" + bucket + "/framed", data, true, true,
+                Map.of("Content-Encoding", "aws-chunked")));
+        assertEquals(200, only.status(), only.body());
+        assertNull(s3.headObject(b -> b.bucket(bucket).key("framed")).contentEncoding());
+        RawS3.Response both = signed.send(signed.signPut("/" + bucket + "/framed-gz", data, true, true,
+                Map.of("Content-Encoding", "aws-chunked,gzip")));
+        assertEquals(200, both.status(), both.body());
+        assertEquals("gzip", s3.headObject(b -> b.bucket(bucket).key("framed-gz")).contentEncoding());
+        assertEquals("framed", body("framed-gz"));
+    }
+
+    /**
+     * RFC 9110 lets a server refuse an expectation it does not know with 417, and the HTTP layer
+     * does so before the request is read; the answer is an S3 error and nothing is stored.
+     */
+    @Test
+    void anExpectationOtherThan100ContinueGets417() throws Exception {
+        for (String expect : List.of("200", "something-else")) {
+            String key = "expect-" + expect;
+            RawS3.Response r = raw.put(raw.put(bucket, key, Duration.ofMinutes(5)), Map.of("Expect", expect),
+                    "expected".getBytes(StandardCharsets.UTF_8));
+            assertEquals(417, r.status(), expect + ": " + r.body());
+            assertTrue(r.body().contains("<Code>ExpectationFailed</Code>"), r.body());
+            assertEquals(0, s3.listObjectsV2(b -> b.bucket(bucket).prefix(key)).keyCount());
+        }
+        RawS3.Response continued = raw.put(raw.put(bucket, "expect-continue", Duration.ofMinutes(5)),
+                Map.of("Expect", "100-continue"), "expected".getBytes(StandardCharsets.UTF_8));
+        assertEquals(200, continued.status(), continued.body());
+    }
+
+    @Test
+    void anExpiredPresignedPutIsRefused() throws Exception {
+        String target = raw.put(bucket, "late", Duration.ofSeconds(1));
+        Thread.sleep(2100);
+        RawS3.Response r = raw.put(target, Map.of(), "late".getBytes(StandardCharsets.UTF_8));
+        assertEquals(403, r.status());
+        assertTrue(r.body().contains("<Code>AccessDenied</Code>") && r.body().contains("expired"), r.body());
+        assertEquals(0, s3.listObjectsV2(b -> b.bucket(bucket).prefix("late")).keyCount());
+    }
+
+    @Test
+    void creatingABucketOneOwnsSucceedsInUsEast1AndResetsItsAcl() {
+        String name = uniqueBucket("again");
+        s3.createBucket(b -> b.bucket(name).acl(BucketCannedACL.PUBLIC_READ));
+        s3.putObject(b -> b.bucket(name).key("kept"), RequestBody.fromString("kept"));
+        assertEquals(200, s3.createBucket(b -> b.bucket(name)).sdkHttpResponse().statusCode());
+        assertTrue(s3.getBucketAcl(b -> b.bucket(name)).grants().stream()
+                .noneMatch(g -> g.permission() == Permission.READ), "the ACL is reset to private");
+        assertEquals("kept", s3.getObjectAsBytes(b -> b.bucket(name).key("kept")).asUtf8String());
+    }
+
+    @Test
+    void listBucketsComesInPages() {
+        String stem = "paged-" + Long.toHexString(System.nanoTime() & 0xFFFFF);
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            String name = stem + "-" + i;
+            s3.createBucket(b -> b.bucket(name));
+            names.add(name);
+        }
+        ListBucketsResponse first = s3.listBuckets(b -> b.prefix(stem).maxBuckets(2));
+        assertEquals(names.subList(0, 2), first.buckets().stream().map(x -> x.name()).toList());
+        assertEquals(stem, first.prefix());
+        assertTrue(first.continuationToken() != null);
+        List<String> all = new ArrayList<>();
+        s3.listBucketsPaginator(b -> b.prefix(stem).maxBuckets(2)).buckets().forEach(x -> all.add(x.name()));
+        assertEquals(names, all);
+        ListBucketsResponse whole = s3.listBuckets(b -> b.prefix(stem));
+        assertEquals(5, whole.buckets().size());
+        assertNull(whole.continuationToken());
+        assertEquals("InvalidArgument", org.junit.jupiter.api.Assertions.assertThrows(
+                software.amazon.awssdk.services.s3.model.S3Exception.class,
+                () -> s3.listBuckets(b -> b.maxBuckets(0))).awsErrorDetails().errorCode());
+    }
+
+    @Test
+    void anEmptyDelimiterIsNoDelimiter() {
+        for (String k : List.of("d/a", "d/b", "e")) {
+            s3.putObject(b -> b.bucket(bucket).key("delim/" + k), RequestBody.fromString(k));
+        }
+        var v2 = s3.listObjectsV2(b -> b.bucket(bucket).prefix("delim/").delimiter(""));
+        assertEquals(3, v2.contents().size());
+        assertTrue(v2.commonPrefixes().isEmpty());
+        assertNull(v2.delimiter());
+        var v1 = s3.listObjects(b -> b.bucket(bucket).prefix("delim/").delimiter(""));
+        assertEquals(3, v1.contents().size());
+        assertNull(v1.delimiter());
+        var versions = s3.listObjectVersions(b -> b.bucket(bucket).prefix("delim/").delimiter(""));
+        assertEquals(3, versions.versions().size());
+    }
+
+    /**
+     * Every value holds a {@code %}: a field the service did not encode would come back altered
+     * by the SDK's decoding of it.
+     */
+    @Test
+    void urlEncodingCoversEveryFieldS3Encodes() {
+        String p = "enc %41+/";
+        for (String k : List.of("a%20b", "c d", "e/f%2F")) {
+            s3.putObject(b -> b.bucket(bucket).key(p + k), RequestBody.fromString(k));
+        }
+        var v2 = s3.listObjectsV2(b -> b.bucket(bucket).prefix(p).delimiter("%2F").startAfter(p + "a%20b")
+                .maxKeys(1).encodingType(EncodingType.URL));
+        assertEquals(p, v2.prefix());
+        assertEquals("%2F", v2.delimiter());
+        assertEquals(p + "a%20b", v2.startAfter());
+        assertEquals(p + "c d", v2.contents().get(0).key());
+
+        var v1 = s3.listObjects(b -> b.bucket(bucket).prefix(p).delimiter("/").marker(p + "a%20b").maxKeys(1)
+                .encodingType(EncodingType.URL));
+        assertEquals(p + "a%20b", v1.marker());
+        assertEquals(p + "c d", v1.contents().get(0).key());
+        assertEquals(p + "c d", v1.nextMarker());
+        assertEquals("/", v1.delimiter());
+
+        var versions = s3.listObjectVersions(b -> b.bucket(bucket).prefix(p).keyMarker(p + "a%20b").maxKeys(1)
+                .delimiter("/").encodingType(EncodingType.URL));
+        assertEquals(p + "a%20b", versions.keyMarker());
+        assertEquals(p + "c d", versions.nextKeyMarker());
+        assertEquals(p + "c d", versions.versions().get(0).key());
+        var rolled = s3.listObjectsV2(b -> b.bucket(bucket).prefix(p).delimiter("/").encodingType(EncodingType.URL));
+        assertEquals(List.of(p + "e/"), rolled.commonPrefixes().stream().map(x -> x.prefix()).toList());
+
+        String u1 = s3.createMultipartUpload(b -> b.bucket(bucket).key(p + "u%1")).uploadId();
+        String u2 = s3.createMultipartUpload(b -> b.bucket(bucket).key(p + "u%2")).uploadId();
+        var uploads = s3.listMultipartUploads(b -> b.bucket(bucket).prefix(p).keyMarker(p + "u%0").maxUploads(1)
+                .encodingType(EncodingType.URL));
+        assertEquals(p, uploads.prefix());
+        assertEquals(p + "u%0", uploads.keyMarker());
+        assertEquals(p + "u%1", uploads.uploads().get(0).key());
+        assertEquals(p + "u%1", uploads.nextKeyMarker());
+        s3.abortMultipartUpload(b -> b.bucket(bucket).key(p + "u%1").uploadId(u1));
+        s3.abortMultipartUpload(b -> b.bucket(bucket).key(p + "u%2").uploadId(u2));
+    }
+}

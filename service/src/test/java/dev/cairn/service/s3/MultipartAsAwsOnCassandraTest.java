@@ -1,0 +1,26 @@
+package dev.cairn.service.s3;
+
+import dev.cairn.store.cassandra.LocalCassandraCluster;
+import org.springframework.test.context.TestPropertySource;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** {@link MultipartAsAwsTest} with the service on the Cassandra store (the local test cluster). */
+@Tag("integration")
+@TestPropertySource(properties = {
+        "cairn.store=cassandra",
+        "cairn.cassandra.contact-points=${" + LocalCassandraCluster.CONTACT_POINTS_PROPERTY + "}",
+        "cairn.cassandra.keyspace=" + LocalCassandraCluster.SERVICE_KEYSPACE,
+        "cairn.cassandra.request-timeout=10s"})
+class MultipartAsAwsOnCassandraTest extends MultipartAsAwsTest {
+    static {
+        LocalCassandraCluster.ensureRunning();
+    }
+
+    @Override
+    @Test
+    @Disabled("the Cassandra store does not record part layouts yet: partNumber reads of multipart objects answer NotImplemented")
+    void partNumbersPastThePartsGetS3sErrors() {
+    }
+}
