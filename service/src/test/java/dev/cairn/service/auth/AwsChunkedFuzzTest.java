@@ -39,7 +39,10 @@ class AwsChunkedFuzzTest {
         List<byte[]> chunks = new ArrayList<>();
         int count = in.consumeInt(0, 4);
         for (int i = 0; i < count; i++) {
-            chunks.add(in.consumeBytes(in.consumeInt(1, 20_000)));
+            byte[] chunk = in.consumeBytes(in.consumeInt(1, 20_000));
+            if (chunk.length > 0) {
+                chunks.add(chunk);
+            }
         }
         ByteArrayOutputStream data = new ByteArrayOutputStream();
         chunks.forEach(c -> data.write(c, 0, c.length));

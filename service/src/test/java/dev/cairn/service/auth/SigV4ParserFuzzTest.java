@@ -46,6 +46,9 @@ class SigV4ParserFuzzTest {
         String head = new String(data, 0, headEnd < 0 ? data.length : headEnd, StandardCharsets.ISO_8859_1);
         byte[] body = headEnd < 0 ? new byte[0] : Arrays.copyOfRange(data, headEnd + 2, data.length);
         String[] lines = head.split("\n");
+        if (lines.length == 0) {
+            return;
+        }
         String[] requestLine = lines[0].split(" ", 2);
         if (requestLine.length != 2) {
             return;

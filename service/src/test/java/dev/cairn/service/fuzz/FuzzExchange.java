@@ -53,6 +53,9 @@ final class FuzzExchange implements HttpExchange {
         int bodyStart = headEnd < 0 ? data.length : headEnd + 2;
         String head = new String(data, 0, headEnd < 0 ? data.length : headEnd, StandardCharsets.ISO_8859_1);
         String[] lines = head.split("\n");
+        if (lines.length == 0) {
+            return null;
+        }
         String[] requestLine = lines[0].split(" ", 2);
         if (requestLine.length != 2 || requestLine[0].isEmpty() || requestLine[1].isEmpty()) {
             return null;
