@@ -35,6 +35,7 @@ public class CairnProperties {
     private final Engine engine = new Engine();
     private final Cache cache = new Cache();
     private final Admin admin = new Admin();
+    private final Tls tls = new Tls();
 
     /** The backend: {@code embedded} (the engine under the data directory) or {@code cassandra}. */
     private String store = STORE_EMBEDDED;
@@ -93,6 +94,11 @@ public class CairnProperties {
         return engine;
     }
 
+    /** HTTPS ({@code cairn.tls.*}); off unless a certificate is set. */
+    public Tls getTls() {
+        return tls;
+    }
+
     /** The admin endpoint's settings ({@code cairn.admin.*}). */
     public Admin getAdmin() {
         return admin;
@@ -112,6 +118,103 @@ public class CairnProperties {
 
         public void setCheckpointLease(java.time.Duration v) {
             checkpointLease = v;
+        }
+    }
+
+    /**
+     * HTTPS on the service's port ({@code server.port}), from PEM files that are reloaded when they
+     * change. {@link TlsEnvironment} turns these settings into Spring Boot's SSL bundle
+     * {@value TlsEnvironment#BUNDLE}.
+     */
+    public static class Tls {
+        /** The default of {@code cairn.tls.http-address}. */
+        public static final String DEFAULT_HTTP_ADDRESS = "127.0.0.1";
+
+        /** The server's certificate chain (PEM), leaf first; setting it turns HTTPS on. */
+        private Path certificate;
+        /** The private key of the certificate (PEM, PKCS#8 or PKCS#1, EC or RSA). */
+        private Path privateKey;
+        /** The password of an encrypted private key; unset: the key is not encrypted. Never logged. */
+        private String privateKeyPassword;
+        /** A port for plain HTTP besides HTTPS, on {@link #httpAddress} only; unset: none. */
+        private Integer httpPort;
+        /** Where plain HTTP listens; must be a loopback address. */
+        private String httpAddress = DEFAULT_HTTP_ADDRESS;
+
+        public boolean isEnabled() {
+            return certificate != null;
+        }
+
+        public Path getCertificate() {
+            return certificate;
+        }
+
+        public void setCertificate(Path v) {
+            certificate = v;
+        }
+
+        public Path getPrivateKey() {
+            return privateKey;
+        }
+
+        public void setPrivateKey(Path v) {
+            privateKey = v;
+        }
+
+        public String getPrivateKeyPassword() {
+            return privateKeyPassword;
+        }
+
+        public void setPrivateKeyPassword(String v) {
+            privateKeyPassword = v;
+        }
+
+        public Integer getHttpPort() {
+            return httpPort;
+        }
+
+        public void setHttpPort(Integer v) {
+            httpPort = v;
+        }
+
+        public String getHttpAddress() {
+            return httpAddress;
+        }
+
+        public void setHttpAddress(String v) {
+            httpAddress = v;
+        }
+
+        /** Checks the TLS settings; the files themselves are read and checked by the SSL bundle. */
+        public void validate() {
+            require((certificate == null) == (privateKey == null),
+                    "cairn.tls.certificate and cairn.tls.private-key must be set together");
+            if (httpPort == null) {
+                return;
+            }
+            require(isEnabled(), "cairn.tls.http-port is plain HTTP besides HTTPS and needs cairn.tls.certificate;"
+                    + " without TLS the service already speaks plain HTTP on server.port");
+            require(httpPort >= 0 && httpPort <= 65535, "cairn.tls.http-port must be in [0, 65535]");
+            require(isLoopback(httpAddress), "cairn.tls.http-address must be a loopback address (127.0.0.1, ::1,"
+                    + " localhost), got '" + httpAddress + "': plain HTTP carries object data in clear text");
+        }
+
+        private static boolean isLoopback(String address) {
+            if (address == null || address.isBlank()) {
+                return false;
+            }
+            try {
+                return java.net.InetAddress.getByName(address).isLoopbackAddress();
+            } catch (java.net.UnknownHostException e) {
+                return false;
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "Tls[certificate=" + certificate + ", privateKey=" + privateKey + ", privateKeyPassword="
+                    + (privateKeyPassword == null ? null : "(hidden)") + ", httpPort=" + httpPort
+                    + ", httpAddress=" + httpAddress + "]";
         }
     }
 
@@ -361,6 +464,7 @@ public class CairnProperties {
         require(auth.maxClockSkew != null && !auth.maxClockSkew.isNegative(),
                 "cairn.auth.max-clock-skew must not be negative");
         limits.validate();
+        tls.validate();
         require(admin.checkpointLease != null && admin.checkpointLease.toSeconds() >= 1,
                 "cairn.admin.checkpoint-lease must be at least 1s");
         require(cache.objectCacheSize.toBytes() >= 0, "cairn.cache.object-cache-size must not be negative");

@@ -26,10 +26,15 @@ class StartupBanner implements ApplicationListener<WebServerInitializedEvent> {
             return;
         }
         String address = event.getApplicationContext().getEnvironment().getProperty("server.address", "localhost");
+        String scheme = event.getApplicationContext().getEnvironment().getProperty("server.ssl.bundle") != null
+                ? "https" : "http";
         PrintStream out = System.out;
         out.println();
-        out.println("Cairn is serving S3 at http://" + address + ":" + event.getWebServer().getPort()
+        out.println("Cairn is serving S3 at " + scheme + "://" + address + ":" + event.getWebServer().getPort()
                 + "  (region " + props.getRegion() + ", data in " + props.getDataDir().toAbsolutePath().normalize() + ")");
+        if (props.getTls().getHttpPort() != null) {
+            out.println("  and plain HTTP on " + props.getTls().getHttpAddress() + ":" + props.getTls().getHttpPort());
+        }
         if (credentials.generatedNow()) {
             Map.Entry<String, String> pair = credentials.secretsByAccessKey().entrySet().iterator().next();
             out.println("  generated development credentials, kept in " + credentials.generatedFile() + ":");
