@@ -27,11 +27,13 @@ public final class EmbeddedSource implements BackupSource {
     private final AdminClient admin;
     private final AdminClient.Checkpoint checkpoint;
     private final CheckpointReader reader;
+    private final String serviceUrl;
     private final Thread releaseOnExit;
     private boolean closed;
 
-    private EmbeddedSource(AdminClient admin, AdminClient.Checkpoint checkpoint, CheckpointReader reader) {
+    private EmbeddedSource(AdminClient admin, AdminClient.Checkpoint checkpoint, CheckpointReader reader, String serviceUrl) {
         this.admin = admin;
+        this.serviceUrl = serviceUrl;
         this.checkpoint = checkpoint;
         this.reader = reader;
         this.releaseOnExit = new Thread(this::releaseQuietly, "cairn-backup-release-checkpoint");
@@ -55,7 +57,7 @@ public final class EmbeddedSource implements BackupSource {
                 + (bytesPerSecond == 0 ? "" : " rate-limited");
         try {
             CheckpointReader reader = CheckpointReader.open(c.path(), !o.throughCaches, bytesPerSecond, idle, description);
-            return new EmbeddedSource(admin, c, reader);
+            return new EmbeddedSource(admin, c, reader, o.serviceUrl);
         } catch (IOException | RuntimeException e) {
             try {
                 admin.release(c.id());
@@ -83,6 +85,16 @@ public final class EmbeddedSource implements BackupSource {
     @Override
     public String describe() {
         return reader.describe();
+    }
+
+    /**
+     * The service, not the checkpoint: a run killed mid-way resumes on the next run's checkpoint.
+     * Rows before a split's position then come from the first checkpoint and rows after it from
+     * the second, as a scan of a live Cassandra table mixes times; every row's content is copied.
+     */
+    @Override
+    public String resumeKey() {
+        return "embedded service=" + serviceUrl;
     }
 
     @Override
