@@ -12,6 +12,7 @@ import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.source.BackupSources;
 import dev.cairn.backup.source.SourceOptions;
 import java.io.IOException;
+import java.time.Clock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -35,13 +36,20 @@ public final class Main implements Runnable {
     }
 
     private final SourceFactory sources;
+    private final Clock clock;
 
-    public Main(SourceFactory sources) {
+    public Main(SourceFactory sources, Clock clock) {
         this.sources = sources;
+        this.clock = clock;
     }
 
     public SourceFactory sources() {
         return sources;
+    }
+
+    /** The clock {@code schedule} fires by: the system's, in the JVM's time zone, except in tests. */
+    public Clock clock() {
+        return clock;
     }
 
     @Override
@@ -51,7 +59,12 @@ public final class Main implements Runnable {
 
     /** The command line with this source factory; errors printed as one clear line. */
     public static CommandLine commandLine(SourceFactory sources) {
-        CommandLine cl = new CommandLine(new Main(sources));
+        return commandLine(sources, Clock.systemDefaultZone());
+    }
+
+    /** The command line with this source factory and clock. */
+    public static CommandLine commandLine(SourceFactory sources, Clock clock) {
+        CommandLine cl = new CommandLine(new Main(sources, clock));
         cl.setExecutionExceptionHandler((e, commandLine, parsed) -> {
             commandLine.getErr().println("cairn backup: error: " + message(e));
             return e instanceof IllegalArgumentException ? EXIT_USAGE : EXIT_FAILED;

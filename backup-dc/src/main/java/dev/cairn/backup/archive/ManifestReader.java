@@ -40,7 +40,21 @@ public final class ManifestReader implements AutoCloseable {
             header = readHeader(in, name);
         } catch (EOFException e) {
             throw corrupt("truncated header");
+        } catch (IOException | RuntimeException e) {
+            throw named(name, e);
         }
+    }
+
+    /**
+     * Any failure to decode as an error naming the manifest: a damaged length or setting surfaces
+     * from the decoders as an exception that knows nothing of the file.
+     */
+    private static IOException named(String name, Exception e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        if (e instanceof IOException io && m.startsWith(name)) {
+            return io;
+        }
+        return new IOException(name + ": corrupt manifest: " + m.replace("corrupt archive: ", ""), e);
     }
 
     static ManifestHeader readHeader(DataInputStream in, String name) throws IOException {
@@ -82,6 +96,8 @@ public final class ManifestReader implements AutoCloseable {
             return readHeader(in, name);
         } catch (EOFException e) {
             throw new IOException(name + ": corrupt manifest: truncated header");
+        } catch (IOException | RuntimeException e) {
+            throw named(name, e);
         }
     }
 
@@ -109,7 +125,7 @@ public final class ManifestReader implements AutoCloseable {
         try {
             int tag = in.readUnsignedByte();
             if (tag == RowCodec.TAG_ROW) {
-                BackupRow row = RowCodec.readRow(in);
+                BackupRow row = readRow();
                 if (last != null && BackupRow.ORDER.compare(last, row) >= 0) {
                     throw corrupt("rows out of order at " + row.bucket() + "/" + row.info().key());
                 }
@@ -141,7 +157,27 @@ public final class ManifestReader implements AutoCloseable {
             return null;
         } catch (EOFException e) {
             throw corrupt("truncated after " + objects + " rows");
+        } catch (IOException | RuntimeException e) {
+            throw named(name, e);
         }
+    }
+
+    private BackupRow readRow() throws IOException {
+        BackupRow row;
+        try {
+            row = RowCodec.readRow(in);
+        } catch (EOFException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw corrupt("row " + (objects + 1) + ": " + e.getMessage());
+        }
+        if (row.bucket() == null || row.info().key() == null || row.info().etag() == null) {
+            throw corrupt("row " + (objects + 1) + " has no bucket, key or ETag");
+        }
+        if (row.info().size() < 0 || row.info().partCount() < 0) {
+            throw corrupt("row " + (objects + 1) + ": negative size or part count");
+        }
+        return row;
     }
 
     /** The trailer, once {@link #next()} returned null. */

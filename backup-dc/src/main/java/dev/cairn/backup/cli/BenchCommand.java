@@ -8,7 +8,7 @@ import dev.cairn.backup.restore.StoreDestination;
 import dev.cairn.backup.run.BackupRun;
 import dev.cairn.backup.run.RunSettings;
 import dev.cairn.backup.store.EmbeddedStoreDir;
-import dev.cairn.backup.store.ObjectStoreSource;
+import dev.cairn.backup.source.embedded.CheckpointReader;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.backup.verify.Verifier;
 import dev.cairn.engine.Engine;
@@ -74,12 +74,17 @@ public final class BenchCommand implements Callable<Integer> {
             DirectoryTarget target = new DirectoryTarget(work.resolve("archive"));
             RunSettings settings = new RunSettings(4, 4, 5000, Duration.ofSeconds(10), Duration.ofSeconds(120));
 
+            double c0 = cpuSeconds();
             BackupRun.Result full = backup(storeDir, target, settings);
+            double fullCpu = cpuSeconds() - c0;
             changeOnePercent(storeDir);
+            double c1 = cpuSeconds();
             BackupRun.Result incr = backup(storeDir, target, settings);
+            double incrCpu = cpuSeconds() - c1;
 
             Path restoreDir = work.resolve("restored");
             long rt = System.nanoTime();
+            double c2 = cpuSeconds();
             Restore.Result restored;
             try (EmbeddedStoreDir dest = EmbeddedStoreDir.open(restoreDir);
                  StoreDestination d = new StoreDestination(dest.store(), "bench restore", null);
@@ -87,21 +92,25 @@ public final class BenchCommand implements Callable<Integer> {
                 restored = new Restore(target, incr.backupId(), d, Set.of(), "", false, 4, System.err).run(p);
             }
             double restoreS = (System.nanoTime() - rt) / 1e9;
+            double restoreCpu = cpuSeconds() - c2;
             long vt = System.nanoTime();
+            double c3 = cpuSeconds();
             Verifier v = new Verifier(target, System.err, 4);
             v.verifyManifests(null);
             v.verifyBlobs(false);
             double verifyS = (System.nanoTime() - vt) / 1e9;
+            double verifyCpu = cpuSeconds() - c3;
 
             double fullMBs = full.trailer().logicalBytes() / full.seconds() / 1e6;
             out.println();
-            out.printf("%-34s %14s %10s %10s%n", "step", "bytes", "seconds", "MB/s");
-            row(out, "device sequential read (dd direct)", 0, 0, deviceMBs);
-            row(out, "full backup", full.trailer().logicalBytes(), full.seconds(), fullMBs);
+            out.printf("%-34s %14s %10s %10s %10s%n", "step", "bytes", "seconds", "MB/s", "CPU s");
+            row(out, "device sequential read (dd direct)", 0, 0, deviceMBs, 0);
+            row(out, "full backup", full.trailer().logicalBytes(), full.seconds(), fullMBs, fullCpu);
             row(out, "incremental (1% changed): copied", incr.trailer().copiedBytes(), incr.seconds(),
-                    incr.trailer().logicalBytes() / incr.seconds() / 1e6);
-            row(out, "restore into embedded store", restored.bytes(), restoreS, restored.bytes() / restoreS / 1e6);
-            row(out, "verify (re-hash every blob)", v.blobBytesChecked.get(), verifyS, v.blobBytesChecked.get() / verifyS / 1e6);
+                    incr.trailer().logicalBytes() / incr.seconds() / 1e6, incrCpu);
+            row(out, "restore into embedded store", restored.bytes(), restoreS, restored.bytes() / restoreS / 1e6, restoreCpu);
+            row(out, "verify (re-hash every blob)", v.blobBytesChecked.get(), verifyS, v.blobBytesChecked.get() / verifyS / 1e6,
+                    verifyCpu);
             out.printf(Locale.ROOT, "full backup / device read = %.2f; verify problems: %d%n", fullMBs / deviceMBs, v.problems().size());
             json.put("objects", objects);
             json.put("bytes", full.trailer().logicalBytes());
@@ -109,6 +118,12 @@ public final class BenchCommand implements Callable<Integer> {
             json.put("full_seconds", round(full.seconds()));
             json.put("full_mb_s", round(fullMBs));
             json.put("full_to_device_ratio", round(fullMBs / deviceMBs));
+            json.put("full_cpu_seconds", round(fullCpu));
+            json.put("full_cpu_seconds_per_gb", round(fullCpu / (full.trailer().logicalBytes() / 1e9)));
+            json.put("incremental_cpu_seconds", round(incrCpu));
+            json.put("restore_cpu_seconds", round(restoreCpu));
+            json.put("verify_cpu_seconds", round(verifyCpu));
+            json.put("load_average", round(java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
             json.put("incremental_seconds", round(incr.seconds()));
             json.put("incremental_copied_bytes", incr.trailer().copiedBytes());
             json.put("incremental_copied_blobs", incr.trailer().copiedBlobs());
@@ -133,13 +148,21 @@ public final class BenchCommand implements Callable<Integer> {
         return Math.round(v * 100) / 100.0;
     }
 
-    private static void row(PrintStream out, String step, long bytes, double s, double mbs) {
-        out.printf(Locale.ROOT, "%-34s %,14d %10.1f %10.1f%n", step, bytes, s, mbs);
+    private static void row(PrintStream out, String step, long bytes, double s, double mbs, double cpu) {
+        out.printf(Locale.ROOT, "%-34s %,14d %10.1f %10.1f %10.1f%n", step, bytes, s, mbs, cpu);
+    }
+
+    /**
+     * CPU time of this process (every thread, user and system): on a shared machine wall time
+     * depends on the other load, CPU time per byte much less.
+     */
+    private static double cpuSeconds() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
     }
 
     private BackupRun.Result backup(Path storeDir, DirectoryTarget target, RunSettings settings) throws Exception {
-        try (EmbeddedStoreDir store = EmbeddedStoreDir.open(storeDir);
-             ObjectStoreSource source = new ObjectStoreSource(store.store(), "bench store", 1000, null);
+        try (CheckpointReader source = CheckpointReader.open(storeDir, true, 0, false, "bench store (read-only, scan reads)");
              Progress p = Progress.onStderr("backup", 0)) {
             return new BackupRun(source, target, settings, System.err, p).execute();
         }

@@ -2,9 +2,7 @@ package dev.cairn.backup.cli;
 
 import dev.cairn.backup.Main;
 import dev.cairn.backup.schedule.Cron;
-import java.time.Duration;
-import java.time.ZoneId;
-import java.time.ZonedDateTime;
+import dev.cairn.backup.schedule.Scheduler;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,24 +24,25 @@ public final class ScheduleCommand implements Callable<Integer> {
     @Option(names = "--cron", required = true, description = "e.g. \"0 3 * * *\": every day at 03:00")
     String cron;
 
+    @Option(names = "--max-runs", defaultValue = "0",
+            description = "stop after this many firings, exiting with the last run's code; 0: run until stopped (default: ${DEFAULT-VALUE})")
+    int maxRuns;
+
     @Mixin
     RunOptions options;
 
     @Override
     public Integer call() throws Exception {
-        Cron schedule = Cron.parse(cron);
-        ZoneId zone = ZoneId.systemDefault();
-        while (!Thread.currentThread().isInterrupted()) {
-            ZonedDateTime next = schedule.next(ZonedDateTime.now(zone));
-            System.err.println("schedule '" + schedule + "': next run at " + next);
-            long wait = Duration.between(ZonedDateTime.now(zone), next).toMillis();
-            if (wait > 0) {
-                Thread.sleep(wait);
-            }
-            int exit = BackupJob.runOnce(main, options, System.err);
-            System.err.println("schedule: run ended with exit code " + exit
-                    + (exit == Main.EXIT_LOCKED ? " (another run holds the lock; this firing is skipped)" : ""));
+        if (maxRuns < 0) {
+            throw new IllegalArgumentException("--max-runs must not be negative");
         }
-        return Main.EXIT_OK;
+        Scheduler scheduler = new Scheduler(Cron.parse(cron), main.clock(), System.err);
+        return scheduler.run(() -> {
+            int exit = BackupJob.runOnce(main, options, System.err);
+            if (exit == Main.EXIT_LOCKED) {
+                System.err.println("schedule: another run holds the lock; this firing is skipped");
+            }
+            return exit;
+        }, maxRuns);
     }
 }

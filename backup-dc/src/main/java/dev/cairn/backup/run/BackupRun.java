@@ -111,7 +111,7 @@ public final class BackupRun {
             }
             byte[] bytes = target.read(ArchiveLayout.runState(id));
             RunState old = bytes == null ? null : Json.read(bytes, RunState.class, "run state of " + id);
-            if (old != null && old.source().equals(source.describe()) && old.splits().equals(records)) {
+            if (old != null && old.resumeKeyOrSource().equals(source.resumeKey()) && old.splits().equals(records)) {
                 log.println("resuming unfinished backup " + id + " (started "
                         + Instant.ofEpochMilli(old.startedMillis()) + ")");
                 resumed = true;
@@ -126,7 +126,8 @@ public final class BackupRun {
         String id = ID_TIME.format(Instant.ofEpochMilli(now)) + "-"
                 + String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));
         Catalog.Backup parent = Catalog.latest(target);
-        RunState fresh = new RunState(id, parent == null ? null : parent.id(), now, source.describe(), records);
+        RunState fresh = new RunState(id, parent == null ? null : parent.id(), now, source.describe(), records,
+                source.resumeKey());
         target.put(ArchiveLayout.runState(id), Json.write(fresh));
         log.println("backup " + id + (parent == null ? " (first of this archive)" : " (parent " + parent.id() + ")")
                 + ": " + source.describe() + " -> " + target.describe() + ", " + splits.size() + " splits");

@@ -6,7 +6,13 @@ import java.util.List;
  * A backup run in progress, as recorded in the target ({@code runs/<id>/run.json}); its splits'
  * progress is recorded beside it, one file per split.
  */
-public record RunState(String id, String parent, long startedMillis, String source, List<SplitRecord> splits) {
+public record RunState(String id, String parent, long startedMillis, String source, List<SplitRecord> splits,
+                       String resumeKey) {
+
+    /** The key an unfinished run is matched by; its description when it recorded none. */
+    public String resumeKeyOrSource() {
+        return resumeKey != null ? resumeKey : source;
+    }
 
     /** A split as the source named it. */
     public record SplitRecord(String id, String description) {

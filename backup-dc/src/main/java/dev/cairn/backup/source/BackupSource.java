@@ -22,6 +22,15 @@ public interface BackupSource extends AutoCloseable {
     /** A short description for reports and logs, e.g. {@code cassandra dc=backup keyspace=cairn}. */
     String describe();
 
+    /**
+     * What identifies the data read, for resuming: an unfinished run whose source had the same key
+     * (and the same splits) is resumed. By default the description; a source that reads a new copy
+     * each run (a checkpoint) names the store it copies instead.
+     */
+    default String resumeKey() {
+        return describe();
+    }
+
     /** Every bucket with its settings, by name. */
     List<BucketInfo> buckets() throws IOException;
 

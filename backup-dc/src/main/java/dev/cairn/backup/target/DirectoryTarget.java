@@ -2,7 +2,7 @@ package dev.cairn.backup.target;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
@@ -18,7 +18,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An archive in a local directory (or a mounted file system). A put writes a temporary file
@@ -29,8 +30,13 @@ public final class DirectoryTarget implements Target {
     static final String TEMP_MARK = ".tmp-";
     /** From this many files written since the last sync, one file-system sync replaces an fsync each. */
     static final int SYNCFS_THRESHOLD = 64;
+    static final int BUFFER_BYTES = 256 * 1024;
+    private static final ThreadLocal<ByteBuffer> BUFFER = ThreadLocal.withInitial(() -> ByteBuffer.allocate(BUFFER_BYTES));
 
     private final Path root;
+    private final String token = Long.toHexString(new java.security.SecureRandom().nextLong());
+    private final AtomicLong tempCounter = new AtomicLong();
+    private final Set<Path> knownDirs = ConcurrentHashMap.newKeySet();
     private final Object pendingLock = new Object();
     private List<Path> pendingFiles = new ArrayList<>();
     private Set<Path> pendingDirs = new HashSet<>();
@@ -90,10 +96,10 @@ public final class DirectoryTarget implements Target {
     @Override
     public void put(String name, InputStream in, long size) throws IOException {
         Path file = path(name);
-        Path temp = createTemp(file);
+        Path temp = tempBeside(file);
         try {
-            try (OutputStream out = Files.newOutputStream(temp, StandardOpenOption.WRITE)) {
-                in.transferTo(out);
+            try (FileChannel out = createTemp(temp)) {
+                copy(in, out);
             }
             Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (SourceReadException e) {
@@ -109,12 +115,39 @@ public final class DirectoryTarget implements Target {
         pending(file);
     }
 
+    /** Fills a large buffer before each write: a blob of up to {@link #BUFFER_BYTES} is one write(2). */
+    private static void copy(InputStream in, FileChannel out) throws IOException {
+        ByteBuffer buffer = BUFFER.get();
+        byte[] array = buffer.array();
+        boolean end = false;
+        while (!end) {
+            int filled = 0;
+            while (filled < array.length) {
+                int n = in.read(array, filled, array.length - filled);
+                if (n < 0) {
+                    end = true;
+                    break;
+                }
+                filled += n;
+            }
+            buffer.clear().limit(filled);
+            while (buffer.hasRemaining()) {
+                out.write(buffer);
+            }
+        }
+    }
+
     @Override
     public boolean putIfAbsent(String name, byte[] bytes) throws IOException {
         Path file = path(name);
-        Path temp = createTemp(file);
+        Path temp = tempBeside(file);
         try {
-            Files.write(temp, bytes);
+            try (FileChannel out = createTemp(temp)) {
+                ByteBuffer b = ByteBuffer.wrap(bytes);
+                while (b.hasRemaining()) {
+                    out.write(b);
+                }
+            }
             force(temp);
             Files.createLink(file, temp);
             force(file.getParent());
@@ -128,12 +161,32 @@ public final class DirectoryTarget implements Target {
         }
     }
 
-    private Path createTemp(Path file) throws IOException {
+    /** A name no other writer uses: this target's random token and a counter. */
+    private Path tempBeside(Path file) {
+        return file.resolveSibling(file.getFileName() + TEMP_MARK + token + "-" + tempCounter.incrementAndGet());
+    }
+
+    /**
+     * Creates the temporary file; its directory is created on first use, remembered, and created
+     * again should it have been removed meanwhile.
+     */
+    private FileChannel createTemp(Path temp) throws IOException {
+        Path dir = temp.getParent();
         try {
-            Files.createDirectories(file.getParent());
-            return Files.createFile(file.resolveSibling(file.getFileName() + TEMP_MARK + UUID.randomUUID()));
+            if (!knownDirs.contains(dir)) {
+                Files.createDirectories(dir);
+                knownDirs.add(dir);
+            }
+            try {
+                return FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            } catch (NoSuchFileException removed) {
+                knownDirs.remove(dir);
+                Files.createDirectories(dir);
+                knownDirs.add(dir);
+                return FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            }
         } catch (IOException e) {
-            throw fail("cannot create a file in " + root.relativize(file.getParent()), e);
+            throw fail("cannot create a file in " + root.relativize(dir), e);
         }
     }
 

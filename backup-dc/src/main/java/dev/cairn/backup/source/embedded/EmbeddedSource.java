@@ -2,26 +2,20 @@ package dev.cairn.backup.source.embedded;
 
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.source.SourceOptions;
-import dev.cairn.engine.Engine;
-import dev.cairn.engine.EngineOptions;
-import dev.cairn.engine.ReadOptions;
 import dev.cairn.store.BucketInfo;
-import dev.cairn.store.embedded.EmbeddedScanner;
-import dev.cairn.store.Hex;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Reads an engine checkpoint of the running service: asks the service for one through its admin
- * endpoint, opens it read-only ({@link Engine#openReadOnly}), never the live engine, and releases
- * it on {@link #close()} — also when opening failed halfway, and from a shutdown hook when the job
+ * endpoint, opens it read-only ({@link CheckpointReader}), never the live engine, and releases it
+ * on {@link #close()} — also when opening failed halfway, and from a shutdown hook when the job
  * is stopped; the service's lease covers a job killed outright. By default reads bypass every
- * cache ({@link ReadOptions#SCAN}), are limited to {@code --read-rate} and run at idle I/O and
+ * cache ({@code ReadOptions.SCAN}), are limited to {@code --read-rate} and run at idle I/O and
  * CPU priority ({@link IdleIo}); {@code --through-caches} turns all three off, as a benchmark
  * baseline. The checkpoint's path is the service's: the job runs on the service's host, or
  * mounts its data volume at the same path.
@@ -30,26 +24,18 @@ import java.util.List;
  * Thread-safety: safe for concurrent scans and content reads.
  */
 public final class EmbeddedSource implements BackupSource {
-    private static final long ROW_BYTES_ESTIMATE = 160;
-    private static final String SPLIT_PREFIX = "bucket-";
-
     private final AdminClient admin;
     private final AdminClient.Checkpoint checkpoint;
-    private final Engine engine;
-    private final EmbeddedScanner scanner;
-    private final ReadRate rate;
-    private final boolean idle;
+    private final CheckpointReader reader;
+    private final String serviceUrl;
     private final Thread releaseOnExit;
     private boolean closed;
 
-    private EmbeddedSource(AdminClient admin, AdminClient.Checkpoint checkpoint, Engine engine, SourceOptions o)
-            throws IOException {
+    private EmbeddedSource(AdminClient admin, AdminClient.Checkpoint checkpoint, CheckpointReader reader, String serviceUrl) {
         this.admin = admin;
+        this.serviceUrl = serviceUrl;
         this.checkpoint = checkpoint;
-        this.engine = engine;
-        this.idle = !o.throughCaches;
-        this.scanner = new EmbeddedScanner(engine, o.throughCaches ? ReadOptions.DEFAULT : ReadOptions.SCAN);
-        this.rate = new ReadRate(o.throughCaches ? 0 : ReadRate.parse(o.readRate));
+        this.reader = reader;
         this.releaseOnExit = new Thread(this::releaseQuietly, "cairn-backup-release-checkpoint");
         Runtime.getRuntime().addShutdownHook(releaseOnExit);
     }
@@ -62,18 +48,17 @@ public final class EmbeddedSource implements BackupSource {
             throw new IllegalArgumentException("--admin-access-key-file and --admin-secret-key-file are required"
                     + " with --source embedded");
         }
-        ReadRate.parse(o.readRate);
+        long bytesPerSecond = o.throughCaches ? 0 : ReadRate.parse(o.readRate);
         AdminClient admin = new AdminClient(o.serviceUrl, readSecret(o.adminAccessKeyFile),
                 readSecret(o.adminSecretKeyFile), o.region);
         AdminClient.Checkpoint c = admin.create();
-        Engine engine = null;
+        boolean idle = !o.throughCaches;
+        String description = "embedded checkpoint=" + c.id() + (idle ? " reads=scan,idle" : " reads=through-caches")
+                + (bytesPerSecond == 0 ? "" : " rate-limited");
         try {
-            engine = Engine.openReadOnly(EngineOptions.builder(c.path()).build());
-            return new EmbeddedSource(admin, c, engine, o);
+            CheckpointReader reader = CheckpointReader.open(c.path(), !o.throughCaches, bytesPerSecond, idle, description);
+            return new EmbeddedSource(admin, c, reader, o.serviceUrl);
         } catch (IOException | RuntimeException e) {
-            if (engine != null) {
-                engine.close();
-            }
             try {
                 admin.release(c.id());
             } catch (IOException releaseFailed) {
@@ -99,49 +84,37 @@ public final class EmbeddedSource implements BackupSource {
 
     @Override
     public String describe() {
-        return "embedded checkpoint=" + checkpoint.id() + (idle ? " reads=scan,idle" : " reads=through-caches")
-                + (rate.unlimited() ? "" : " rate-limited");
+        return reader.describe();
+    }
+
+    /**
+     * The service, not the checkpoint: a run killed mid-way resumes on the next run's checkpoint.
+     * Rows before a split's position then come from the first checkpoint and rows after it from
+     * the second, as a scan of a live Cassandra table mixes times; every row's content is copied.
+     */
+    @Override
+    public String resumeKey() {
+        return "embedded service=" + serviceUrl;
     }
 
     @Override
     public List<BucketInfo> buckets() throws IOException {
-        return scanner.buckets();
+        return reader.buckets();
     }
 
     @Override
     public List<Split> splits() throws IOException {
-        List<Split> out = new ArrayList<>();
-        for (BucketInfo b : scanner.buckets()) {
-            out.add(new Split(SPLIT_PREFIX + b.name(), "bucket " + b.name()));
-        }
-        return out;
+        return reader.splits();
     }
 
     @Override
     public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
-        if (!split.id().startsWith(SPLIT_PREFIX)) {
-            throw new IllegalArgumentException("not a split of an embedded source: " + split.id());
-        }
-        prepareThread();
-        String bucket = split.id().substring(SPLIT_PREFIX.length());
-        String after = resumeAfter == null ? null : new String(Hex.decode(resumeAfter), StandardCharsets.UTF_8);
-        scanner.scan(bucket, after, row -> {
-            rate.acquire(ROW_BYTES_ESTIMATE + row.key().length());
-            sink.accept(bucket, row, Hex.encode(row.key().getBytes(StandardCharsets.UTF_8)));
-        });
+        reader.scan(split, resumeAfter, sink);
     }
 
     @Override
     public InputStream openContent(String sha256) throws IOException {
-        prepareThread();
-        InputStream in = scanner.openContent(sha256);
-        return in == null ? null : rate.throttle(in);
-    }
-
-    private void prepareThread() {
-        if (idle) {
-            IdleIo.applyToCurrentThread();
-        }
+        return reader.openContent(sha256);
     }
 
     private synchronized void releaseQuietly() {
@@ -169,7 +142,7 @@ public final class EmbeddedSource implements BackupSource {
         }
         closed = true;
         try {
-            engine.close();
+            reader.close();
         } finally {
             admin.release(checkpoint.id());
         }

@@ -1,0 +1,108 @@
+package dev.cairn.backup.source.embedded;
+
+import dev.cairn.backup.source.BackupSource;
+import dev.cairn.engine.Engine;
+import dev.cairn.engine.EngineOptions;
+import dev.cairn.engine.ReadOptions;
+import dev.cairn.store.BucketInfo;
+import dev.cairn.store.embedded.EmbeddedScanner;
+import dev.cairn.store.Hex;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads an engine directory that nothing writes (a checkpoint) through a read-only open: with
+ * {@code scan} reads, no block cache is filled; {@code bytesPerSecond} (0: unlimited) throttles
+ * rows and content together; {@code idle} puts each reading thread in the idle I/O class at
+ * nice 19. {@link EmbeddedSource} wraps it around a checkpoint of the running service; the
+ * benchmark reads its seeded store directory with it, the same read path.
+ *
+ * <p>Splits: one per bucket ({@code bucket-<name>}); a position is the hex UTF-8 of the last key.
+ * Thread-safety: safe for concurrent scans and content reads.
+ */
+public final class CheckpointReader implements BackupSource {
+    private static final long ROW_BYTES_ESTIMATE = 160;
+    private static final String SPLIT_PREFIX = "bucket-";
+
+    private final Engine engine;
+    private final EmbeddedScanner scanner;
+    private final ReadRate rate;
+    private final boolean idle;
+    private final String description;
+
+    private CheckpointReader(Engine engine, boolean scan, long bytesPerSecond, boolean idle, String description)
+            throws IOException {
+        this.engine = engine;
+        this.scanner = new EmbeddedScanner(engine, scan ? ReadOptions.SCAN : ReadOptions.DEFAULT);
+        this.rate = new ReadRate(bytesPerSecond);
+        this.idle = idle;
+        this.description = description;
+    }
+
+    /** Opens {@code directory} read-only; nothing may write it while this is open. */
+    public static CheckpointReader open(Path directory, boolean scan, long bytesPerSecond, boolean idle,
+                                        String description) throws IOException {
+        Engine engine = Engine.openReadOnly(EngineOptions.builder(directory).build());
+        try {
+            return new CheckpointReader(engine, scan, bytesPerSecond, idle, description);
+        } catch (IOException | RuntimeException e) {
+            engine.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+
+    @Override
+    public List<BucketInfo> buckets() throws IOException {
+        return scanner.buckets();
+    }
+
+    @Override
+    public List<Split> splits() throws IOException {
+        List<Split> out = new ArrayList<>();
+        for (BucketInfo b : scanner.buckets()) {
+            out.add(new Split(SPLIT_PREFIX + b.name(), "bucket " + b.name()));
+        }
+        return out;
+    }
+
+    @Override
+    public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
+        if (!split.id().startsWith(SPLIT_PREFIX)) {
+            throw new IllegalArgumentException("not a split of an embedded source: " + split.id());
+        }
+        prepareThread();
+        String bucket = split.id().substring(SPLIT_PREFIX.length());
+        String after = resumeAfter == null ? null : new String(Hex.decode(resumeAfter), StandardCharsets.UTF_8);
+        scanner.scan(bucket, after, row -> {
+            rate.acquire(ROW_BYTES_ESTIMATE + row.key().length());
+            sink.accept(bucket, row, Hex.encode(row.key().getBytes(StandardCharsets.UTF_8)));
+        });
+    }
+
+    @Override
+    public InputStream openContent(String sha256) throws IOException {
+        prepareThread();
+        InputStream in = scanner.openContent(sha256);
+        return in == null ? null : rate.throttle(in);
+    }
+
+    private void prepareThread() {
+        if (idle) {
+            IdleIo.applyToCurrentThread();
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        engine.close();
+    }
+}

@@ -1,0 +1,61 @@
+package dev.cairn.backup;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The wall between the backup job and the storage engine, checked on compiled classes: the job's
+ * code uses only the engine's API package {@code dev.cairn.engine}; its tests may also use the
+ * engine's file systems ({@code dev.cairn.engine.fs}) and dump tool ({@code dev.cairn.engine.tool}).
+ * Stored rows are decoded by the object store library, never by the job itself.
+ */
+class ArchitectureTest {
+    /** A class that breaks the wall, to show that the rule sees a violation. */
+    static final class Violator {
+        static int keyBytes() {
+            return dev.cairn.engine.sstable.InternalKeys.class.hashCode();
+        }
+    }
+
+    private static ArchRule onlyUses(String... enginePackages) {
+        List<String> allowed = List.of(enginePackages);
+        return noClasses().that().resideOutsideOfPackage("dev.cairn.engine..")
+                .should().dependOnClassesThat(DescribedPredicate.describe(
+                        "are in an engine package other than " + String.join(", ", enginePackages),
+                        c -> c.getPackageName().startsWith("dev.cairn.engine") && !allowed.contains(c.getPackageName())))
+                .because("the engine exports only its API packages (docs/design.md)");
+    }
+
+    @Test
+    void backupCodeUsesOnlyTheEngineApi() {
+        JavaClasses main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+                .importPackages("dev.cairn.backup");
+        assertTrue(main.size() > 40, "found only " + main.size() + " backup classes");
+        onlyUses("dev.cairn.engine").check(main);
+    }
+
+    @Test
+    void backupTestsUseOnlyExportedEnginePackages() {
+        JavaClasses tests = new ClassFileImporter().withImportOption(ImportOption.Predefined.ONLY_INCLUDE_TESTS)
+                .withImportOption(location -> !location.contains("ArchitectureTest$Violator"))
+                .importPackages("dev.cairn.backup");
+        assertTrue(tests.size() > 10, "found only " + tests.size() + " backup test classes");
+        onlyUses("dev.cairn.engine", "dev.cairn.engine.fs", "dev.cairn.engine.tool").check(tests);
+    }
+
+    @Test
+    void theRuleSeesAViolation() {
+        JavaClasses violator = new ClassFileImporter().importClasses(Violator.class);
+        assertTrue(onlyUses("dev.cairn.engine", "dev.cairn.engine.fs", "dev.cairn.engine.tool")
+                .evaluate(violator).hasViolation());
+    }
+}

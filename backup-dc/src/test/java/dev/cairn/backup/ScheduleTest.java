@@ -1,0 +1,168 @@
+package dev.cairn.backup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.backup.archive.Catalog;
+import dev.cairn.backup.source.BackupSource;
+import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.backup.store.ObjectStoreSource;
+import dev.cairn.backup.target.DirectoryTarget;
+import dev.cairn.store.BucketAcl;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code backup schedule} through the command line, on a clock shifted to two seconds before the
+ * firing: the run starts within seconds; two schedulers on one archive fire at the same minute and
+ * exactly one runs, the other skips its firing (the archive's lock), and no run overlaps another.
+ */
+@Timeout(60)
+class ScheduleTest {
+    @TempDir
+    Path dir;
+    private EmbeddedStoreDir source;
+    private DirectoryTarget target;
+    private final AtomicInteger running = new AtomicInteger();
+    private final AtomicInteger mostAtOnce = new AtomicInteger();
+    private final AtomicInteger runsStarted = new AtomicInteger();
+
+    @BeforeEach
+    void seed() throws IOException {
+        source = EmbeddedStoreDir.open(dir.resolve("source"));
+        source.store().createBucket("photos", BucketAcl.PRIVATE);
+        for (int i = 0; i < 40; i++) {
+            Seed.put(source.store(), "photos", "k" + i, Seed.bytes(200 + i, i), Seed.attributes(i));
+        }
+        target = new DirectoryTarget(dir.resolve("archive"));
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        source.close();
+    }
+
+    /** A clock whose next 04:00 (UTC) is two seconds away. */
+    private static Clock twoSecondsBeforeFour() {
+        ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
+        ZonedDateTime fake = now.truncatedTo(ChronoUnit.DAYS).withHour(3).withMinute(59).withSecond(58);
+        return Clock.offset(Clock.system(ZoneOffset.UTC), Duration.between(now, fake));
+    }
+
+    /** The store's rows, 30 ms each, counting the scans that run at once. */
+    private BackupSource slowSource() {
+        runsStarted.incrementAndGet();
+        ObjectStoreSource inner = new ObjectStoreSource(source.store(), "test store", 10, null);
+        return new BackupSource() {
+            public String describe() {
+                return inner.describe();
+            }
+
+            public List<dev.cairn.store.BucketInfo> buckets() throws IOException {
+                return inner.buckets();
+            }
+
+            public List<Split> splits() throws IOException {
+                return inner.splits();
+            }
+
+            public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
+                mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+                try {
+                    inner.scan(split, resumeAfter, (bucket, row, position) -> {
+                        try {
+                            Thread.sleep(30);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            throw new java.io.InterruptedIOException();
+                        }
+                        sink.accept(bucket, row, position);
+                    });
+                } finally {
+                    running.decrementAndGet();
+                }
+            }
+
+            public InputStream openContent(String sha256) throws IOException {
+                return inner.openContent(sha256);
+            }
+
+            public void close() {
+            }
+        };
+    }
+
+    private record Outcome(int exit, String log) {
+    }
+
+    private Outcome schedule(Clock clock) {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        var cl = Main.commandLine(o -> slowSource(), clock);
+        cl.setErr(new java.io.PrintWriter(new PrintStream(log, true, StandardCharsets.UTF_8), true));
+        int exit = cl.execute("schedule", "--cron", "0 4 * * *", "--max-runs", "1", "--source", "embedded",
+                "--target", "dir:" + target.root(), "--checkpoint-rows", "10");
+        return new Outcome(exit, log.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aFiringComesWithinSecondsAndBacksUp() throws IOException {
+        long t0 = System.nanoTime();
+        Outcome o = schedule(twoSecondsBeforeFour());
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertEquals(Main.EXIT_OK, o.exit, o.log);
+        assertTrue(seconds >= 1.0, "waited for the firing: " + seconds + " s");
+        assertEquals(1, Catalog.backups(target).size());
+        assertEquals(40, Catalog.latest(target).trailer().objects());
+    }
+
+    @Test
+    void twoSchedulersOnOneArchiveRunOneAtATime() throws Exception {
+        PrintStream savedErr = System.err;
+        ByteArrayOutputStream jobLog = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(jobLog, true, StandardCharsets.UTF_8));
+        ExecutorService two = Executors.newFixedThreadPool(2);
+        try {
+            Clock clock = twoSecondsBeforeFour();
+            List<Future<Outcome>> schedulers = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                schedulers.add(two.submit(() -> schedule(clock)));
+            }
+            List<Integer> exits = new ArrayList<>();
+            for (Future<Outcome> f : schedulers) {
+                exits.add(f.get(50, TimeUnit.SECONDS).exit);
+            }
+            exits.sort(null);
+            String log = jobLog.toString(StandardCharsets.UTF_8);
+            assertEquals(List.of(Main.EXIT_OK, Main.EXIT_LOCKED), exits, log);
+            assertTrue(log.contains("this firing is skipped"), log);
+            assertEquals(2, runsStarted.get(), "both schedulers fired: " + log);
+            assertEquals(1, mostAtOnce.get(), "never two scans at once: " + log);
+            assertEquals(1, Catalog.backups(target).size(), "one backup: " + log);
+            assertTrue(Catalog.runs(target).isEmpty(), "no unfinished run left: " + log);
+        } finally {
+            two.shutdownNow();
+            System.setErr(savedErr);
+        }
+    }
+}
