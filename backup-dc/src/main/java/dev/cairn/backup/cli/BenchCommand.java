@@ -55,7 +55,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--keep", description = "keep the work directory")
     boolean keep;
 
-    /** Seed 002's shape: 90 % of objects 1-25 KB, 10 % 50-150 KB. */
+    /** The file-store case study's shape (docs/references.md): 90 % of objects 1-25 KB, 10 % 50-150 KB. */
     static int size(Random r) {
         return r.nextInt(10) < 9 ? 1024 + r.nextInt(24 * 1024) : 50 * 1024 + r.nextInt(100 * 1024);
     }

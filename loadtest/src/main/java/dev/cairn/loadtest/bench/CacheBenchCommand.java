@@ -35,7 +35,7 @@ public final class CacheBenchCommand implements Callable<Integer> {
     /**
      * Four times the memory cache: room for the hot set (twice the memory cache's rows) about
      * twice over, as SSD space is cheap next to memory. With room for the hot set alone (12 MiB)
-     * the gain falls to about the seed's; docs/benchmarks.md gives both.
+     * the gain falls to about the hybrid-store paper's; docs/benchmarks.md gives both.
      */
     public static final long DEFAULT_SSD_CACHE_BYTES = 24L << 20;
     public static final long DEFAULT_BLOCK_CACHE_BYTES = 0;

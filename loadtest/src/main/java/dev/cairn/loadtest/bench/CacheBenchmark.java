@@ -25,7 +25,7 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The row cache experiment of the hybrid SSD/HDD key-value store paper (docs/references.md) on Cairn's engine. The capacity tier, which holds every
- * SSTable ({@code fastLevels = 0}, as the seed kept all its SSTables on disks), sits on a
+ * SSTable ({@code fastLevels = 0}, as the hybrid-store paper kept all its SSTables on disks), sits on a
  * simulated 7200 rpm disk; the fast tier (commit log, catalogue, SSD row cache) on the real disk.
  *
  * <ol>
@@ -278,7 +278,7 @@ public final class CacheBenchmark {
     /**
      * Reads from the latest distribution, in chunks of one read per record, at least
      * {@code warmupReads} and at most {@code maxWarmupReads}, stopping once a chunk grows the rows
-     * cached (both tiers) by less than {@link #WARM_GROWTH}: the seed's rule of warming until the
+     * cached (both tiers) by less than {@link #WARM_GROWTH}: the hybrid-store paper's rule of warming until the
      * cache is full, applied alike to both configurations. Returns the reads done.
      */
     private long warmUp(Setup setup, Engine engine, Table table, AtomicIntegerArray versions) throws IOException {

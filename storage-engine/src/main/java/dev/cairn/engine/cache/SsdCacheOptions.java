@@ -16,7 +16,7 @@ public final class SsdCacheOptions {
     public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
     /** The default value of {@link #capacityBytes()}: 4 GiB. */
     public static final long DEFAULT_CAPACITY_BYTES = 4L << 30;
-    /** The default value of {@link #writeBufferBytes()}: 16 KiB, as in the seed design. */
+    /** The default value of {@link #writeBufferBytes()}: 16 KiB, as in the hybrid-store paper's design (docs/references.md). */
     public static final int DEFAULT_WRITE_BUFFER_BYTES = 16 << 10;
     /** The default value of {@link #gcGarbageRatio()}: 0.5. */
     public static final double DEFAULT_GC_GARBAGE_RATIO = 0.5;
