@@ -103,8 +103,8 @@ public final class UriEncoding {
                 if (i + 2 >= s.length()) {
                     return null;
                 }
-                int hi = Character.digit(s.charAt(i + 1), 16);
-                int lo = Character.digit(s.charAt(i + 2), 16);
+                int hi = asciiHexDigit(s.charAt(i + 1));
+                int lo = asciiHexDigit(s.charAt(i + 2));
                 if (hi < 0 || lo < 0) {
                     return null;
                 }
@@ -160,5 +160,19 @@ public final class UriEncoding {
             return c - '0';
         }
         return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    }
+
+    /** 0-15, or -1: only ASCII hex digits, as RFC 3986 says ({@link Character#digit} also takes other scripts' digits). */
+    private static int asciiHexDigit(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        if (c >= 'A' && c <= 'F') {
+            return c - 'A' + 10;
+        }
+        return -1;
     }
 }

@@ -50,5 +50,8 @@ class UriEncodingTest {
         assertEquals("a\uFFFDb", UriEncoding.decodeLenient("a%FFb", false));
         assertEquals("a+b\u20ac", UriEncoding.decodeLenient("a+b%e2%82%ac", false));
         assertEquals(null, UriEncoding.decodeLenient("a%2", true));
+        // Digits of other scripts are not hex digits: "%٣٣" must not decode as "3".
+        assertEquals(null, UriEncoding.decode("%\u0663\u0663", false));
+        assertEquals(null, UriEncoding.decodeLenient("a%\uFF13\uFF13", false));
     }
 }
