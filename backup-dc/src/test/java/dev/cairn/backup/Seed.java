@@ -1,13 +1,12 @@
 package dev.cairn.backup;
 
+import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectStore;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.security.MessageDigest;
 import java.util.Map;
 import java.util.Random;
@@ -32,29 +31,7 @@ public final class Seed {
     }
 
     public static ContentSource content(byte[] bytes) {
-        String sha = hash("SHA-256", bytes);
-        String md5 = hash("MD5", bytes);
-        return new ContentSource() {
-            @Override
-            public String sha256() {
-                return sha;
-            }
-
-            @Override
-            public long size() {
-                return bytes.length;
-            }
-
-            @Override
-            public String md5() {
-                return md5;
-            }
-
-            @Override
-            public InputStream open() {
-                return new ByteArrayInputStream(bytes);
-            }
-        };
+        return BytesContent.of(bytes);
     }
 
     public static ObjectAttributes attributes(int i) {

@@ -1,8 +1,8 @@
 package dev.cairn.backup.source;
 
+import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
@@ -18,29 +18,7 @@ public final class SourceTestContent {
     }
 
     public static ContentSource of(byte[] b) {
-        String sha = sha256(b);
-        String md5 = Hex.encode(digest("MD5").digest(b));
-        return new ContentSource() {
-            @Override
-            public String sha256() {
-                return sha;
-            }
-
-            @Override
-            public long size() {
-                return b.length;
-            }
-
-            @Override
-            public String md5() {
-                return md5;
-            }
-
-            @Override
-            public InputStream open() {
-                return new ByteArrayInputStream(b);
-            }
-        };
+        return BytesContent.of(b);
     }
 
     /** Reads the stream whole and returns its SHA-256. */

@@ -4,10 +4,10 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.security.MessageDigest;
 
-/** Test content from a byte array, digests computed. */
-record BytesContent(byte[] bytes, String sha256, String md5) implements ContentSource {
+/** Test content from a byte array, digests computed; the backup job's tests use it too. */
+public record BytesContent(byte[] bytes, String sha256, String md5) implements ContentSource {
 
-    static BytesContent of(byte[] bytes) {
+    public static BytesContent of(byte[] bytes) {
         return new BytesContent(bytes, hash("SHA-256", bytes), hash("MD5", bytes));
     }
 
