@@ -55,7 +55,7 @@ public final class RunCommand implements Callable<Integer> {
     TargetOptions target = new TargetOptions();
 
     @Option(names = {"-w", "--workload"}, defaultValue = "c",
-            description = "a, b, c, d, e, f (YCSB), write-only, write-heavy, read-heavy, read-only (default: ${DEFAULT-VALUE}).")
+            description = "a, b, c, d, e, f (YCSB), write-only, write-heavy, read-heavy, read-only, mixed (default: ${DEFAULT-VALUE}).")
     String workloadName;
 
     @Option(names = "--distribution", description = "Key distribution: zipfian, latest, uniform, hotspot (default: the workload's).")
@@ -75,6 +75,15 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--rmw-proportion")
     Double rmw;
+
+    @Option(names = "--copy-proportion", description = "CopyObject to a scratch key (S3 targets).")
+    Double copy;
+
+    @Option(names = "--delete-proportion", description = "DELETE of a scratch key (S3 targets).")
+    Double delete;
+
+    @Option(names = "--multipart-proportion", description = "One-part multipart upload to a scratch key (S3 targets).")
+    Double multipart;
 
     @Option(names = "--max-scan-length", defaultValue = "" + Workload.DEFAULT_MAX_SCAN_LENGTH,
             description = "Scans list 1 to this many keys (default: ${DEFAULT-VALUE}).")
@@ -191,13 +200,17 @@ public final class RunCommand implements Callable<Integer> {
 
     private Workload workload() {
         Workload w = Workload.preset(workloadName);
-        if (read != null || update != null || insert != null || scan != null || rmw != null) {
+        if (read != null || update != null || insert != null || scan != null || rmw != null
+                || copy != null || delete != null || multipart != null) {
             Map<Operation, Double> mix = new EnumMap<>(Operation.class);
             mix.put(Operation.READ, read == null ? 0 : read);
             mix.put(Operation.UPDATE, update == null ? 0 : update);
             mix.put(Operation.INSERT, insert == null ? 0 : insert);
             mix.put(Operation.SCAN, scan == null ? 0 : scan);
             mix.put(Operation.READ_MODIFY_WRITE, rmw == null ? 0 : rmw);
+            mix.put(Operation.COPY, copy == null ? 0 : copy);
+            mix.put(Operation.DELETE, delete == null ? 0 : delete);
+            mix.put(Operation.MULTIPART, multipart == null ? 0 : multipart);
             w = w.withProportions(mix);
         }
         if (distribution != null) {

@@ -33,6 +33,9 @@ public final class Runner {
 
     /** Versions of updates are drawn below this; 0 is the load version. */
     private static final int VERSIONS = 1 << 20;
+    /** Copies, deletes and multipart uploads go to this many keys apart from the dataset's, so they meet each other. */
+    private static final int SCRATCH_KEYS = 256;
+    private static final String SCRATCH_PREFIX = "scratch/";
 
     private final RunConfig config;
     private final Target target;
@@ -76,6 +79,12 @@ public final class Runner {
         if (workload.proportion(Operation.SCAN) > 0 && !target.canScan()) {
             throw new IllegalArgumentException("workload '" + workload.name() + "' scans, and " + target.describe()
                     + " cannot list keys; use an S3 target");
+        }
+        for (Operation op : workload.proportions().keySet()) {
+            if (op.usesScratchKey() && !target.canCopyDeleteAndMultipart()) {
+                throw new IllegalArgumentException("workload '" + workload.name() + "' has " + op.label()
+                        + " requests, and " + target.describe() + " takes none; use an S3 target");
+            }
         }
         if (config.traversal() && traversalSource == null) {
             throw new IllegalArgumentException("a traversal needs a source (an S3 endpoint or a directory)");
@@ -191,8 +200,9 @@ public final class Runner {
         OperationStats s = stats.get(op);
         long index = op == Operation.INSERT ? keys.claimInsert() : chooser.next(random, keys.count());
         String key = keys.key(index);
+        String scratchKey = op.usesScratchKey() ? SCRATCH_PREFIX + random.nextInt(SCRATCH_KEYS) : null;
         byte[] value = switch (op) {
-            case UPDATE, READ_MODIFY_WRITE -> dataset.value(index, 1 + random.nextInt(VERSIONS - 1));
+            case UPDATE, READ_MODIFY_WRITE, MULTIPART -> dataset.value(index, 1 + random.nextInt(VERSIONS - 1));
             case INSERT -> dataset.value(index, 0);
             default -> null;
         };
@@ -213,6 +223,9 @@ public final class Runner {
                     target.get(key);
                     target.put(key, value);
                 }
+                case COPY -> target.copy(key, scratchKey);
+                case DELETE -> target.delete(scratchKey);
+                case MULTIPART -> target.multipartPut(scratchKey, value);
             }
             s.record(System.nanoTime() - (due != 0 ? due : start));
             if (op == Operation.INSERT) {

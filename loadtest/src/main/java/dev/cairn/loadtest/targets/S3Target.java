@@ -15,6 +15,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.BucketCannedACL;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -22,7 +23,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * An S3 service through the AWS SDK for Java v2 (blocking Apache client): GET, PUT,
- * ListObjectsV2. Retries are off and checksums are computed only where S3 requires them, so
+ * ListObjectsV2, and for soaks CopyObject, DELETE and one-part multipart uploads. Retries are off and checksums are computed only where S3 requires them, so
  * every failure is counted and the client does no more work per request than S3 asks.
  *
  * <p>Thread-safety: safe for concurrent use.
@@ -92,6 +93,58 @@ public final class S3Target implements Target {
 
     @Override
     public boolean canScan() {
+        return true;
+    }
+
+    @Override
+    public void copy(String source, String destination) throws TargetException {
+        try {
+            s3.copyObject(b -> b.sourceBucket(endpoint.bucket()).sourceKey(source)
+                    .destinationBucket(endpoint.bucket()).destinationKey(destination));
+        } catch (SdkException e) {
+            throw failure("COPY " + source + " to " + destination, e);
+        }
+    }
+
+    @Override
+    public void delete(String key) throws TargetException {
+        try {
+            s3.deleteObject(b -> b.bucket(endpoint.bucket()).key(key));
+        } catch (SdkException e) {
+            throw failure("DELETE " + key, e);
+        }
+    }
+
+    @Override
+    public void multipartPut(String key, byte[] value) throws TargetException {
+        String bucket = endpoint.bucket();
+        String uploadId = null;
+        try {
+            uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
+            String id = uploadId;
+            String etag = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(id).partNumber(1),
+                    RequestBody.fromBytes(value)).eTag();
+            s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(id)
+                    .multipartUpload(u -> u.parts(CompletedPart.builder().partNumber(1).eTag(etag).build())));
+        } catch (SdkException e) {
+            abortQuietly(bucket, key, uploadId);
+            throw failure("MULTIPART " + key, e);
+        }
+    }
+
+    private void abortQuietly(String bucket, String key, String uploadId) {
+        if (uploadId == null) {
+            return;
+        }
+        try {
+            s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
+        } catch (SdkException ignored) {
+            // The failure that matters is the one being reported; a leftover upload is the store's to expire.
+        }
+    }
+
+    @Override
+    public boolean canCopyDeleteAndMultipart() {
         return true;
     }
 

@@ -21,6 +21,26 @@ public interface Target extends AutoCloseable {
     /** Whether {@link #scan} is available (an S3 listing; a plain web server has none). */
     boolean canScan();
 
+    /** Copies {@code source} to {@code destination} on the server side. */
+    default void copy(String source, String destination) throws TargetException {
+        throw new UnsupportedOperationException(describe() + " cannot copy");
+    }
+
+    /** Deletes {@code key}; deleting an absent key succeeds. */
+    default void delete(String key) throws TargetException {
+        throw new UnsupportedOperationException(describe() + " cannot delete");
+    }
+
+    /** Writes {@code value} under {@code key} as a multipart upload of one part. */
+    default void multipartPut(String key, byte[] value) throws TargetException {
+        throw new UnsupportedOperationException(describe() + " has no multipart uploads");
+    }
+
+    /** Whether {@link #copy}, {@link #delete} and {@link #multipartPut} are available (S3 only). */
+    default boolean canCopyDeleteAndMultipart() {
+        return false;
+    }
+
     @Override
     void close();
 }

@@ -13,10 +13,24 @@ public enum Operation {
     /** List one short page of keys from a chosen key on (ListObjectsV2 with start-after). */
     SCAN,
     /** GET an object, then PUT a new version of it; timed as one operation. */
-    READ_MODIFY_WRITE;
+    READ_MODIFY_WRITE,
+    /** CopyObject of a chosen object to a scratch key (S3 only). */
+    COPY,
+    /** DELETE of a scratch key, present or not (S3 only). */
+    DELETE,
+    /** A one-part multipart upload to a scratch key: create, upload the part, complete (S3 only). */
+    MULTIPART;
 
     public String label() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /**
+     * Whether the operation writes or deletes a scratch key ({@code scratch/…}) instead of a
+     * dataset key, so it churns content and references without changing what reads verify.
+     */
+    public boolean usesScratchKey() {
+        return this == COPY || this == DELETE || this == MULTIPART;
     }
 
     /** Whether the operation changes an existing object's content. */

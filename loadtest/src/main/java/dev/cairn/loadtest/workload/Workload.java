@@ -12,7 +12,7 @@ import java.util.SplittableRandom;
 /**
  * An operation mix and a request distribution: YCSB's core workloads A–F adapted to objects,
  * and the four of Nakamura and Shudo's MyCassandra study (write-only, write-heavy, read-heavy,
- * read-only; Zipfian requests).
+ * read-only; Zipfian requests), and {@code mixed}: every kind of request a store serves, for soaks.
  *
  * <p>Thread-safety: immutable.
  */
@@ -103,6 +103,8 @@ public record Workload(String name, Map<Operation, Double> proportions, KeyDistr
         add(m, "write-heavy", z, Operation.READ, 0.5, Operation.UPDATE, 0.5);
         add(m, "read-heavy", z, Operation.READ, 0.95, Operation.UPDATE, 0.05);
         add(m, "read-only", z, Operation.READ, 1.0);
+        add(m, "mixed", z, Operation.READ, 0.80, Operation.UPDATE, 0.05, Operation.INSERT, 0.02,
+                Operation.SCAN, 0.03, Operation.COPY, 0.04, Operation.DELETE, 0.04, Operation.MULTIPART, 0.02);
         return m;
     }
 

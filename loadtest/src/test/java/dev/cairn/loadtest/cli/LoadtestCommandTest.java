@@ -1,6 +1,7 @@
 package dev.cairn.loadtest.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -279,7 +280,7 @@ class LoadtestCommandTest {
     @Test
     @Order(9)
     void everyWorkloadRunsAndInsertsAreRegistered() throws IOException {
-        for (String w : List.of("a", "b", "d", "e", "f", "write-only", "write-heavy", "read-heavy", "read-only")) {
+        for (String w : List.of("a", "b", "d", "e", "f", "write-only", "write-heavy", "read-heavy", "read-only", "mixed")) {
             JsonNode r = run("w-" + w, "-w", w, "--ops", "80", "-d", "60s", "-t", "2");
             assertEquals(0, r.path("errors").asLong(), w + ": " + r.path("perOperation"));
             assertEquals(80, opCount(r), w);
@@ -291,6 +292,16 @@ class LoadtestCommandTest {
             assertEquals(count, registry.registeredKeys("it"));
             assertTrue(registry.overwritten("it"));
         }
+        JsonNode mixed = run("w-mixed-only-scratch", "-w", "mixed", "--copy-proportion", "0.4", "--delete-proportion", "0.3",
+                "--multipart-proportion", "0.3", "--ops", "90", "-d", "60s", "-t", "3");
+        assertEquals(0, mixed.path("errors").asLong(), mixed.path("perOperation").toString());
+        for (String op : List.of("copy", "delete", "multipart")) {
+            assertTrue(mixed.path("perOperation").path(op).path("count").asLong() > 0, op + ": " + mixed.path("perOperation"));
+        }
+        Run refused = loadtest("run", "--http", endpoint() + "/" + BUCKET + "/", "--dataset", "it",
+                "-w", "c", "--copy-proportion", "1", "--ops", "10", "--out", dir.resolve("refused.json").toString());
+        assertNotEquals(0, refused.status(), refused.err());
+        assertTrue(refused.err().contains("copy requests"), refused.err());
         Run cmp = loadtest("compare", dir.resolve("w-read-only.json").toString(), dir.resolve("w-b.json").toString(),
                 "--html", dir.resolve("cmp.html").toString());
         assertEquals(0, cmp.status(), cmp.err());

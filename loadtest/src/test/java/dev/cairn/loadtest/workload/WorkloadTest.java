@@ -26,6 +26,9 @@ class WorkloadTest {
         assertEquals(0.5, Workload.preset("write-heavy").proportion(Operation.UPDATE));
         assertEquals(0.95, Workload.preset("read-heavy").proportion(Operation.READ));
         assertEquals(1.0, Workload.preset("read-only").proportion(Operation.READ));
+        assertEquals(0.04, Workload.preset("mixed").proportion(Operation.DELETE));
+        assertTrue(Operation.COPY.usesScratchKey() && Operation.MULTIPART.usesScratchKey());
+        assertFalse(Operation.UPDATE.usesScratchKey());
         assertTrue(Workload.preset("d").readsVerifiable());
         assertFalse(Workload.preset("f").readsVerifiable());
         assertThrows(IllegalArgumentException.class, () -> Workload.preset("g"));
