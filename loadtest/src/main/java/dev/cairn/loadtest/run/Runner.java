@@ -198,7 +198,7 @@ public final class Runner {
 
     private void execute(Operation op, SplittableRandom random, long due) {
         OperationStats s = stats.get(op);
-        long index = op == Operation.INSERT ? keys.claimInsert() : chooser.next(random, keys.count());
+        long index = op == Operation.INSERT ? keys.claimInsert() : chooseExisting(random);
         String key = keys.key(index);
         String scratchKey = op.usesScratchKey() ? SCRATCH_PREFIX + random.nextInt(SCRATCH_KEYS) : null;
         byte[] value = switch (op) {
@@ -208,6 +208,7 @@ public final class Runner {
         };
         int scanLength = op == Operation.SCAN ? 1 + random.nextInt(workload.maxScanLength()) : 0;
         long start = System.nanoTime();
+        boolean insertSucceeded = false;
         try {
             switch (op) {
                 case READ -> {
@@ -230,6 +231,7 @@ public final class Runner {
             s.record(System.nanoTime() - (due != 0 ? due : start));
             if (op == Operation.INSERT) {
                 inserted.add(index);
+                insertSucceeded = true;
             }
         } catch (TargetException e) {
             s.error(e.kind());
@@ -237,9 +239,20 @@ public final class Runner {
             s.error("client-" + e.getClass().getSimpleName());
         } finally {
             if (op == Operation.INSERT) {
-                keys.finishInsert(index);
+                keys.finishInsert(index, insertSucceeded);
             }
         }
+    }
+
+    /** A key that exists: drawn again when the draw lands on a failed insert, a loaded key after a few tries. */
+    private long chooseExisting(SplittableRandom random) {
+        for (int attempt = 0; attempt < 8; attempt++) {
+            long index = chooser.next(random, keys.count());
+            if (!keys.failed(index)) {
+                return index;
+            }
+        }
+        return random.nextInt(keys.loadedCount());
     }
 
     private long errorCount() {
