@@ -197,7 +197,7 @@ class AccessAndContentTest extends ServiceTestSupport {
                 .versioningConfiguration(v -> v.status("Enabled")))));
         s3.putObject(b -> b.bucket(privateBucket).key("t"), RequestBody.fromString("t"));
         assertEquals(501, statusOf(() -> s3.getObjectTagging(b -> b.bucket(privateBucket).key("t"))));
-        assertEquals(501, statusOf(() -> s3.putObject(b -> b.bucket(privateBucket).key("t").acl("public-read"),
+        assertEquals(501, statusOf(() -> s3.putObject(b -> b.bucket(privateBucket).key("t").acl("public-read-write"),
                 RequestBody.fromString("t"))));
         assertEquals(200, signedGet("/" + privateBucket + "/t?x-id=GetObject", Clock.systemUTC(), null).statusCode());
     }
