@@ -21,10 +21,10 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * The fixed admin keys: the configured pair, the pairs of a credentials file, or, when neither
- * nor a key file ({@code cairn.auth.keys-file}, {@link KeyRing}) is configured, a pair generated
- * on first start and kept in the data directory ({@value #GENERATED_FILE}, readable by its owner
- * only). Each holds the admin role on every bucket. Immutable; thread-safe.
+ * The fixed admin keys: the configured pair, the pairs of a credentials file, or else the pair
+ * generated on first start and kept in the data directory ({@value #GENERATED_FILE}, readable by
+ * its owner only); none is generated when a key file ({@code cairn.auth.keys-file},
+ * {@link KeyRing}) is configured. Each holds the admin role on every bucket. Immutable; thread-safe.
  */
 public final class Credentials {
     public static final String GENERATED_FILE = "credentials.properties";
@@ -54,12 +54,16 @@ public final class Credentials {
                         + auth.getCredentialsFile() + " holds no accessKey=secretKey line");
             }
         }
-        if (!secrets.isEmpty() || auth.getKeysFile() != null) {
+        if (!secrets.isEmpty()) {
             return new Credentials(secrets, null, false);
         }
         Path file = props.getDataDir().resolve(GENERATED_FILE);
         if (Files.exists(file)) {
+            // Kept when a key file is added later: clients of the generated pair go on working.
             return new Credentials(readFile(file), file, false);
+        }
+        if (auth.getKeysFile() != null) {
+            return new Credentials(secrets, null, false);
         }
         Files.createDirectories(props.getDataDir());
         SecureRandom random = new SecureRandom();

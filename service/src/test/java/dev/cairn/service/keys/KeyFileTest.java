@@ -53,7 +53,7 @@ class KeyFileTest {
     @Test
     void badLinesNameTheLineAndNeverTheSecret() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> KeyFile.parse("OK ok-secret-00000 admin\nBAD topsecret-value reader\n", "keys"));
+                () -> KeyFile.parse("OKAY ok-secret-00000 admin\nBAD topsecret-value reader\n", "keys"));
         assertTrue(e.getMessage().contains("keys, line 2"), e.getMessage());
         assertTrue(e.getMessage().contains("unknown role 'reader'"), e.getMessage());
         assertFalse(e.getMessage().contains("topsecret"), e.getMessage());
