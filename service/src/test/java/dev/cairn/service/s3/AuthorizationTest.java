@@ -170,6 +170,8 @@ class AuthorizationTest extends ServiceTestSupport {
         assertEquals(403, actuator("/actuator", null).statusCode());
         assertEquals(403, actuator("/actuator/health/../prometheus", null).statusCode());
         assertEquals(403, actuator("/actuator/health/%2e%2e/prometheus", null).statusCode());
+        assertEquals(200, signedGet("/actuator/prometheus", METRICS_KEY, METRICS_SECRET), "SigV4 as curl --aws-sigv4 sends it");
+        assertEquals(403, signedGet("/actuator/prometheus", "READER", "reader-secret-000000"));
         assertEquals(200, actuator("/actuator/health", null).statusCode());
         assertEquals(200, actuator("/actuator/health/liveness", null).statusCode());
     }
@@ -227,9 +229,13 @@ class AuthorizationTest extends ServiceTestSupport {
     }
 
     private int signedAdminGet(String key, String secret) throws Exception {
+        return signedGet("/_admin/checkpoints", key, secret);
+    }
+
+    private int signedGet(String path, String key, String secret) throws Exception {
         software.amazon.awssdk.http.SdkHttpRequest request = software.amazon.awssdk.http.SdkHttpRequest.builder()
                 .method(software.amazon.awssdk.http.SdkHttpMethod.GET)
-                .uri(URI.create(endpoint() + "/_admin/checkpoints")).build();
+                .uri(URI.create(endpoint() + path)).build();
         var signed = software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner.create().sign(r -> r
                 .identity(software.amazon.awssdk.identity.spi.AwsCredentialsIdentity.create(key, secret))
                 .request(request)
