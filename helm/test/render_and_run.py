@@ -194,7 +194,7 @@ def run(report, chart, values_file, root, jar, awaiting_file):
 
 def check_settings_bound(report, base, rendered_config, container, awaiting_file, admin):
     """Every cairn.* setting the chart renders is bound by the service, to the rendered value."""
-    code, body = http_get(base + "/actuator/configprops", auth=admin)
+    code, body = http_get(base + "/actuator/configprops", timeout=30, auth=admin)
     if not report.check("the actuator lists the bound settings", code == 200, f"status {code}"):
         return
     beans = [b for ctx in json.loads(body)["contexts"].values() for b in ctx["beans"].values()
