@@ -6,6 +6,7 @@ loopback port, then drives it with boto3. This proves the chart's settings are t
 Only two arguments are added, both to read back the settings: the actuator's configprops
 endpoint, which lists every bound cairn.* setting with the file or variable it came from.
 """
+import base64
 import json
 import os
 import re
@@ -34,9 +35,14 @@ def free_port():
         return s.getsockname()[1]
 
 
-def http_get(url, timeout=5):
+def http_get(url, timeout=5, auth=None):
+    """GET, with HTTP Basic credentials (access key, secret) when given: the actuator beyond health needs them."""
+    request = urllib.request.Request(url)
+    if auth is not None:
+        token = base64.b64encode(f"{auth[0]}:{auth[1]}".encode()).decode()
+        request.add_header("Authorization", "Basic " + token)
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as r:
+        with urllib.request.urlopen(request, timeout=timeout) as r:
             return r.status, r.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode()
@@ -150,14 +156,19 @@ def run(report, chart, values_file, root, jar, awaiting_file):
             report.check(f"{probe} {get['path']} answers 200 on the port named {get['port']}",
                          code == 200 and get["port"] == container["ports"][0]["name"], f"status {code}")
         monitor = find(docs, "ServiceMonitor")["spec"]["endpoints"][0]
-        code, body = http_get(base + monitor["path"])
-        report.check(f"the ServiceMonitor's {monitor['path']} serves Cairn's metrics",
+        admin = (env["CAIRN_AUTH_ACCESSKEY"], env["CAIRN_AUTH_SECRETKEY"])
+        code, _ = http_get(base + monitor["path"])
+        report.check(f"the ServiceMonitor's {monitor['path']} refuses an anonymous scrape", code == 403,
+                     f"status {code}")
+        report.check("the ServiceMonitor carries Basic credentials for it", "basicAuth" in monitor, str(monitor))
+        code, body = http_get(base + monitor["path"], auth=admin)
+        report.check(f"the ServiceMonitor's {monitor['path']} serves Cairn's metrics to a key allowed to read them",
                      code == 200 and "cairn_" in body, f"status {code}")
         health = [w.replace("/9000", f"/{port}") for w in dockerfile.healthcheck_command(runtime)]
         report.check("the image's HEALTHCHECK command passes against the service",
                      subprocess.run(health, capture_output=True, timeout=10).returncode == 0, str(health))
 
-        check_settings_bound(report, base, rendered_config, container, awaiting_file)
+        check_settings_bound(report, base, rendered_config, container, awaiting_file, admin)
         check_s3(report, base, rendered_config, env)
 
         data_dir = Path(local(rendered_config["cairn"]["data-dir"]))
@@ -181,9 +192,9 @@ def run(report, chart, values_file, root, jar, awaiting_file):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def check_settings_bound(report, base, rendered_config, container, awaiting_file):
+def check_settings_bound(report, base, rendered_config, container, awaiting_file, admin):
     """Every cairn.* setting the chart renders is bound by the service, to the rendered value."""
-    code, body = http_get(base + "/actuator/configprops")
+    code, body = http_get(base + "/actuator/configprops", timeout=30, auth=admin)
     if not report.check("the actuator lists the bound settings", code == 200, f"status {code}"):
         return
     beans = [b for ctx in json.loads(body)["contexts"].values() for b in ctx["beans"].values()

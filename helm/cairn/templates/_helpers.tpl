@@ -74,6 +74,18 @@ annotations:
 {{- define "cairn.capacityDir" -}}/var/lib/cairn/capacity{{- end -}}
 {{- define "cairn.dataDir" -}}/var/lib/cairn/data{{- end -}}
 {{- define "cairn.credentialsFilePath" -}}/etc/cairn/credentials/credentials.properties{{- end -}}
+{{- define "cairn.keysDir" -}}/etc/cairn/keys{{- end -}}
+{{- define "cairn.tlsDir" -}}/etc/cairn/tls{{- end -}}
+
+{{/* The port the probes and the ServiceMonitor reach the actuator on, by name. */}}
+{{- define "cairn.actuatorPort" -}}
+{{- if .Values.metrics.managementPort -}}management{{- else -}}http{{- end -}}
+{{- end -}}
+
+{{/* The actuator's scheme: HTTPS on the S3 port with TLS; the management port is plain HTTP. */}}
+{{- define "cairn.actuatorScheme" -}}
+{{- if and .Values.tls.existingSecret (not .Values.metrics.managementPort) -}}HTTPS{{- else -}}HTTP{{- end -}}
+{{- end -}}
 
 {{/* The S3 credentials: the operator's Secret, or the chart's. */}}
 {{- define "cairn.authSecretName" -}}
@@ -141,6 +153,12 @@ message names the values to change.
   {{- if and $v.cassandra.auth.enabled (not $v.cassandra.auth.existingSecret) (or (empty $v.cassandra.auth.username) (empty $v.cassandra.auth.password)) -}}
     {{- $errors = append $errors "cassandra.auth.enabled needs cassandra.auth.existingSecret, or both cassandra.auth.username and cassandra.auth.password" -}}
   {{- end -}}
+{{- end -}}
+{{- if and $v.serviceMonitor.enabled (not $v.metrics.managementPort) (not $v.serviceMonitor.basicAuth.existingSecret) -}}
+  {{- $errors = append $errors "serviceMonitor.enabled on the S3 port needs serviceMonitor.basicAuth.existingSecret (a key of the metrics role: the actuator refuses anonymous scrapes), or metrics.managementPort" -}}
+{{- end -}}
+{{- if and $v.metrics.managementPort (eq (int $v.metrics.managementPort) (int $v.service.port)) -}}
+  {{- $errors = append $errors "metrics.managementPort must differ from service.port" -}}
 {{- end -}}
 {{- if and (not $v.auth.existingSecret) (ne (empty $v.auth.accessKey) (empty $v.auth.secretKey)) -}}
   {{- $errors = append $errors "auth.accessKey and auth.secretKey must be set together (or both left empty to generate a pair)" -}}

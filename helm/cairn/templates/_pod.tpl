@@ -92,23 +92,31 @@ spec:
         - name: http
           containerPort: {{ $v.service.port }}
           protocol: TCP
+        {{- if $v.metrics.managementPort }}
+        - name: management
+          containerPort: {{ $v.metrics.managementPort }}
+          protocol: TCP
+        {{- end }}
       startupProbe:
         httpGet:
           path: /actuator/health/liveness
-          port: http
+          port: {{ include "cairn.actuatorPort" . }}
+          scheme: {{ include "cairn.actuatorScheme" . }}
         periodSeconds: {{ $v.probes.startup.periodSeconds }}
         failureThreshold: {{ $v.probes.startup.failureThreshold }}
       livenessProbe:
         httpGet:
           path: /actuator/health/liveness
-          port: http
+          port: {{ include "cairn.actuatorPort" . }}
+          scheme: {{ include "cairn.actuatorScheme" . }}
         periodSeconds: {{ $v.probes.liveness.periodSeconds }}
         timeoutSeconds: {{ $v.probes.liveness.timeoutSeconds }}
         failureThreshold: {{ $v.probes.liveness.failureThreshold }}
       readinessProbe:
         httpGet:
           path: /actuator/health/readiness
-          port: http
+          port: {{ include "cairn.actuatorPort" . }}
+          scheme: {{ include "cairn.actuatorScheme" . }}
         periodSeconds: {{ $v.probes.readiness.periodSeconds }}
         timeoutSeconds: {{ $v.probes.readiness.timeoutSeconds }}
         failureThreshold: {{ $v.probes.readiness.failureThreshold }}
@@ -136,6 +144,17 @@ spec:
         {{- if $v.auth.credentialsFile.existingSecret }}
         - name: credentials-file
           mountPath: {{ dir (include "cairn.credentialsFilePath" .) }}
+          readOnly: true
+        {{- end }}
+        {{- if $v.auth.keysFile.existingSecret }}
+        {{- /* The directory, not a subPath: Kubernetes updates a secret volume in place, a subPath never. */}}
+        - name: keys-file
+          mountPath: {{ include "cairn.keysDir" . }}
+          readOnly: true
+        {{- end }}
+        {{- if $v.tls.existingSecret }}
+        - name: tls
+          mountPath: {{ include "cairn.tlsDir" . }}
           readOnly: true
         {{- end }}
   volumes:
@@ -173,5 +192,25 @@ spec:
         items:
           - key: {{ $v.auth.credentialsFile.key }}
             path: {{ base (include "cairn.credentialsFilePath" .) }}
+    {{- end }}
+    {{- if $v.auth.keysFile.existingSecret }}
+    - name: keys-file
+      secret:
+        secretName: {{ $v.auth.keysFile.existingSecret }}
+        defaultMode: 0440
+        items:
+          - key: {{ $v.auth.keysFile.key }}
+            path: {{ $v.auth.keysFile.key }}
+    {{- end }}
+    {{- if $v.tls.existingSecret }}
+    - name: tls
+      secret:
+        secretName: {{ $v.tls.existingSecret }}
+        defaultMode: 0440
+        items:
+          - key: {{ $v.tls.certificateKey }}
+            path: {{ $v.tls.certificateKey }}
+          - key: {{ $v.tls.privateKeyKey }}
+            path: {{ $v.tls.privateKeyKey }}
     {{- end }}
 {{- end -}}

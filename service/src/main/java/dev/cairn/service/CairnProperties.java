@@ -259,6 +259,42 @@ public class CairnProperties {
         private Path credentialsFile;
         /** Requests whose signing time differs from the server clock by more than this are refused. */
         private java.time.Duration maxClockSkew = dev.cairn.service.auth.SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW;
+        /**
+         * The key file: access keys with roles per bucket (docs/format/keys.md, docs/security.md),
+         * read again when it changes. Mode 0600: a file others can read stops the start.
+         */
+        private Path keysFile;
+        /** How often the key file is checked for changes. */
+        private java.time.Duration keysReloadInterval = java.time.Duration.ofSeconds(2);
+        /**
+         * Accept a key file its group can read: Kubernetes secret volumes of a pod with an
+         * {@code fsGroup} are mode 0440 whatever {@code defaultMode} says. Never world-readable.
+         */
+        private boolean keysFileGroupReadable;
+
+        public Path getKeysFile() {
+            return keysFile;
+        }
+
+        public void setKeysFile(Path keysFile) {
+            this.keysFile = keysFile;
+        }
+
+        public java.time.Duration getKeysReloadInterval() {
+            return keysReloadInterval;
+        }
+
+        public void setKeysReloadInterval(java.time.Duration keysReloadInterval) {
+            this.keysReloadInterval = keysReloadInterval;
+        }
+
+        public boolean isKeysFileGroupReadable() {
+            return keysFileGroupReadable;
+        }
+
+        public void setKeysFileGroupReadable(boolean keysFileGroupReadable) {
+            this.keysFileGroupReadable = keysFileGroupReadable;
+        }
 
         public String getAccessKey() {
             return accessKey;
@@ -295,7 +331,7 @@ public class CairnProperties {
         @Override
         public String toString() {
             return "Auth[accessKey=" + accessKey + ", secretKey=" + (secretKey == null ? null : "(hidden)")
-                    + ", credentialsFile=" + credentialsFile + "]";
+                    + ", credentialsFile=" + credentialsFile + ", keysFile=" + keysFile + "]";
         }
     }
 

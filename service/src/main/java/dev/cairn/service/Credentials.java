@@ -9,15 +9,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import dev.cairn.service.keys.AccessKey;
+import dev.cairn.service.keys.Grant;
+import dev.cairn.service.keys.KeyRing;
+import dev.cairn.service.keys.Role;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 
 /**
- * The access keys the service accepts: the configured pair, the pairs of a credentials file,
- * or, when none is configured, a pair generated on first start and kept in the data directory
- * ({@value #GENERATED_FILE}, readable by its owner only). Immutable; thread-safe.
+ * The fixed admin keys: the configured pair, the pairs of a credentials file, or else the pair
+ * generated on first start and kept in the data directory ({@value #GENERATED_FILE}, readable by
+ * its owner only); none is generated when a key file ({@code cairn.auth.keys-file},
+ * {@link KeyRing}) is configured. Each holds the admin role on every bucket. Immutable; thread-safe.
  */
 public final class Credentials {
     public static final String GENERATED_FILE = "credentials.properties";
@@ -52,7 +59,11 @@ public final class Credentials {
         }
         Path file = props.getDataDir().resolve(GENERATED_FILE);
         if (Files.exists(file)) {
+            // Kept when a key file is added later: clients of the generated pair go on working.
             return new Credentials(readFile(file), file, false);
+        }
+        if (auth.getKeysFile() != null) {
+            return new Credentials(secrets, null, false);
         }
         Files.createDirectories(props.getDataDir());
         SecureRandom random = new SecureRandom();
@@ -102,6 +113,13 @@ public final class Credentials {
 
     public Map<String, String> secretsByAccessKey() {
         return secrets;
+    }
+
+    /** The pairs as keys holding the admin role on every bucket. */
+    public List<AccessKey> adminKeys() {
+        List<AccessKey> keys = new ArrayList<>();
+        secrets.forEach((id, secret) -> keys.add(new AccessKey(id, secret, List.of(new Grant(Role.ADMIN, null)))));
+        return keys;
     }
 
     /** The file the pair was generated into, or null when credentials are configured. */

@@ -3,7 +3,10 @@ package dev.cairn.service;
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.EngineStats;
-import dev.cairn.service.auth.CredentialsProvider;
+import dev.cairn.service.keys.Access;
+import dev.cairn.service.keys.KeyRing;
+import dev.cairn.service.s3.ActuatorGuard;
+import dev.cairn.service.s3.MetricsAccess;
 import dev.cairn.service.auth.SigV4Verifier;
 import dev.cairn.service.s3.Authenticator;
 import dev.cairn.service.s3.ProtocolErrorHandler;
@@ -87,11 +90,19 @@ public class ServiceConfiguration {
         return Credentials.load(props);
     }
 
+    /** The keys in force: the configured admin keys and the key file's, reloaded when it changes. */
+    @Bean(destroyMethod = "close")
+    public KeyRing keyRing(Credentials credentials, CairnProperties props) throws IOException {
+        CairnProperties.Auth auth = props.getAuth();
+        KeyRing ring = new KeyRing(credentials.adminKeys(), auth.getKeysFile(), auth.isKeysFileGroupReadable());
+        ring.watch(auth.getKeysReloadInterval());
+        return ring;
+    }
+
     @Bean
     @ConditionalOnMissingBean
-    public Authenticator authenticator(Credentials credentials, CairnProperties props) {
-        return new SigV4Authenticator(new SigV4Verifier(CredentialsProvider.of(credentials.secretsByAccessKey()),
-                Clock.systemUTC(), props.getAuth().getMaxClockSkew()));
+    public Authenticator authenticator(KeyRing keys, CairnProperties props) {
+        return new SigV4Authenticator(new SigV4Verifier(keys, Clock.systemUTC(), props.getAuth().getMaxClockSkew()));
     }
 
     @Bean
@@ -127,10 +138,10 @@ public class ServiceConfiguration {
     }
 
     @Bean
-    public S3FrontDoor s3FrontDoor(S3Context ctx, S3Metrics metrics, Authenticator authenticator,
+    public S3FrontDoor s3FrontDoor(S3Context ctx, S3Metrics metrics, Authenticator authenticator, KeyRing keys,
                                    org.springframework.beans.factory.ObjectProvider<dev.cairn.service.admin.Checkpoints> checkpoints) {
-        return new S3FrontDoor(ctx, metrics,
-                new dev.cairn.service.admin.AdminEndpoint(authenticator, checkpoints.getIfAvailable()));
+        return new S3FrontDoor(ctx, metrics, new dev.cairn.service.admin.AdminEndpoint(authenticator,
+                checkpoints.getIfAvailable(), accessKey -> keys.allows(accessKey, Access.CHECKPOINTS, null)), keys);
     }
 
     /**
@@ -139,14 +150,17 @@ public class ServiceConfiguration {
      * {@code /actuator} reaches the servlet layer and Spring.
      */
     @Bean
-    public WebServerFactoryCustomizer<JettyServletWebServerFactory> s3Handler(S3FrontDoor frontDoor) {
+    public WebServerFactoryCustomizer<JettyServletWebServerFactory> s3Handler(S3FrontDoor frontDoor, Authenticator authenticator,
+                                                                          KeyRing keys) {
         return factory -> factory.addServerCustomizers(server -> {
             Handler.Singleton parent = server;
             while (!(parent.getHandler() instanceof ServletContextHandler)
                     && parent.getHandler() instanceof Handler.Singleton child) {
                 parent = child;
             }
-            parent.setHandler(new JettyS3Handler(frontDoor, parent.getHandler()));
+            // Only what JettyS3Handler passes on (the actuator of the S3 port) meets the guard.
+            parent.setHandler(new JettyS3Handler(frontDoor,
+                    new ActuatorGuard(new MetricsAccess(authenticator, keys), parent.getHandler())));
         });
     }
 

@@ -43,8 +43,11 @@ class StartupBanner implements ApplicationListener<WebServerInitializedEvent> {
         } else if (credentials.generatedFile() != null) {
             out.println("  access key " + credentials.secretsByAccessKey().keySet().iterator().next()
                     + "; its secret is in " + credentials.generatedFile());
-        } else {
-            out.println("  access keys: " + credentials.secretsByAccessKey().keySet());
+        } else if (!credentials.secretsByAccessKey().isEmpty()) {
+            out.println("  admin access keys: " + credentials.secretsByAccessKey().keySet());
+        }
+        if (props.getAuth().getKeysFile() != null) {
+            out.println("  access keys with roles from " + props.getAuth().getKeysFile() + " (bin/cairn keys list)");
         }
         out.println();
     }

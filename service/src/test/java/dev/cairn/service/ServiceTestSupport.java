@@ -44,6 +44,11 @@ public abstract class ServiceTestSupport {
     public static final long MAX_OBJECT_SIZE = 8L << 20;
     public static final long MIN_PART_SIZE = 64L << 10;
     public static final Path DATA_DIR = createDataDir();
+    /** The key file (docs/format/keys.md) the service watches; tests of roles rewrite it. */
+    public static final Path KEYS_FILE = createKeysFile();
+    /** A key of the initial key file with the metrics role only. */
+    public static final String METRICS_KEY = "CAIRNTESTMETRICS";
+    public static final String METRICS_SECRET = "metrics-secret-0000000000";
     private static final AtomicInteger BUCKETS = new AtomicInteger();
 
     @LocalServerPort
@@ -61,9 +66,28 @@ public abstract class ServiceTestSupport {
         }
     }
 
+    private static Path createKeysFile() {
+        try {
+            Path file = DATA_DIR.resolve("keys");
+            Files.writeString(file, "CAIRNTESTMETRICS metrics-secret-0000000000 metrics\n");
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     @DynamicPropertySource
     static void dataDir(DynamicPropertyRegistry registry) {
         registry.add("cairn.data-dir", DATA_DIR::toString);
+        registry.add("cairn.auth.keys-file", KEYS_FILE::toString);
+        registry.add("cairn.auth.keys-reload-interval", () -> "100ms");
+    }
+
+    /** HTTP Basic credentials for the actuator. */
+    protected static String basicAuth(String accessKey, String secret) {
+        return "Basic " + java.util.Base64.getEncoder().encodeToString(
+                (accessKey + ":" + secret).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     @BeforeAll

@@ -1,10 +1,16 @@
 package dev.cairn.store;
 
-/** A bucket's canned access policy. DO NOT CHANGE the codes: embedded in on-disk data. */
+/**
+ * A bucket's or an object's canned access policy. DO NOT CHANGE the codes: embedded in on-disk
+ * data (bucket rows, object records).
+ */
 public enum BucketAcl {
     /** Only signed requests read or write. */
     PRIVATE(0, "private"),
-    /** Anyone may read objects (and their content by hash); writes still need a signature. */
+    /**
+     * Anyone may read: a bucket's objects (and their content by hash), or one object; writes still
+     * need a signature.
+     */
     PUBLIC_READ(1, "public-read");
 
     private final int code;

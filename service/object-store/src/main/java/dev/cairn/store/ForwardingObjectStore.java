@@ -60,6 +60,11 @@ abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public ObjectInfo setObjectAcl(String bucket, String key, BucketAcl acl) throws IOException {
+        return objectWrite(bucket, key, () -> delegate.setObjectAcl(bucket, key, acl));
+    }
+
+    @Override
     public ObjectInfo headObject(String bucket, String key) throws IOException {
         return delegate.headObject(bucket, key);
     }

@@ -31,6 +31,15 @@ public record ObjectInfo(
         checksums = checksums == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(checksums));
     }
 
+    /** The object's own canned ACL (its bucket's may make it readable by anyone too). */
+    public BucketAcl acl() {
+        return attributes == null ? BucketAcl.PRIVATE : attributes.acl();
+    }
+
+    public ObjectInfo withAttributes(ObjectAttributes newAttributes) {
+        return new ObjectInfo(key, sha256, size, etag, newAttributes, lastModified, partCount, checksums);
+    }
+
     public ObjectInfo withKey(String newKey) {
         return new ObjectInfo(newKey, sha256, size, etag, attributes, lastModified, partCount, checksums);
     }

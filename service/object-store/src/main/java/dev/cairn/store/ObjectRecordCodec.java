@@ -25,7 +25,7 @@ public final class ObjectRecordCodec {
     }
 
     public static byte[] encode(ObjectInfo o) {
-        return new RowBytes.Writer()
+        RowBytes.Writer w = new RowBytes.Writer()
                 .u8(FORMAT_VERSION)
                 .raw(Hex.decode(o.sha256()))
                 .varint(o.size())
@@ -33,8 +33,12 @@ public final class ObjectRecordCodec {
                 .varint(o.lastModified())
                 .varint(o.partCount())
                 .attributes(o.attributes())
-                .map(o.checksums())
-                .bytes();
+                .map(o.checksums());
+        // A private object's record ends here, as every record written before objects had ACLs.
+        if (o.acl() != BucketAcl.PRIVATE) {
+            w.u8(o.acl().code());
+        }
+        return w.bytes();
     }
 
     /** The record of {@code key}; {@code where} names the row in errors. */
@@ -48,8 +52,20 @@ public final class ObjectRecordCodec {
         int parts = (int) r.varint();
         ObjectAttributes attrs = r.attributes();
         java.util.Map<String, String> checksums = r.map();
+        BucketAcl acl = BucketAcl.PRIVATE;
+        if (r.remaining() > 0) {
+            acl = aclOf(r.u8(), where);
+        }
         r.end();
-        return new ObjectInfo(key, sha, size, etag, attrs, modified, parts, checksums);
+        return new ObjectInfo(key, sha, size, etag, attrs.withAcl(acl), modified, parts, checksums);
+    }
+
+    /** The ACL of a stored code; a code no version wrote makes the record corrupt. */
+    static BucketAcl aclOf(int code, String where) throws CorruptionException {
+        if (code == BucketAcl.PUBLIC_READ.code()) {
+            return BucketAcl.PUBLIC_READ;
+        }
+        throw new CorruptionException(where + ": unknown object ACL code " + code);
     }
 
     /** Whether {@code v} starts as a record does (an engine row starts with another byte). */

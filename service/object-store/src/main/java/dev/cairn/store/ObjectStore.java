@@ -76,6 +76,51 @@ public interface ObjectStore extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Sets an object's own canned ACL; NO_SUCH_KEY, NO_SUCH_BUCKET. This default writes the
+     * object again with its own content (already stored, so no byte is copied), conditional on
+     * its ETag where the store can check that atomically; a store that cannot overwrites
+     * whatever is there after the read, and the object's last-modified time moves either way. A
+     * store that can change the row in place overrides it.
+     *
+     * @return the row as written
+     */
+    default ObjectInfo setObjectAcl(String bucket, String key, BucketAcl acl) throws IOException {
+        ObjectInfo o = headObject(bucket, key);
+        if (o == null) {
+            throw new StoreException(StoreException.Reason.NO_SUCH_KEY, key);
+        }
+        if (o.acl() == acl) {
+            return o;
+        }
+        ContentSource stored = new ContentSource() {
+            @Override
+            public String sha256() {
+                return o.sha256();
+            }
+
+            @Override
+            public long size() {
+                return o.size();
+            }
+
+            @Override
+            public java.io.InputStream open() throws IOException {
+                ContentRead read = getContent(o.sha256());
+                if (read == null) {
+                    throw new StoreException(StoreException.Reason.NO_SUCH_KEY, key);
+                }
+                return read.openAll();
+            }
+        };
+        ObjectAttributes attributes = o.attributes().withAcl(acl);
+        try {
+            return putObjectIfMatch(bucket, key, attributes, stored, o.etag(), o.partCount(), o.checksums(), o.etag());
+        } catch (UnsupportedOperationException notAtomic) {
+            return putObject(bucket, key, attributes, stored, o.etag(), o.partCount(), o.checksums(), false);
+        }
+    }
+
     /** The row, or null when absent; NO_SUCH_BUCKET if the bucket is absent. */
     ObjectInfo headObject(String bucket, String key) throws IOException;
 

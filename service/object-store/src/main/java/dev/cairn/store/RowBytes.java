@@ -160,6 +160,11 @@ public final class RowBytes {
             return new ObjectAttributes(optional(), optional(), optional(), optional(), optional(), optional(), map());
         }
 
+        /** Bytes left to read. */
+        public int remaining() {
+            return b.length - pos;
+        }
+
         /** Refuses trailing bytes. */
         public void end() throws CorruptionException {
             if (pos != b.length) {

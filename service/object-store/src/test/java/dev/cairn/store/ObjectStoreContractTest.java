@@ -126,6 +126,31 @@ abstract class ObjectStoreContractTest {
     }
 
     @Test
+    void objectAclsAreStoredAndChanged() throws IOException {
+        store.createBucket("b", BucketAcl.PRIVATE);
+        BytesContent c = BytesContent.of("acl body");
+        ObjectAttributes open = new ObjectAttributes("text/plain", null, null, null, null, null, Map.of("k", "v"))
+                .withAcl(BucketAcl.PUBLIC_READ);
+        store.putObject("b", "open", open, c, c.md5(), 0, Map.of(), false);
+        put("b", "closed", c);
+        assertEquals(BucketAcl.PUBLIC_READ, store.headObject("b", "open").acl());
+        assertEquals(BucketAcl.PUBLIC_READ, store.getObject("b", "open").info().acl());
+        assertEquals(BucketAcl.PRIVATE, store.headObject("b", "closed").acl());
+        ObjectInfo changed = store.setObjectAcl("b", "closed", BucketAcl.PUBLIC_READ);
+        assertEquals(BucketAcl.PUBLIC_READ, changed.acl());
+        assertEquals(BucketAcl.PUBLIC_READ, store.headObject("b", "closed").acl());
+        store.setObjectAcl("b", "open", BucketAcl.PRIVATE);
+        ObjectInfo head = store.headObject("b", "open");
+        assertEquals(BucketAcl.PRIVATE, head.acl());
+        assertEquals(open.withAcl(BucketAcl.PRIVATE), head.attributes());
+        assertArrayEquals(c.bytes(), read("b", "open"));
+        assertEquals(StoreException.Reason.NO_SUCH_KEY, reason(() -> store.setObjectAcl("b", "absent", BucketAcl.PUBLIC_READ)));
+        store.deleteObject("b", "open");
+        store.deleteObject("b", "closed");
+        assertNull(readContent(c.sha256()), "references stay exact through ACL changes");
+    }
+
+    @Test
     void emptyObjectRoundTrips() throws IOException {
         store.createBucket("b", BucketAcl.PRIVATE);
         put("b", "empty", BytesContent.of(new byte[0]));

@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code DELETE /_admin/checkpoints/{id}}: releases it; 204, or 404 when unknown.
  * </ul>
  *
- * Every request must be signed (AWS Signature V4, service {@code s3}) with one of the service's
- * access keys; an anonymous or wrongly signed request gets 403. Errors are JSON
+ * Every request must be signed (AWS Signature V4, service {@code s3}) with an access key whose
+ * role is admin or backup (docs/security.md); an anonymous or wrongly signed request, or one
+ * signed by another key, gets 403. Errors are JSON
  * {@code {"code", "message"}}. With the Cassandra store there is no engine: 501.
  *
  * <p>Thread-safety: stateless apart from thread-safe collaborators.
@@ -36,11 +37,17 @@ public final class AdminEndpoint {
 
     private final Authenticator authenticator;
     private final Checkpoints checkpoints;
+    private final java.util.function.Predicate<String> mayCheckpoint;
 
-    /** {@code checkpoints} is null when the store has no engine. */
-    public AdminEndpoint(Authenticator authenticator, Checkpoints checkpoints) {
+    /**
+     * @param checkpoints   null when the store has no engine
+     * @param mayCheckpoint whether an access key may use the endpoint (its role is admin or backup)
+     */
+    public AdminEndpoint(Authenticator authenticator, Checkpoints checkpoints,
+                         java.util.function.Predicate<String> mayCheckpoint) {
         this.authenticator = authenticator;
         this.checkpoints = checkpoints;
+        this.mayCheckpoint = mayCheckpoint;
     }
 
     public static boolean isAdmin(String rawPath) {
@@ -59,6 +66,10 @@ public final class AdminEndpoint {
             }
             if (auth.accessKey() == null) {
                 send(http, 403, error("AccessDenied", "admin requests must be signed with the service's credentials"));
+                return;
+            }
+            if (!mayCheckpoint.test(auth.accessKey())) {
+                send(http, 403, error("AccessDenied", "admin requests need a key with the admin or backup role"));
                 return;
             }
             try (InputStream body = auth.wrapBody(http.body())) {

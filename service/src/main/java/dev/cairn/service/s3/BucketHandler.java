@@ -2,17 +2,17 @@ package dev.cairn.service.s3;
 
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
+import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.StoreException;
 import java.io.IOException;
 import org.w3c.dom.Element;
 
 /**
  * Bucket operations: ListBuckets, CreateBucket, HeadBucket, DeleteBucket, GetBucketLocation,
- * GetBucketVersioning, GetBucketAcl, PutBucketAcl, and GetObjectAcl (objects inherit the
- * bucket's policy). Thread-safe.
+ * GetBucketVersioning, GetBucketAcl, PutBucketAcl, GetObjectAcl and PutObjectAcl. Thread-safe.
  */
 final class BucketHandler {
-    private static final String ALL_USERS = "http://acs.amazonaws.com/groups/global/AllUsers";
+    private static final String ALL_USERS = CannedAcls.ALL_USERS;
 
     static final int MAX_BUCKETS = 10_000;
     static final String US_EAST_1 = "us-east-1";
@@ -27,7 +27,7 @@ final class BucketHandler {
      * ListBuckets: all buckets by name, or with {@code max-buckets} one page of them, the next
      * page named by {@code ContinuationToken}; {@code prefix} filters by name.
      */
-    void listBuckets(S3Request r) throws IOException, S3Exception {
+    void listBuckets(S3Request r, java.util.function.Predicate<String> visible) throws IOException, S3Exception {
         String prefix = r.param("prefix");
         String token = r.param("continuation-token");
         String after = token == null || token.isEmpty() ? null : ListingHandler.decodeToken(token);
@@ -41,7 +41,8 @@ final class BucketHandler {
         boolean truncated = false;
         if (region == null || region.equals(ctx.properties().getRegion())) {
             for (BucketInfo b : ctx.store().listBuckets()) {
-                if (prefix != null && !b.name().startsWith(prefix) || after != null && b.name().compareTo(after) <= 0) {
+                if (prefix != null && !b.name().startsWith(prefix) || after != null && b.name().compareTo(after) <= 0
+                        || !visible.test(b.name())) {
                     continue;
                 }
                 if (shown == max) {
@@ -69,7 +70,7 @@ final class BucketHandler {
             throw new S3Exception(S3Error.INVALID_BUCKET_NAME);
         }
         UnsupportedHeaders.checkCreateBucket(r);
-        BucketAcl acl = cannedAcl(r, BucketAcl.PRIVATE);
+        BucketAcl acl = CannedAcls.of(r, ctx.ownerId(), false, BucketAcl.PRIVATE);
         if (r.http.contentLength() > 0 || r.auth.decodedContentLength() > 0) {
             byte[] body = Bodies.readXml(ctx, r);
             if (body.length > 0) {
@@ -132,27 +133,52 @@ final class BucketHandler {
         sendAcl(r, b.acl());
     }
 
+    /** The object's own ACL; a public-read bucket makes a private object readable by anyone all the same. */
     void getObjectAcl(S3Request r) throws IOException, S3Exception {
-        BucketInfo b = requireBucket(r);
+        requireBucket(r);
         ObjectReadHandler.checkVersionId(r);
-        if (ctx.store().headObject(r.bucket(), r.key()) == null) {
+        ObjectInfo o = ctx.store().headObject(r.bucket(), r.key());
+        if (o == null) {
             throw new S3Exception(S3Error.NO_SUCH_KEY);
         }
-        sendAcl(r, b.acl());
+        sendAcl(r, o.acl());
+    }
+
+    void putObjectAcl(S3Request r) throws IOException, S3Exception {
+        requireBucket(r);
+        ObjectReadHandler.checkVersionId(r);
+        BucketAcl acl = requestedAcl(r, true);
+        try {
+            ctx.store().setObjectAcl(r.bucket(), r.key(), acl);
+        } catch (StoreException e) {
+            if (e.reason() == StoreException.Reason.CONTENT_GONE) {
+                throw new S3Exception(S3Error.NO_SUCH_KEY);
+            }
+            throw e;
+        }
+        r.sendEmpty(200);
     }
 
     void putBucketAcl(S3Request r) throws IOException, S3Exception {
         requireBucket(r);
-        BucketAcl acl = cannedAcl(r, null);
+        ctx.store().setBucketAcl(r.bucket(), requestedAcl(r, false));
+        r.sendEmpty(200);
+    }
+
+    /** The ACL of the headers, or of the AccessControlPolicy body when they name none. */
+    private BucketAcl requestedAcl(S3Request r, boolean forObject) throws IOException, S3Exception {
+        BucketAcl acl = CannedAcls.of(r, ctx.ownerId(), forObject, null);
         if (acl == null) {
             byte[] body = Bodies.readXml(ctx, r);
             if (body.length == 0) {
                 throw new S3Exception(S3Error.MALFORMED_XML);
             }
             acl = aclOfPolicy(Xml.parse(body));
+        } else {
+            // A body next to the headers is ignored, as S3 does; it is still read so a signed payload is checked.
+            Bodies.readXml(ctx, r);
         }
-        ctx.store().setBucketAcl(r.bucket(), acl);
-        r.sendEmpty(200);
+        return acl;
     }
 
     private BucketAcl aclOfPolicy(Element root) throws S3Exception {
@@ -172,9 +198,9 @@ final class BucketHandler {
                 String id = Xml.childText(grantee, "ID");
                 if (ALL_USERS.equals(uri) && permission.equals("READ")) {
                     publicRead = true;
-                } else if (!(ctx.ownerId().equals(id) && permission.equals("FULL_CONTROL"))) {
+                } else if (!ctx.ownerId().equals(id)) {
                     throw new S3Exception(S3Error.NOT_IMPLEMENTED,
-                            "only the canned ACLs private and public-read are supported");
+                            "grants to anyone but the owner, and other than READ for AllUsers, are not supported");
                 }
             }
         }
@@ -194,25 +220,6 @@ final class BucketHandler {
         }
         x.end();
         r.sendXml(200, x);
-    }
-
-    /** The canned ACL of {@code x-amz-acl}, {@code absent} when there is none; NotImplemented for others. */
-    private static BucketAcl cannedAcl(S3Request r, BucketAcl absent) throws S3Exception {
-        String name = r.header("x-amz-acl");
-        if (name == null) {
-            for (String grant : new String[] {"x-amz-grant-read", "x-amz-grant-write", "x-amz-grant-read-acp",
-                    "x-amz-grant-write-acp", "x-amz-grant-full-control"}) {
-                if (r.header(grant) != null) {
-                    throw new S3Exception(S3Error.NOT_IMPLEMENTED, "ACL grant headers are not supported");
-                }
-            }
-            return absent;
-        }
-        BucketAcl acl = BucketAcl.ofCannedName(name.trim());
-        if (acl == null) {
-            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "only the canned ACLs private and public-read are supported");
-        }
-        return acl;
     }
 
     void owner(Xml x, String element) {

@@ -3,6 +3,7 @@ package dev.cairn.service.s3;
 import dev.cairn.service.auth.ChecksumAlgorithm;
 import dev.cairn.store.CompletedPart;
 import dev.cairn.store.ContentRead;
+import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.PartInfo;
@@ -31,10 +32,10 @@ final class MultipartHandler {
 
     void create(S3Request r) throws IOException, S3Exception {
         ObjectWriteHandler.checkKey(r.key());
-        ObjectWriteHandler.checkObjectAcl(r);
+        BucketAcl acl = ObjectWriteHandler.objectAcl(ctx, r);
         UnsupportedHeaders.checkObjectWrite(r);
         UploadChecksum checksum = UploadChecksum.ofCreate(r);
-        ObjectAttributes attributes = ObjectWriteHandler.attributesOf(r);
+        ObjectAttributes attributes = UploadAcl.stamp(ObjectWriteHandler.attributesOf(r), acl);
         UploadInfo u = ctx.store().createUpload(r.bucket(), r.key(),
                 checksum == null ? attributes : checksum.stamp(attributes));
         if (checksum != null) {
@@ -139,12 +140,12 @@ final class MultipartHandler {
         long minPartSize = ctx.properties().getLimits().getMinPartSize().toBytes();
         ObjectInfo info = condition.run(ctx, r.bucket(), r.key(), c -> {
             try {
-                if (recorded == null) {
+                if (recorded == null && !UploadAcl.isStamped(upload.attributes())) {
                     return ctx.store().completeUpload(r.bucket(), r.key(), uploadId, request.parts(), minPartSize,
                             c.onlyIfAbsent(), c.etag());
                 }
                 return ctx.store().completeUpload(r.bucket(), r.key(), uploadId, request.parts(), minPartSize,
-                        c.onlyIfAbsent(), c.etag(), UploadChecksum.strip(upload.attributes()), checksums);
+                        c.onlyIfAbsent(), c.etag(), UploadAcl.strip(UploadChecksum.strip(upload.attributes())), checksums);
             } catch (UnsupportedOperationException e) {
                 throw new S3Exception(S3Error.NOT_IMPLEMENTED, "conditional writes are not supported by this store");
             }

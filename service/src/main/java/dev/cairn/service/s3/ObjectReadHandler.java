@@ -23,13 +23,17 @@ final class ObjectReadHandler {
         this.ctx = ctx;
     }
 
-    void getObject(S3Request r, boolean withBody) throws IOException, S3Exception {
+    /** {@code publicOnly}: serve only a public-read object; anything else (absent too) is AccessDenied. */
+    void getObject(S3Request r, boolean withBody, boolean publicOnly) throws IOException, S3Exception {
         checkVersionId(r);
         String partNumber = r.param("partNumber");
         if (partNumber != null && r.header("Range") != null) {
             throw new S3Exception(S3Error.INVALID_REQUEST, "Cannot specify both Range header and partNumber query parameter");
         }
         try (ObjectRead read = ctx.store().getObject(r.bucket(), r.key())) {
+            if (publicOnly && (read == null || read.info().acl() != dev.cairn.store.BucketAcl.PUBLIC_READ)) {
+                throw new S3Exception(S3Error.ACCESS_DENIED);
+            }
             if (read == null) {
                 throw new S3Exception(S3Error.NO_SUCH_KEY);
             }
@@ -105,12 +109,13 @@ final class ObjectReadHandler {
         return new ByteRange(offset, sizes[n - 1]);
     }
 
-    void getContent(S3Request r, boolean withBody) throws IOException, S3Exception {
+    /** {@code publicOnly}: serve only content a public-read bucket's object holds. */
+    void getContent(S3Request r, boolean withBody, boolean publicOnly) throws IOException, S3Exception {
         String sha = r.key() == null ? "" : r.key().toLowerCase(java.util.Locale.ROOT);
         if (!dev.cairn.store.Hex.isSha256(sha)) {
             throw new S3Exception(S3Error.INVALID_ARGUMENT, "the path must be /_cas/ and a hex SHA-256");
         }
-        if (r.auth.isAnonymous() && !ctx.store().isContentPublic(sha)) {
+        if (publicOnly && !ctx.store().isContentPublic(sha)) {
             throw new S3Exception(S3Error.ACCESS_DENIED);
         }
         try (ContentRead read = ctx.store().getContent(sha)) {

@@ -1,6 +1,7 @@
 package dev.cairn.service.s3;
 
 import dev.cairn.engine.Row;
+import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ContentRead;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectAttributes;
@@ -27,10 +28,10 @@ final class ObjectWriteHandler {
 
     void putObject(S3Request r) throws IOException, S3Exception {
         checkKey(r.key());
-        checkObjectAcl(r);
+        BucketAcl acl = objectAcl(ctx, r);
         UnsupportedHeaders.checkObjectWrite(r);
         WriteCondition condition = WriteCondition.of(r);
-        ObjectAttributes attrs = attributesOf(r);
+        ObjectAttributes attrs = attributesOf(r).withAcl(acl);
         Checksums checksums = Checksums.of(r);
         requireBucket(r.bucket());
         try (SpooledBody body = Bodies.read(ctx, r, ctx.maxObjectSize(), checksums.sinks())) {
@@ -45,7 +46,7 @@ final class ObjectWriteHandler {
 
     void copyObject(S3Request r) throws IOException, S3Exception {
         checkKey(r.key());
-        checkObjectAcl(r);
+        BucketAcl acl = objectAcl(ctx, r);
         UnsupportedHeaders.checkObjectWrite(r);
         WriteCondition condition = WriteCondition.of(r);
         String[] source = copySource(r);
@@ -68,7 +69,8 @@ final class ObjectWriteHandler {
                     + "an object to itself without changing the object's metadata, storage class, website redirect "
                     + "location or encryption attributes.");
         }
-        ObjectAttributes attrs = replace ? attributesOf(r) : src.attributes();
+        // As S3: a copy gets the ACL its request names (private by default), never the source's.
+        ObjectAttributes attrs = (replace ? attributesOf(r) : src.attributes()).withAcl(acl);
         ObjectInfo info;
         try {
             ContentSource content = storedContent(src);
@@ -237,18 +239,9 @@ final class ObjectWriteHandler {
         }
     }
 
-    /** Objects carry no ACL of their own: only the canned ACLs that change nothing are accepted. */
-    static void checkObjectAcl(S3Request r) throws S3Exception {
-        String acl = r.header("x-amz-acl");
-        if (acl != null && !acl.equals("private") && !acl.equals("bucket-owner-full-control")) {
-            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "object ACLs are not supported; set public-read on the bucket");
-        }
-        for (String grant : new String[] {"x-amz-grant-read", "x-amz-grant-write", "x-amz-grant-read-acp",
-                "x-amz-grant-write-acp", "x-amz-grant-full-control"}) {
-            if (r.header(grant) != null) {
-                throw new S3Exception(S3Error.NOT_IMPLEMENTED, "object ACL grants are not supported");
-            }
-        }
+    /** The ACL a new object gets: what {@code x-amz-acl} or {@code x-amz-grant-*} name, else private. */
+    static BucketAcl objectAcl(S3Context ctx, S3Request r) throws S3Exception {
+        return CannedAcls.of(r, ctx.ownerId(), true, BucketAcl.PRIVATE);
     }
 
     private ObjectInfo write(S3Request r, ObjectAttributes attrs, ContentSource content, String etag,

@@ -18,6 +18,7 @@ public enum Operation {
     GET_OBJECT("GetObject", true),
     HEAD_OBJECT("HeadObject", true),
     GET_OBJECT_ACL("GetObjectAcl", false),
+    PUT_OBJECT_ACL("PutObjectAcl", false),
     DELETE_OBJECT("DeleteObject", false),
     DELETE_OBJECTS("DeleteObjects", false),
     CREATE_MULTIPART_UPLOAD("CreateMultipartUpload", false),

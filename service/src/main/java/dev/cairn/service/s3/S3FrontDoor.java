@@ -2,8 +2,6 @@ package dev.cairn.service.s3;
 
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.WriteStallException;
-import dev.cairn.store.BucketInfo;
-import dev.cairn.store.BucketAcl;
 import dev.cairn.store.StoreException;
 import java.io.IOException;
 import java.security.SecureRandom;
@@ -45,14 +43,21 @@ public final class S3FrontDoor {
     private final String idPrefix;
     private final AtomicLong ids = new AtomicLong();
     private final dev.cairn.service.admin.AdminEndpoint admin;
+    private final Authorizer authorizer;
 
+    /** Every signed request is the admin's; no admin endpoint. */
     public S3FrontDoor(S3Context ctx, S3Metrics metrics) {
-        this(ctx, metrics, null);
+        this(ctx, metrics, null, null);
     }
 
-    /** {@code admin}: answers {@code /_admin/} paths (no bucket name starts with {@code _}); null: none. */
-    public S3FrontDoor(S3Context ctx, S3Metrics metrics, dev.cairn.service.admin.AdminEndpoint admin) {
+    /**
+     * @param admin answers {@code /_admin/} paths (no bucket name starts with {@code _}); null: none
+     * @param keys  what each access key may do; null: every signed request may do everything
+     */
+    public S3FrontDoor(S3Context ctx, S3Metrics metrics, dev.cairn.service.admin.AdminEndpoint admin,
+                       dev.cairn.service.keys.KeyRing keys) {
         this.admin = admin;
+        this.authorizer = new Authorizer(ctx, keys);
         this.ctx = ctx;
         this.metrics = metrics;
         this.buckets = new BucketHandler(ctx);
@@ -106,8 +111,7 @@ public final class S3FrontDoor {
             if (routing != null) {
                 throw routing;
             }
-            authorize(r);
-            dispatch(r);
+            dispatch(r, authorizer.check(r));
         } catch (S3Exception e) {
             errorCode = e.code();
             sendError(http, r, e.status(), e.code(), e.getMessage(), requestId);
@@ -246,7 +250,7 @@ public final class S3FrontDoor {
                 return Operation.HEAD_OBJECT;
             case "PUT":
                 if (r.hasParam("acl")) {
-                    throw new S3Exception(S3Error.NOT_IMPLEMENTED, "object ACLs are not supported");
+                    return Operation.PUT_OBJECT_ACL;
                 }
                 if (r.hasParam("uploadId") || r.hasParam("partNumber")) {
                     return r.header("x-amz-copy-source") != null ? Operation.UPLOAD_PART_COPY : Operation.UPLOAD_PART;
@@ -267,26 +271,10 @@ public final class S3FrontDoor {
         }
     }
 
-    /** Anonymous requests may only read, and only from public-read buckets (content: checked by hash). */
-    private void authorize(S3Request r) throws IOException, S3Exception {
-        if (!r.auth.isAnonymous()) {
-            return;
-        }
-        if (!r.operation.publicRead()) {
-            throw new S3Exception(S3Error.ACCESS_DENIED);
-        }
-        if (r.operation == Operation.GET_CONTENT) {
-            return;
-        }
-        BucketInfo b = r.bucket == null ? null : ctx.store().bucket(r.bucket);
-        if (b == null || b.acl() != BucketAcl.PUBLIC_READ) {
-            throw new S3Exception(S3Error.ACCESS_DENIED);
-        }
-    }
-
-    private void dispatch(S3Request r) throws IOException, S3Exception {
+    /** {@code publicOnly}: the request may read only what is public-read ({@link Authorizer#check}). */
+    private void dispatch(S3Request r, boolean publicOnly) throws IOException, S3Exception {
         switch (r.operation) {
-            case LIST_BUCKETS -> buckets.listBuckets(r);
+            case LIST_BUCKETS -> buckets.listBuckets(r, authorizer.visibleBuckets(r));
             case CREATE_BUCKET -> buckets.createBucket(r);
             case HEAD_BUCKET -> buckets.headBucket(r);
             case DELETE_BUCKET -> buckets.deleteBucket(r);
@@ -295,6 +283,7 @@ public final class S3FrontDoor {
             case GET_BUCKET_ACL -> buckets.getBucketAcl(r);
             case PUT_BUCKET_ACL -> buckets.putBucketAcl(r);
             case GET_OBJECT_ACL -> buckets.getObjectAcl(r);
+            case PUT_OBJECT_ACL -> buckets.putObjectAcl(r);
             case LIST_OBJECTS -> listings.listV1(r);
             case LIST_OBJECTS_V2 -> listings.listV2(r);
             case LIST_OBJECT_VERSIONS -> listings.listVersions(r);
@@ -303,9 +292,9 @@ public final class S3FrontDoor {
             case COPY_OBJECT -> writes.copyObject(r);
             case DELETE_OBJECT -> writes.deleteObject(r);
             case DELETE_OBJECTS -> writes.deleteObjects(r);
-            case GET_OBJECT -> reads.getObject(r, true);
-            case HEAD_OBJECT -> reads.getObject(r, false);
-            case GET_CONTENT -> reads.getContent(r, r.method().equals("GET"));
+            case GET_OBJECT -> reads.getObject(r, true, publicOnly);
+            case HEAD_OBJECT -> reads.getObject(r, false, publicOnly);
+            case GET_CONTENT -> reads.getContent(r, r.method().equals("GET"), publicOnly);
             case CREATE_MULTIPART_UPLOAD -> multipart.create(r);
             case UPLOAD_PART -> multipart.uploadPart(r);
             case UPLOAD_PART_COPY -> multipart.uploadPartCopy(r);

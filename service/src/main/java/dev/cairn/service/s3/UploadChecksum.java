@@ -87,8 +87,7 @@ record UploadChecksum(ChecksumAlgorithm algorithm, boolean fullObject) {
     }
 
     private static ObjectAttributes with(ObjectAttributes a, Map<String, String> meta) {
-        return new ObjectAttributes(a.contentType(), a.cacheControl(), a.contentDisposition(), a.contentEncoding(),
-                a.contentLanguage(), a.expires(), meta);
+        return a.withUserMetadata(meta);
     }
 
     /** The type of a stored checksum value: a composite one ends in {@code -N}. */

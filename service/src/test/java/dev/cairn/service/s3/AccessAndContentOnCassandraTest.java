@@ -39,8 +39,8 @@ class AccessAndContentOnCassandraTest extends AccessAndContentTest {
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, health.statusCode());
         assertTrue(health.body().contains("UP"), health.body());
-        String text = http.send(HttpRequest.newBuilder(endpoint().resolve("/actuator/prometheus")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        String text = http.send(HttpRequest.newBuilder(endpoint().resolve("/actuator/prometheus"))
+                .header("Authorization", basicAuth(ACCESS_KEY, SECRET_KEY)).build(), HttpResponse.BodyHandlers.ofString()).body();
         for (String metric : List.of("cairn_s3_requests_seconds_count{operation=\"PutObject\"",
                 "cairn_s3_bytes_in_bytes_total", "cairn_store_dedup_ratio")) {
             assertTrue(text.contains(metric), metric);

@@ -197,7 +197,7 @@ class AccessAndContentTest extends ServiceTestSupport {
                 .versioningConfiguration(v -> v.status("Enabled")))));
         s3.putObject(b -> b.bucket(privateBucket).key("t"), RequestBody.fromString("t"));
         assertEquals(501, statusOf(() -> s3.getObjectTagging(b -> b.bucket(privateBucket).key("t"))));
-        assertEquals(501, statusOf(() -> s3.putObject(b -> b.bucket(privateBucket).key("t").acl("public-read"),
+        assertEquals(501, statusOf(() -> s3.putObject(b -> b.bucket(privateBucket).key("t").acl("public-read-write"),
                 RequestBody.fromString("t"))));
         assertEquals(200, signedGet("/" + privateBucket + "/t?x-id=GetObject", Clock.systemUTC(), null).statusCode());
     }
@@ -264,7 +264,9 @@ class AccessAndContentTest extends ServiceTestSupport {
         HttpResponse<String> health = anonymous("GET", "/actuator/health/readiness");
         assertEquals(200, health.statusCode());
         assertTrue(health.body().contains("UP"), health.body());
-        HttpResponse<String> prom = anonymous("GET", "/actuator/prometheus");
+        assertEquals(403, anonymous("GET", "/actuator/prometheus").statusCode());
+        HttpResponse<String> prom = http.send(HttpRequest.newBuilder(URI.create(endpoint() + "/actuator/prometheus"))
+                .header("Authorization", basicAuth(METRICS_KEY, METRICS_SECRET)).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, prom.statusCode());
         String text = prom.body();
         for (String metric : List.of("cairn_s3_requests_seconds_count{operation=\"PutObject\"",

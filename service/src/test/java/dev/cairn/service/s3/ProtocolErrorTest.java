@@ -54,7 +54,8 @@ class ProtocolErrorTest extends ServiceTestSupport {
         send(request("GET", "/some-bucket/key", 20 * 1024));
         try (Socket s = new Socket("127.0.0.1", port)) {
             s.setSoTimeout(30_000);
-            s.getOutputStream().write(("GET /actuator/prometheus HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            s.getOutputStream().write(("GET /actuator/prometheus HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: "
+                    + basicAuth(METRICS_KEY, METRICS_SECRET) + "\r\nConnection: close\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             String text = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(text.contains("cairn_s3_errors_total{code=\"RequestHeaderSectionTooLarge\"}"), text);

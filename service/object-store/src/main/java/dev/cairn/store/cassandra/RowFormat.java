@@ -1,5 +1,6 @@
 package dev.cairn.store.cassandra;
 
+import dev.cairn.store.BucketAcl;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
@@ -46,14 +47,29 @@ final class RowFormat {
             out.writeLong(o.lastModified());
             out.writeInt(o.partCount());
             map(out, o.checksums());
+            // A private object's cell ends here, as cells written before objects had ACLs (and
+            // nodes of those versions, which stop reading here, see the object as private).
+            if (o.acl() != BucketAcl.PRIVATE) {
+                out.writeByte(o.acl().code());
+            }
         });
     }
 
     static Stored<ObjectInfo> decodeObject(String key, ByteBuffer blob) {
-        return read(blob, "object " + key, (wid, sha, gen, in) -> new Stored<>(wid, gen, new ObjectInfo(key, sha,
-                in.readLong(), in.readUTF(), readAttributes(in), in.readLong(), in.readInt(), readMap(in))));
-        // The fields above are read in the order encodeObject writes them: size, etag,
-        // attributes, lastModified, partCount, checksums.
+        return read(blob, "object " + key, (wid, sha, gen, in) -> {
+            long size = in.readLong();
+            String etag = in.readUTF();
+            ObjectAttributes attributes = readAttributes(in);
+            long lastModified = in.readLong();
+            int partCount = in.readInt();
+            Map<String, String> checksums = readMap(in);
+            int acl = in.read();
+            if (acl >= 0 && acl != BucketAcl.PUBLIC_READ.code()) {
+                throw new IOException("unknown object ACL code " + acl);
+            }
+            return new Stored<>(wid, gen, new ObjectInfo(key, sha, size, etag,
+                    acl < 0 ? attributes : attributes.withAcl(BucketAcl.PUBLIC_READ), lastModified, partCount, checksums));
+        });
     }
 
     static ByteBuffer encodePart(WriteId wid, UUID generation, PartInfo p) {

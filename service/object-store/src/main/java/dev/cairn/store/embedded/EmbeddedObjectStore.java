@@ -135,6 +135,11 @@ public final class EmbeddedObjectStore implements ObjectStore {
     }
 
     @Override
+    public ObjectInfo setObjectAcl(String bucket, String key, dev.cairn.store.BucketAcl acl) throws IOException {
+        return objects.setAcl(bucket, key, acl);
+    }
+
+    @Override
     public long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
         return objects.partSizes(bucket, key, info);
     }

@@ -140,6 +140,32 @@ final class EmbeddedObjects {
         }
     }
 
+    /** Rewrites the row with another ACL, in place: same content, references and modification time. */
+    ObjectInfo setAcl(String bucket, String key, dev.cairn.store.BucketAcl acl) throws IOException {
+        ReadWriteLock bucketLock = buckets.lock(bucket);
+        bucketLock.readLock().lock();
+        try {
+            buckets.require(bucket);
+            byte[] rowKey = objectKey(bucket, key);
+            try (StripedLocks.Held k = keyLocks.lock(new String(rowKey, StandardCharsets.ISO_8859_1))) {
+                ObjectInfo old = decodeOrNull(key, t.objects.get(rowKey));
+                if (old == null) {
+                    throw new StoreException(StoreException.Reason.NO_SUCH_KEY, key);
+                }
+                if (old.acl() == acl) {
+                    return old;
+                }
+                ObjectInfo info = old.withAttributes(old.attributes().withAcl(acl));
+                WriteBatch batch = new WriteBatch();
+                batch.putRow(t.objects, rowKey, ObjectRow.toRow(info));
+                t.engine.write(batch);
+                return info;
+            }
+        } finally {
+            bucketLock.readLock().unlock();
+        }
+    }
+
     long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
         buckets.require(bucket);
         return info.partCount() == 0 ? null : t.layouts.read(objectKey(bucket, key), info);

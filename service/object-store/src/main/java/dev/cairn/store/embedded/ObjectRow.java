@@ -3,6 +3,7 @@ package dev.cairn.store.embedded;
 import dev.cairn.engine.ColumnValue;
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.Row;
+import dev.cairn.store.BucketAcl;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
@@ -35,6 +36,8 @@ final class ObjectRow {
     static final String EXPIRES = "expires";
     static final String USER_METADATA_PREFIX = "x-amz-meta-";
     static final String CHECKSUM_PREFIX = "x-amz-checksum-";
+    /** Present only when the object is not private; its value is the {@link BucketAcl} code. */
+    static final String ACL = "x-amz-acl";
 
     private static final Pattern MD5_HEX = Pattern.compile("[0-9a-f]{32}");
     private static final HexFormat HEX = HexFormat.of();
@@ -63,6 +66,9 @@ final class ObjectRow {
         }
         for (Map.Entry<String, String> e : o.checksums().entrySet()) {
             row.put(CHECKSUM_PREFIX + e.getKey().toLowerCase(Locale.ROOT), base64(e.getValue()));
+        }
+        if (o.acl() != BucketAcl.PRIVATE) {
+            row.uint(ACL, o.acl().code());
         }
         return row.build();
     }
@@ -103,9 +109,17 @@ final class ObjectRow {
                 throw new CorruptionException(where + ": unknown column '" + column + "'");
             }
         }
+        ColumnValue aclCode = row.get(ACL);
+        BucketAcl acl = BucketAcl.PRIVATE;
+        if (aclCode != null) {
+            if (aclCode.type() != ColumnValue.Type.UINT || aclCode.asLong() != BucketAcl.PUBLIC_READ.code()) {
+                throw new CorruptionException(where + ": bad " + ACL + " column");
+            }
+            acl = BucketAcl.PUBLIC_READ;
+        }
         ObjectAttributes attributes = new ObjectAttributes(text(row, CONTENT_TYPE), text(row, CACHE_CONTROL),
                 text(row, CONTENT_DISPOSITION), text(row, CONTENT_ENCODING), text(row, CONTENT_LANGUAGE),
-                text(row, EXPIRES), user);
+                text(row, EXPIRES), user, acl);
         return new ObjectInfo(key, sha, size, etagText, attributes, modified, partCount, checksums);
     }
 
@@ -141,7 +155,7 @@ final class ObjectRow {
     private static boolean isStandard(String column) {
         return switch (column) {
             case CONTENT_SHA256, CONTENT_LENGTH, ETAG, LAST_MODIFIED, PART_COUNT, CONTENT_TYPE, CACHE_CONTROL,
-                    CONTENT_DISPOSITION, CONTENT_ENCODING, CONTENT_LANGUAGE, EXPIRES -> true;
+                    CONTENT_DISPOSITION, CONTENT_ENCODING, CONTENT_LANGUAGE, EXPIRES, ACL -> true;
             default -> false;
         };
     }

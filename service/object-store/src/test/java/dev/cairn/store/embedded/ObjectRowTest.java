@@ -48,7 +48,8 @@ class ObjectRowTest {
         byte[] sha = new byte[32];
         random.nextBytes(sha);
         ObjectAttributes attrs = new ObjectAttributes(maybe(random, "image/jpeg"), maybe(random, "no-cache"),
-                maybe(random, "inline"), maybe(random, "gzip"), maybe(random, "en"), maybe(random, ""), user);
+                maybe(random, "inline"), maybe(random, "gzip"), maybe(random, "en"), maybe(random, ""), user,
+                random.nextBoolean() ? dev.cairn.store.BucketAcl.PUBLIC_READ : dev.cairn.store.BucketAcl.PRIVATE);
         return new ObjectInfo("key", Hex.encode(sha), random.nextLong() & Long.MAX_VALUE, etag, attrs,
                 random.nextLong() & Long.MAX_VALUE, parts, checksums);
     }
