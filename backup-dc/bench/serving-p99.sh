@@ -22,10 +22,11 @@
 # by 8 writers (~1 min). (a) and (b) read the same keyspace, (c) and (d) the same store.
 #
 # One machine stands in for separate datacenters. The backup datacenter's node and the backup job of
-# (a), (b), (c) get a low CPU weight (a cgroup: cgroups v2 cpu.weight 1, else v1 cpu.shares 2, when
-# the cgroup file system is writable), nice 19 and the idle I/O class (renice, ionice -c3; the I/O
-# class counts only under an I/O scheduler with classes, BFQ); the script prints what it applied.
-# (d) runs at normal priority. Cassandra runs its own local cluster (bin/cassandra-cluster,
+# (a) and (b), which stands for a job on that datacenter's hardware, get a low CPU weight (a cgroup:
+# cgroups v2 cpu.weight 1, else v1 cpu.shares 2, when the cgroup file system is writable), nice 19
+# and the idle I/O class (renice, ionice -c3; the I/O class counts only under an I/O scheduler with
+# classes, BFQ); the script prints what it applied. The job of (c) runs on the service's host as
+# the product runs it: nice 19 and the idle I/O class, no cgroup. (d) runs at normal priority. Cassandra runs its own local cluster (bin/cassandra-cluster,
 # addresses 127.0.0.$CAIRN_BENCH_CASSANDRA_FIRST.., else $CAIRN_TEST_CASSANDRA_FIRST, else 71;
 # a cluster already running there is reused and left running).
 # Needs redis-server (the load generator's key registry) and built jars:
@@ -149,14 +150,14 @@ pids+=($!)
 await_port redis-server "$redis_port" "${pids[-1]}"
 
 lt() { java -cp "$loadtest_cp" dev.cairn.loadtest.Main loadtest "$@"; }
-# The backup job: low priority for (a), (b), (c) (set BACKUP_PRIORITY=normal for the baseline (d)).
+# The backup job, by BACKUP_PRIORITY: backup-dc (a, b: the low-weight cgroup, nice 19, idle I/O),
+# idle (c: nice 19, idle I/O), normal (the baseline d).
 backup() {
-  if [ "${BACKUP_PRIORITY:-low}" = normal ]; then
-    exec java -cp "$backup_cp" dev.cairn.backup.Main "$@"
-  else
-    [ -n "$low_cgroup" ] && echo $BASHPID >"$low_cgroup/cgroup.procs" 2>/dev/null
-    exec nice -n 19 ionice -c3 java -cp "$backup_cp" dev.cairn.backup.Main "$@"
-  fi
+  case "${BACKUP_PRIORITY:-idle}" in
+    normal) exec java -cp "$backup_cp" dev.cairn.backup.Main "$@" ;;
+    backup-dc) [ -n "$low_cgroup" ] && echo $BASHPID >"$low_cgroup/cgroup.procs" 2>/dev/null ;;
+  esac
+  exec nice -n 19 ionice -c3 java -cp "$backup_cp" dev.cairn.backup.Main "$@"
 }
 
 start_service() { # data-dir extra-args...
@@ -263,9 +264,9 @@ if [[ $only == *a* || $only == *b* ]]; then
   start_service "$workdir/cassandra-service" --cairn.store=cassandra \
     --cairn.cassandra.contact-points="$serving_points" --cairn.cassandra.keyspace=bench
   load_dataset cassandra "$cassandra_count"
-  [[ $only == *a* ]] && measure cassandra-backup-dc cassandra --source cassandra \
+  [[ $only == *a* ]] && BACKUP_PRIORITY=backup-dc measure cassandra-backup-dc cassandra --source cassandra \
     --contact-points "127.0.0.$((first + 2)):9042" --datacenter backup --keyspace bench
-  [[ $only == *b* ]] && measure cassandra-serving-dc cassandra --source cassandra \
+  [[ $only == *b* ]] && BACKUP_PRIORITY=backup-dc measure cassandra-serving-dc cassandra --source cassandra \
     --contact-points "127.0.0.$first:9042" --datacenter serving --keyspace bench
   stop_service
 fi
@@ -273,7 +274,8 @@ fi
 echo
 echo "Serving read p99 (ms), workload b (95% GET / 5% PUT, Zipfian), open loop at $load_fraction of the measured maximum,"
 echo "${phase}s per phase; embedded $count objects (--read-rate $read_rate), Cassandra $cassandra_count objects."
-echo "One machine: the backup datacenter's node and the backup job of a, b, c: $isolation (I/O scheduler ${io_scheduler:-unknown}); d at normal priority."
+echo "One machine: the backup datacenter's node and the backup job of a, b: $isolation (I/O scheduler ${io_scheduler:-unknown});"
+echo "the job of c: nice 19, ionice -c3; d at normal priority."
 printf '%-26s %8s %8s %9s %9s %9s %8s %6s %8s  %s\n' setup max-ops/s rate before during after rise bkps first-s status
 python3 - "$workdir/results/summary.txt" "$count" "$cassandra_count" "$phase" "$load_fraction" "$read_rate" \
   "$isolation" "${io_scheduler:-unknown}" <<'PY'
@@ -290,6 +292,6 @@ for line in open(sys.argv[1]):
                  "status": status})
 print(json.dumps({"benchmark": "serving-p99", "embeddedObjects": int(sys.argv[2]), "cassandraObjects": int(sys.argv[3]),
                   "phaseSeconds": int(sys.argv[4]), "loadFraction": float(sys.argv[5]), "embeddedReadRate": sys.argv[6],
-                  "workload": "b", "loop": "open", "isolation": sys.argv[7], "ioScheduler": sys.argv[8],
+                  "workload": "b", "loop": "open", "isolationBackupDc": sys.argv[7], "jobPriority": {"a": "as the backup node", "b": "as the backup node", "c": "nice 19, ionice -c3", "d": "normal"}, "ioScheduler": sys.argv[8],
                   "results": rows}))
 PY
