@@ -26,7 +26,8 @@
 # cgroups v2 cpu.weight 1, else v1 cpu.shares 2, when the cgroup file system is writable), nice 19
 # and the idle I/O class (renice, ionice -c3; the I/O class counts only under an I/O scheduler with
 # classes, BFQ); the script prints what it applied. The job of (c) runs on the service's host as
-# the product runs it: nice 19 and the idle I/O class, no cgroup. (d) runs at normal priority. Cassandra runs its own local cluster (bin/cassandra-cluster,
+# the product runs it: nice 19 and the idle I/O class, no cgroup. (d) runs at normal priority.
+# Cassandra runs its own local cluster (bin/cassandra-cluster,
 # addresses 127.0.0.$CAIRN_BENCH_CASSANDRA_FIRST.., else $CAIRN_TEST_CASSANDRA_FIRST, else 71;
 # a cluster already running there is reused and left running).
 # Needs redis-server (the load generator's key registry) and built jars:
@@ -50,7 +51,7 @@ while [ $# -gt 0 ]; do
     --read-rate) read_rate=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
-    -h|--help) sed -n 2,32p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,35p "$0"; exit 0 ;;
     *) echo "serving-p99: unknown option $1" >&2; exit 2 ;;
   esac
 done
