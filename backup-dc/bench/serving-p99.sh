@@ -1,43 +1,57 @@
 #!/usr/bin/env bash
 # Serving p99 before, during and after full backups, one run, four set-ups:
-#   (a) cassandra-backup-dc   Cassandra store, the backup job reads datacenter "backup"
-#   (b) cassandra-serving-dc  the same job pointed at datacenter "serving" (baseline)
-#   (c) embedded-checkpoint   embedded store, checkpoint read around the caches, --read-rate, idle I/O
+#   (c) embedded-checkpoint      embedded store, checkpoint read around the caches, --read-rate, idle I/O
 #   (d) embedded-through-caches  the same without throttle, reading through caches, normal priority (baseline)
+#   (a) cassandra-backup-dc      Cassandra store, the backup job reads datacenter "backup"
+#   (b) cassandra-serving-dc     the same job pointed at datacenter "serving" (baseline)
 #
-#   backup-dc/bench/serving-p99.sh [--count N] [--phase SECONDS] [--threads T] [--read-rate R]
-#                                  [--only a,b,c,d] [--workdir DIR]
+#   backup-dc/bench/serving-p99.sh [--count N] [--cassandra-count N] [--phase SECONDS]
+#                                  [--load-fraction F] [--read-rate R] [--only a,b,c,d] [--workdir DIR]
 #
 # Serving load: the load generator's workload b (95 % GET, 5 % PUT, Zipfian) on a dataset of the
-# portal's sizes (lognormal, median 20 KiB, p90 50 KiB), closed loop. Each set-up runs three
-# measured phases of --phase seconds: before, during (full backups run back to back, each into a
-# fresh directory target, until the phase ends), after. The table gives serving p99 per phase
-# and the rise during; the last line is one JSON object with every figure.
+# portal's sizes (lognormal, median 20 KiB, p90 50 KiB), open loop. For each set-up the script
+# first measures the store's maximum (closed loop, 8 threads, 8 s), then offers --load-fraction of
+# it (default 0.55) at a fixed rate, so that serving leaves the machine room and a backup at idle
+# priority gets to run. Three measured phases of --phase seconds: before, during (full backups
+# back to back, each into a fresh directory target, until the phase ends), after. The table gives
+# serving read p99 per phase, the rise during, the backups completed during the phase and the
+# first one's time; the last line is one JSON object with every figure.
 #
-# One machine stands in for separate datacenters: the backup datacenter's node gets nice 19 and
-# the idle I/O class (renice, ionice -c3), and so does the backup job itself. Cassandra runs its own
-# local cluster (bin/cassandra-cluster, addresses 127.0.0.$CAIRN_BENCH_CASSANDRA_FIRST.., default
-# 71; a cluster already running there is reused and left running).
+# Sizes: --count objects (default 5000, ~130 MB) in the embedded store, so a backup at the default
+# --read-rate 8M takes ~17 s; --cassandra-count (default 1500, ~40 MB) in the local cluster, loaded
+# by 8 writers (~1 min). (a) and (b) read the same keyspace, (c) and (d) the same store.
+#
+# One machine stands in for separate datacenters. The backup datacenter's node and the backup job of
+# (a) and (b), which stands for a job on that datacenter's hardware, get a low CPU weight (a cgroup:
+# cgroups v2 cpu.weight 1, else v1 cpu.shares 2, when the cgroup file system is writable), nice 19
+# and the idle I/O class (renice, ionice -c3; the I/O class counts only under an I/O scheduler with
+# classes, BFQ); the script prints what it applied. The job of (c) runs on the service's host as
+# the product runs it: nice 19 and the idle I/O class, no cgroup. (d) runs at normal priority.
+# Cassandra runs its own local cluster (bin/cassandra-cluster,
+# addresses 127.0.0.$CAIRN_BENCH_CASSANDRA_FIRST.., else $CAIRN_TEST_CASSANDRA_FIRST, else 71;
+# a cluster already running there is reused and left running).
 # Needs redis-server (the load generator's key registry) and built jars:
 #   ./mvnw -o -q -DskipTests package -pl service,backup-dc,loadtest -am
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
-count=3000
-phase=20
-threads=8
+count=5000
+cassandra_count=1500
+phase=30
+load_fraction=0.55
 read_rate=8M
 only=a,b,c,d
 workdir=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --count) count=$2; shift 2 ;;
+    --cassandra-count) cassandra_count=$2; shift 2 ;;
     --phase) phase=$2; shift 2 ;;
-    --threads) threads=$2; shift 2 ;;
+    --load-fraction) load_fraction=$2; shift 2 ;;
     --read-rate) read_rate=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
-    -h|--help) sed -n 2,22p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,34p "$0"; exit 0 ;;
     *) echo "serving-p99: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -61,21 +75,69 @@ workdir=$(cd "$workdir" && pwd)
 pids=()
 me=serving-p99
 service_pid=""
+low_cgroup=""
 stop_more() {
   [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null || true
   if [ "${cluster_started:-0}" = 1 ]; then
     cassandra stop >/dev/null 2>&1 || true
   fi
+  release_cgroup
 }
 # shellcheck source=../../loadtest/processes.sh
 . "$root/loadtest/processes.sh"
 trap cleanup EXIT INT TERM
 
-first=${CAIRN_BENCH_CASSANDRA_FIRST:-71}
+first=${CAIRN_BENCH_CASSANDRA_FIRST:-${CAIRN_TEST_CASSANDRA_FIRST:-71}}
 cassandra() {
   CAIRN_CASSANDRA_DIR=${CAIRN_BENCH_CASSANDRA_DIR:-$workdir/cassandra} CAIRN_CASSANDRA_FIRST=$first \
     CAIRN_CASSANDRA_NET=127.0.0 CAIRN_CASSANDRA_SERVING=2 CAIRN_CASSANDRA_BACKUP=1 "$root/bin/cassandra-cluster" "$@"
 }
+
+# The low-priority cgroup: v2 (cpu.weight) or v1 (cpu.shares), when this user may create one.
+isolation="nice 19, ionice -c3"
+make_cgroup() {
+  local d
+  if [ -w /sys/fs/cgroup/cgroup.procs ] && [ -e /sys/fs/cgroup/cgroup.controllers ]; then
+    d=/sys/fs/cgroup/cairn-serving-p99-$$
+    if mkdir "$d" 2>/dev/null; then
+      if echo 1 >"$d/cpu.weight" 2>/dev/null; then
+        low_cgroup=$d isolation="cgroup v2 cpu.weight 1, nice 19, ionice -c3"
+        echo 1 >"$d/io.weight" 2>/dev/null && isolation="cgroup v2 cpu.weight 1 io.weight 1, nice 19, ionice -c3"
+        return
+      fi
+      rmdir "$d" 2>/dev/null || true
+    fi
+  fi
+  d=/sys/fs/cgroup/cpu/cairn-serving-p99-$$
+  if [ -w /sys/fs/cgroup/cpu ] && mkdir "$d" 2>/dev/null; then
+    if echo 2 >"$d/cpu.shares" 2>/dev/null; then
+      low_cgroup=$d isolation="cgroup v1 cpu.shares 2 (others 1024), nice 19, ionice -c3"
+      return
+    fi
+    rmdir "$d" 2>/dev/null || true
+  fi
+  echo "serving-p99: no writable cgroup; low priority by nice and ionice alone" >&2
+}
+release_cgroup() {
+  [ -n "$low_cgroup" ] || return 0
+  local parent pid
+  parent=$(dirname "$low_cgroup")
+  for pid in $(cat "$low_cgroup/cgroup.procs" 2>/dev/null); do
+    echo "$pid" >"$parent/cgroup.procs" 2>/dev/null || true
+  done
+  rmdir "$low_cgroup" 2>/dev/null || true
+  low_cgroup=""
+}
+deprioritize() { # pid
+  [ -n "$low_cgroup" ] && { echo "$1" >"$low_cgroup/cgroup.procs" 2>/dev/null || echo "serving-p99: cannot move $1 into $low_cgroup" >&2; }
+  renice -n 19 -p "$1" >/dev/null 2>&1 || true
+  ionice -c3 -p "$1" 2>/dev/null || true
+}
+make_cgroup
+disk=$(basename "$(df --output=source "$workdir" | tail -1)")
+[ -e "/sys/block/$disk" ] || disk=$(lsblk -no pkname "/dev/$disk" 2>/dev/null || true)
+io_scheduler=$(grep -o '\[[a-z-]*\]' "/sys/block/$disk/queue/scheduler" 2>/dev/null | tr -d '[]' || true)
+echo "serving-p99: backup side: $isolation; I/O scheduler of $workdir: ${io_scheduler:-unknown}" >&2
 
 access_key=BENCHADMIN
 secret_key=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
@@ -89,7 +151,15 @@ pids+=($!)
 await_port redis-server "$redis_port" "${pids[-1]}"
 
 lt() { java -cp "$loadtest_cp" dev.cairn.loadtest.Main loadtest "$@"; }
-backup() { nice -n 19 ionice -c3 java -cp "$backup_cp" dev.cairn.backup.Main "$@"; }
+# The backup job, by BACKUP_PRIORITY: backup-dc (a, b: the low-weight cgroup, nice 19, idle I/O),
+# idle (c: nice 19, idle I/O), normal (the baseline d).
+backup() {
+  case "${BACKUP_PRIORITY:-idle}" in
+    normal) exec java -cp "$backup_cp" dev.cairn.backup.Main "$@" ;;
+    backup-dc) [ -n "$low_cgroup" ] && echo $BASHPID >"$low_cgroup/cgroup.procs" 2>/dev/null ;;
+  esac
+  exec nice -n 19 ionice -c3 java -cp "$backup_cp" dev.cairn.backup.Main "$@"
+}
 
 start_service() { # data-dir extra-args...
   local data=$1; shift
@@ -107,33 +177,46 @@ stop_service() {
   service_pid=""
 }
 
-# p99 of reads and of all operations from a result file.
-p99() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["perOperation"]; print(p.get("read",{}).get("p99Ms",0))' "$1"; }
+json_field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, {"d": d}))' "$@"; }
+p99() { json_field "$1" 'd["perOperation"].get("read",{}).get("p99Ms",0)'; }
 
-measure() { # name backup-args...
-  local name=$1; shift
-  local ds=$name common s3
+load_dataset() { # dataset count
+  local started=$SECONDS
+  echo "== $1: load $2 objects (8 writers)" >&2
+  lt load --redis "127.0.0.1:$redis_port" --dataset "$1" --endpoint "http://127.0.0.1:$port" --bucket "$1" \
+    --access-key "$access_key" --secret-key "$secret_key" --count "$2" --threads 8 >/dev/null
+  echo "== $1: loaded in $((SECONDS - started)) s" >&2
+}
+
+measure() { # name dataset backup-args...
+  local name=$1 ds=$2; shift 2
+  local common s3 max rate
   common=(--redis "127.0.0.1:$redis_port" --dataset "$ds")
   s3=(--endpoint "http://127.0.0.1:$port" --bucket "$ds" --access-key "$access_key" --secret-key "$secret_key")
-  echo "== $name: load $count objects" >&2
-  lt load "${common[@]}" "${s3[@]}" --count "$count" --threads 4 >/dev/null
-  run() { lt run "${common[@]}" "${s3[@]}" -w b --threads "$threads" --duration "${phase}s" --quiet \
+  echo "== $name: warm-up, then the store's maximum (closed loop, 8 threads)" >&2
+  lt run "${common[@]}" "${s3[@]}" -w b --threads 8 --duration 5s --quiet --out "$workdir/results/$name-warmup.json" >/dev/null
+  lt run "${common[@]}" "${s3[@]}" -w b --threads 8 --duration 8s --quiet --out "$workdir/results/$name-max.json" >/dev/null
+  max=$(json_field "$workdir/results/$name-max.json" 'd["opsPerSecond"]')
+  rate=$(python3 -c "import sys; print(max(10, int(float(sys.argv[1]) * float(sys.argv[2]))))" "$max" "$load_fraction")
+  echo "== $name: maximum $max ops/s; serving at $rate ops/s (open loop)" >&2
+  run() { lt run "${common[@]}" "${s3[@]}" -w b --rate "$rate" --threads 16 --duration "${phase}s" --quiet \
             --label "$name-$1" --out "$workdir/results/$name-$1.json" >/dev/null; }
-  echo "== $name: warm-up, then before" >&2
-  lt run "${common[@]}" "${s3[@]}" -w b --threads "$threads" --duration 5s --quiet --out "$workdir/results/$name-warmup.json" >/dev/null
   run before
   echo "== $name: during (full backups back to back)" >&2
   run during &
   local load_pid=$!
-  local started n=0 first_secs="" status=ok
+  local n first_secs status=ok
+  : >"$workdir/results/$name-backups.txt"
   (
     i=0
     while kill -0 "$load_pid" 2>/dev/null; do
       i=$((i + 1))
       start=$(date +%s.%N)
-      if backup run "$@" --target "dir:$workdir/targets/$name-$i" --report "$workdir/results/$name-backup-$i.json" \
+      if (backup run "$@" --target "dir:$workdir/targets/$name-$i" --report "$workdir/results/$name-backup-$i.json") \
           >"$workdir/results/$name-backup-$i.log" 2>&1; then
-        echo "$i $(echo "$(date +%s.%N) - $start" | bc)" >>"$workdir/results/$name-backups.txt"
+        if kill -0 "$load_pid" 2>/dev/null; then
+          echo "$i $(echo "$(date +%s.%N) - $start" | bc)" >>"$workdir/results/$name-backups.txt"
+        fi
       else
         kill -0 "$load_pid" 2>/dev/null && echo "failed $i" >>"$workdir/results/$name-backups.txt"
       fi
@@ -147,10 +230,10 @@ measure() { # name backup-args...
   sleep 2
   echo "== $name: after" >&2
   run after
-  n=$(grep -c -v failed "$workdir/results/$name-backups.txt" 2>/dev/null || true)
-  first_secs=$(awk '!/failed/ {print $2; exit}' "$workdir/results/$name-backups.txt" 2>/dev/null || true)
-  grep -q failed "$workdir/results/$name-backups.txt" 2>/dev/null && status="failed: see $workdir/results/$name-backup-*.log"
-  printf '%s %s %s %s %s %s %s\n' "$name" "$(p99 "$workdir/results/$name-before.json")" \
+  n=$(grep -c -v failed "$workdir/results/$name-backups.txt" || true)
+  first_secs=$(awk '!/failed/ {print $2; exit}' "$workdir/results/$name-backups.txt")
+  grep -q failed "$workdir/results/$name-backups.txt" && status="failed: see $workdir/results/$name-backup-*.log"
+  printf '%s %s %s %s %s %s %s %s %s\n' "$name" "$max" "$rate" "$(p99 "$workdir/results/$name-before.json")" \
     "$(p99 "$workdir/results/$name-during.json")" "$(p99 "$workdir/results/$name-after.json")" \
     "${n:-0}" "${first_secs:-none}" "${status// /_}" >>"$workdir/results/summary.txt"
 }
@@ -158,52 +241,58 @@ measure() { # name backup-args...
 : >"$workdir/results/summary.txt"
 mkdir -p "$workdir/targets"
 
-if [[ $only == *a* || $only == *b* ]]; then
-  cluster_started=0
-  if cassandra status 2>&1 | grep -qv "CQL answers"; then
-    echo "== starting Cassandra (3 nodes) ..." >&2
-    cassandra start >&2
-    cluster_started=1
-  fi
-  cdir=${CAIRN_BENCH_CASSANDRA_DIR:-$workdir/cassandra}
-  backup_pid=$(cat "$cdir/node3/pid")
-  renice -n 19 -p "$backup_pid" >/dev/null
-  ionice -c3 -p "$backup_pid" || echo "serving-p99: ionice refused; the backup node keeps its I/O class" >&2
-  serving_points="127.0.0.$first:9042,127.0.0.$((first + 1)):9042"
-  start_service "$workdir/cassandra-service" --cairn.store=cassandra \
-    --cairn.cassandra.contact-points="$serving_points" --cairn.cassandra.keyspace=bench
-  [[ $only == *a* ]] && measure cassandra-backup-dc --source cassandra --contact-points "127.0.0.$((first + 2)):9042" \
-    --datacenter backup --keyspace bench
-  [[ $only == *b* ]] && measure cassandra-serving-dc --source cassandra --contact-points "127.0.0.$first:9042" \
-    --datacenter serving --keyspace bench
-  stop_service
-fi
-
 if [[ $only == *c* || $only == *d* ]]; then
   start_service "$workdir/embedded-service"
   embedded=(--source embedded --service-url "http://127.0.0.1:$port" --admin-access-key-file "$workdir/access"
             --admin-secret-key-file "$workdir/secret")
-  [[ $only == *c* ]] && measure embedded-checkpoint "${embedded[@]}" --read-rate "$read_rate"
-  [[ $only == *d* ]] && measure embedded-through-caches "${embedded[@]}" --through-caches
+  load_dataset embedded "$count"
+  [[ $only == *c* ]] && measure embedded-checkpoint embedded "${embedded[@]}" --read-rate "$read_rate"
+  [[ $only == *d* ]] && BACKUP_PRIORITY=normal measure embedded-through-caches embedded "${embedded[@]}" --through-caches
+  stop_service
+fi
+
+if [[ $only == *a* || $only == *b* ]]; then
+  cluster_started=0
+  cluster_state=$(cassandra status 2>&1 || true)
+  if grep -q "does not answer\|stopped" <<<"$cluster_state"; then
+    echo "== starting Cassandra (3 nodes at 127.0.0.$first..) ..." >&2
+    cassandra start >&2
+    cluster_started=1
+  fi
+  cdir=${CAIRN_BENCH_CASSANDRA_DIR:-$workdir/cassandra}
+  deprioritize "$(cat "$cdir/node3/pid")"
+  serving_points="127.0.0.$first:9042,127.0.0.$((first + 1)):9042"
+  start_service "$workdir/cassandra-service" --cairn.store=cassandra \
+    --cairn.cassandra.contact-points="$serving_points" --cairn.cassandra.keyspace=bench
+  load_dataset cassandra "$cassandra_count"
+  [[ $only == *a* ]] && BACKUP_PRIORITY=backup-dc measure cassandra-backup-dc cassandra --source cassandra \
+    --contact-points "127.0.0.$((first + 2)):9042" --datacenter backup --keyspace bench
+  [[ $only == *b* ]] && BACKUP_PRIORITY=backup-dc measure cassandra-serving-dc cassandra --source cassandra \
+    --contact-points "127.0.0.$first:9042" --datacenter serving --keyspace bench
   stop_service
 fi
 
 echo
-echo "Serving read p99 (ms), workload b (95% GET / 5% PUT, Zipfian), $count objects, $threads threads, ${phase}s per phase."
-echo "One machine: the backup datacenter's node and the backup job run at nice 19 with the idle I/O class."
-printf '%-26s %10s %10s %10s %9s %8s %12s  %s\n' setup before during after rise full-bkps first-bkp-s status
-python3 - "$workdir/results/summary.txt" "$count" "$phase" "$threads" "$read_rate" <<'PY'
+echo "Serving read p99 (ms), workload b (95% GET / 5% PUT, Zipfian), open loop at $load_fraction of the measured maximum,"
+echo "${phase}s per phase; embedded $count objects (--read-rate $read_rate), Cassandra $cassandra_count objects."
+echo "One machine: the backup datacenter's node and the backup job of a, b: $isolation (I/O scheduler ${io_scheduler:-unknown});"
+echo "the job of c: nice 19, ionice -c3; d at normal priority."
+printf '%-26s %8s %8s %9s %9s %9s %8s %6s %8s  %s\n' setup max-ops/s rate before during after rise bkps first-s status
+python3 - "$workdir/results/summary.txt" "$count" "$cassandra_count" "$phase" "$load_fraction" "$read_rate" \
+  "$isolation" "${io_scheduler:-unknown}" <<'PY'
 import json, sys
 rows = []
 for line in open(sys.argv[1]):
-    name, before, during, after, n, first, status = line.split()
+    name, mx, rate, before, during, after, n, first, status = line.split()
     b, d, a = float(before), float(during), float(after)
     rise = (d / b - 1) * 100 if b > 0 else float("nan")
-    print(f"{name:<26} {b:10.2f} {d:10.2f} {a:10.2f} {rise:+8.1f}% {n:>8} {first:>12}  {status}")
-    rows.append({"setup": name, "p99BeforeMs": b, "p99DuringMs": d, "p99AfterMs": a, "riseDuringPct": round(rise, 1),
+    print(f"{name:<26} {float(mx):8.0f} {int(rate):8d} {b:9.2f} {d:9.2f} {a:9.2f} {rise:+7.1f}% {n:>6} {first:>8}  {status}")
+    rows.append({"setup": name, "maxOpsPerSecond": round(float(mx), 1), "rateOpsPerSecond": int(rate),
+                 "p99BeforeMs": b, "p99DuringMs": d, "p99AfterMs": a, "riseDuringPct": round(rise, 1),
                  "fullBackupsDuring": int(n), "firstBackupSeconds": None if first == "none" else float(first),
                  "status": status})
-print(json.dumps({"benchmark": "serving-p99", "objects": int(sys.argv[2]), "phaseSeconds": int(sys.argv[3]),
-                  "threads": int(sys.argv[4]), "embeddedReadRate": sys.argv[5], "workload": "b",
-                  "isolation": "backup node and job: nice 19, ionice -c3", "results": rows}))
+print(json.dumps({"benchmark": "serving-p99", "embeddedObjects": int(sys.argv[2]), "cassandraObjects": int(sys.argv[3]),
+                  "phaseSeconds": int(sys.argv[4]), "loadFraction": float(sys.argv[5]), "embeddedReadRate": sys.argv[6],
+                  "workload": "b", "loop": "open", "isolationBackupDc": sys.argv[7], "jobPriority": {"a": "as the backup node", "b": "as the backup node", "c": "nice 19, ionice -c3", "d": "normal"}, "ioScheduler": sys.argv[8],
+                  "results": rows}))
 PY

@@ -192,6 +192,8 @@ class BackupRestoreTest {
         assertEquals(Main.EXIT_FAILED, cli("verify", "--target", "dir:" + target.root()));
         assertEquals(Main.EXIT_FAILED, cli("verify", "--target", "dir:" + target.root(), "--restore-drill"),
                 "a drill over a corrupt blob fails too");
+        assertEquals(Main.EXIT_FAILED, cli("restore", "--target", "dir:" + target.root(),
+                "--into", "embedded:" + dir.resolve("from-corrupt")), "a restore reading the corrupt blob fails");
         assertEquals(Main.EXIT_FAILED, cli("verify", "--target", "dir:" + target.root(), "--delete-corrupt"));
         assertTrue(Files.notExists(blob));
         assertEquals(Main.EXIT_FAILED, cli("verify", "--target", "dir:" + target.root()), "the manifest entry no longer resolves");

@@ -36,7 +36,8 @@ public final class RestoreCommand implements Callable<Integer> {
     @Option(names = "--allow-non-empty", description = "restore into buckets that already hold objects")
     boolean allowNonEmpty;
 
-    @Option(names = "--threads", defaultValue = "4", description = "objects written at once (default: ${DEFAULT-VALUE})")
+    @Option(names = "--threads", defaultValue = "" + Restore.DEFAULT_THREADS,
+            description = "objects written at once (default: ${DEFAULT-VALUE})")
     int threads;
 
     @Override

@@ -32,6 +32,11 @@ import java.util.concurrent.Future;
  */
 public final class Restore {
     static final int BATCH_ROWS = 1000;
+    /**
+     * Objects written at once by default: an embedded store shares one log sync among the
+     * writes waiting for it, so more writers mean fewer syncs per object.
+     */
+    public static final int DEFAULT_THREADS = 16;
 
     /** What a restore did. */
     public record Result(long objects, long bytes, boolean resumed, boolean alreadyDone, double seconds) {

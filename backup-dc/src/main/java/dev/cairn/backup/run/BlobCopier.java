@@ -76,8 +76,8 @@ final class BlobCopier {
             if (in == null) {
                 return Outcome.MISSING_IN_SOURCE;
             }
-            target.put(name, new HashCheckingInputStream(in, sha, row.size(),
-                    "source content " + sha + " of " + bucket + "/" + row.key()), row.size());
+            target.putChecked(name, new HashCheckingInputStream(in, sha, row.size(),
+                    "source content " + sha + " of " + bucket + "/" + row.key()), row.size(), sha);
         }
         return Outcome.COPIED;
     }

@@ -8,8 +8,10 @@ import java.io.InputStream;
 import java.security.MessageDigest;
 
 /**
- * Passes bytes through and, at their end, checks their count and SHA-256: a mismatch is thrown
- * from the read that reaches the end, so a writer reading to the end never commits wrong bytes.
+ * Passes bytes through and checks their count and SHA-256: a mismatch is thrown from the read
+ * that yields the expected size's last byte (a reader that stops there, such as
+ * {@code readNBytes(size)}, is checked too), or from the read that finds the stream ended early
+ * or going on past that size. A writer never commits wrong bytes.
  */
 public final class HashCheckingInputStream extends FilterInputStream {
     private final String expectedSha256;
@@ -50,8 +52,14 @@ public final class HashCheckingInputStream extends FilterInputStream {
             check();
             return -1;
         }
+        if (count + n > expectedSize) {
+            throw new SourceReadException(what + ": expected " + expectedSize + " bytes, read more");
+        }
         digest.update(b, off, n);
         count += n;
+        if (count == expectedSize) {
+            check();
+        }
         return n;
     }
 

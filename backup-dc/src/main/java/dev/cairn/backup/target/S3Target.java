@@ -1,5 +1,6 @@
 package dev.cairn.backup.target;
 
+import dev.cairn.store.Hex;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -76,21 +77,36 @@ public final class S3Target implements Target {
     @Override
     public void put(String name, InputStream in, long size) throws IOException {
         MessageDigest sha = sha256();
-        DigestInputStream digesting = new DigestInputStream(in, sha);
+        spoolAndUpload(name, new DigestInputStream(in, sha), size, () -> base64(sha.digest()));
+    }
+
+    /** The stream checks the bytes against {@code sha256Hex} itself: no second hash here. */
+    @Override
+    public void putChecked(String name, InputStream in, long size, String sha256Hex) throws IOException {
+        spoolAndUpload(name, in, size, () -> base64(Hex.decode(sha256Hex)));
+    }
+
+    /** Reads {@code in} to its end (so that a checking stream has thrown) before anything is sent. */
+    private void spoolAndUpload(String name, InputStream in, long size, Supplier<String> checksum)
+            throws IOException {
         if (size <= MEMORY_SPOOL_BYTES) {
-            byte[] bytes = digesting.readAllBytes();
-            upload(name, RequestBody.fromBytes(bytes), sha, null);
+            byte[] bytes = in.readAllBytes();
+            upload(name, RequestBody.fromBytes(bytes), checksum.get(), null);
             return;
         }
         Path spool = Files.createTempFile("cairn-backup-spool", ".bin");
         try {
             try (OutputStream out = Files.newOutputStream(spool)) {
-                digesting.transferTo(out);
+                in.transferTo(out);
             }
-            upload(name, RequestBody.fromFile(spool), sha, null);
+            upload(name, RequestBody.fromFile(spool), checksum.get(), null);
         } finally {
             Files.deleteIfExists(spool);
         }
+    }
+
+    private static String base64(byte[] digest) {
+        return Base64.getEncoder().encodeToString(digest);
     }
 
     @Override
@@ -98,16 +114,16 @@ public final class S3Target implements Target {
         MessageDigest sha = sha256();
         sha.update(bytes);
         try {
-            upload(name, RequestBody.fromBytes(bytes), sha, "*");
+            upload(name, RequestBody.fromBytes(bytes), base64(sha.digest()), "*");
             return true;
         } catch (PreconditionFailed e) {
             return false;
         }
     }
 
-    private void upload(String name, RequestBody body, MessageDigest sha, String ifNoneMatch) throws IOException {
+    private void upload(String name, RequestBody body, String sha256Base64, String ifNoneMatch) throws IOException {
         PutObjectRequest.Builder req = PutObjectRequest.builder().bucket(bucket).key(key(name))
-                .checksumSHA256(Base64.getEncoder().encodeToString(sha.digest()));
+                .checksumSHA256(sha256Base64);
         if (ifNoneMatch != null) {
             req.ifNoneMatch(ifNoneMatch);
         }

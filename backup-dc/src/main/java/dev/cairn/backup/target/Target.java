@@ -36,6 +36,18 @@ public interface Target extends AutoCloseable {
      */
     void put(String name, InputStream in, long size) throws IOException;
 
+    /**
+     * Writes a content blob whose SHA-256 the caller knows: {@code in} yields exactly those bytes
+     * or throws from the read that reaches its end (a {@code HashCheckingInputStream}), so a
+     * target that must send the checksum along (S3) takes it from here instead of hashing the
+     * bytes a second time.
+     *
+     * @param sha256Hex lower-case hex SHA-256 of the bytes {@code in} yields
+     */
+    default void putChecked(String name, InputStream in, long size, String sha256Hex) throws IOException {
+        put(name, in, size);
+    }
+
     default void put(String name, byte[] bytes) throws IOException {
         put(name, new java.io.ByteArrayInputStream(bytes), bytes.length);
     }
