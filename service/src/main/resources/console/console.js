@@ -44,7 +44,7 @@ function setUpUploads() {
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', '/console/api/b/' + encodeURIComponent(bucket) + '/objects?key=' + encodeKey(prefix + file.name));
     xhr.setRequestHeader('X-CSRF-Token', csrfToken());
-    if (file.type) xhr.setRequestHeader('Content-Type', file.type);
+    xhr.setRequestHeader('Content-Type', file.type || 'application/octet-stream');
     xhr.upload.onprogress = (e) => { if (e.lengthComputable) { bar.max = e.total; bar.value = e.loaded; } };
     xhr.onload = () => {
       const ok = xhr.status === 200;

@@ -82,7 +82,7 @@ class BrowseController {
                 String name = o.key().substring(prefix.length());
                 h.raw("<li><a href=\"").text(objectUrl(bucket, o.key())).raw("\"><img src=\"/console/b/").text(bucket)
                         .raw("/thumb?key=").text(Html.q(o.key())).raw("&amp;size=256&amp;v=").raw(o.sha256().substring(0, 16))
-                        .raw("\" alt=\"").text(name).raw("\" width=\"160\" height=\"160\" loading=\"lazy\">")
+                        .raw("\" alt=\"\" width=\"160\" height=\"160\" loading=\"lazy\">")
                         .raw("<span>").text(name).raw("</span></a></li>");
             }
             h.raw("</ul>");

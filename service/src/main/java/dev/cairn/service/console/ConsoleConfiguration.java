@@ -5,11 +5,13 @@ import dev.cairn.service.CairnProperties;
 import dev.cairn.service.Credentials;
 import dev.cairn.service.auth.CredentialsProvider;
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.http.HttpServletRequest;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.web.servlet.filter.OrderedFormContentFilter;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
@@ -60,6 +62,20 @@ public class ConsoleConfiguration {
             tiers.put("capacity", props.getEngine().getCapacityDir());
         }
         return new OpsSampler(registry, engine.getIfAvailable(), tiers, System::nanoTime);
+    }
+
+    /**
+     * Spring's form filter, except for the console's uploads: it would read an upload sent as
+     * {@code application/x-www-form-urlencoded} as a form, swallowing the file.
+     */
+    @Bean
+    OrderedFormContentFilter formContentFilter() {
+        return new OrderedFormContentFilter() {
+            @Override
+            protected boolean shouldNotFilter(HttpServletRequest request) {
+                return ConsoleRoute.isConsole(request.getRequestURI());
+            }
+        };
     }
 
     @Bean
