@@ -42,7 +42,7 @@ kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
 for run in $(seq "$RATIO_RUNS"); do
   for mode in on off; do
     if [ "$mode" = off ]; then opts=-Dcairn.console.enabled=false; else opts=; fi
-    line=$(JAVA_TOOL_OPTIONS="$opts" CAIRN_PORT=9132 CEIL_PORT=9232 "$HERE/ratio.sh" 3 5 2>/dev/null | tail -n 1)
+    line=$(JAVA_TOOL_OPTIONS="$opts" CAIRN_PORT=9132 CEIL_PORT=9232 "$HERE/ratio.sh" 3 5 2>/dev/null | tail -n 1 || true)
     echo "$run $mode $line" >>"$WORK/ratio.txt"
   done
 done
