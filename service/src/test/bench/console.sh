@@ -5,7 +5,8 @@
 # runs alternated). Prints a table, then one JSON line.
 # usage: service/src/test/bench/console.sh [ROUNDS] [RATIO_RUNS]   (from the repository root, after
 #        ./mvnw -pl service -am package -DskipTests; needs chromium, chromium-driver, wrk and the
-#        Python packages of bin/install-test-deps). RATIO_RUNS=0 skips the hot-path comparison.
+#        Python packages of bin/install-test-deps). RATIO_RUNS=0 skips the hot-path comparison;
+#        PARTS (default "thumbs browse ratio") picks the parts to run; JAR measures another build.
 set -euo pipefail
 ROUNDS=${1:-3}
 RATIO_RUNS=${2:-2}
@@ -13,7 +14,9 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../../../.." && pwd)
 WORK=$(mktemp -d /tmp/cairn-console-bench.XXXXXX)
 KEY=BENCHKEY SECRET=benchsecretbenchsecretbenchsecret1234
-JAR=${JAR:-$ROOT/service/target/cairn-service.jar}
+export JAR=${JAR:-$ROOT/service/target/cairn-service.jar}
+PARTS=${PARTS:-thumbs browse ratio}
+has() { case " $PARTS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 PORT=${CONSOLE_PORT:-9131}
 PATH="$("$ROOT/bin/test-venv")/bin:$PATH"
 pid=
@@ -23,22 +26,25 @@ trap cleanup EXIT
 (cd "$ROOT" && ./mvnw -B -q -o -pl service dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" >/dev/null)
 CP="$ROOT/service/target/test-classes:$ROOT/service/target/classes:$(cat "$WORK/cp.txt")"
 
-java -cp "$CP" dev.cairn.service.console.ThumbnailBench speed "$ROUNDS" >"$WORK/thumbs.txt"
-for r in $(seq "$ROUNDS"); do
-  java -cp "$CP" dev.cairn.service.console.ThumbnailBench write "$WORK/images/r$r" 200 "$r"
-done
+: >"$WORK/thumbs.txt"; : >"$WORK/browse.txt"; : >"$WORK/ratio.txt"
+has thumbs && java -cp "$CP" dev.cairn.service.console.ThumbnailBench speed "$ROUNDS" >"$WORK/thumbs.txt"
+if has browse; then
+  for r in $(seq "$ROUNDS"); do
+    java -cp "$CP" dev.cairn.service.console.ThumbnailBench write "$WORK/images/r$r" 200 "$r"
+  done
 
-java -jar "$JAR" --server.port="$PORT" --server.address=127.0.0.1 --cairn.data-dir="$WORK/data" \
-    --cairn.auth.access-key=$KEY --cairn.auth.secret-key=$SECRET \
-    --logging.level.dev.cairn.service.access=WARN >"$WORK/cairn.log" 2>&1 & pid=$!
-for _ in $(seq 180); do
-  curl -sf "http://127.0.0.1:$PORT/actuator/health" >/dev/null 2>&1 && break
-  sleep 1
-done
-python3 "$HERE/console_browse.py" "http://127.0.0.1:$PORT" $KEY $SECRET "$WORK/images" "$ROUNDS" >"$WORK/browse.txt"
-kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
+  java -jar "$JAR" --server.port="$PORT" --server.address=127.0.0.1 --cairn.data-dir="$WORK/data" \
+      --cairn.auth.access-key=$KEY --cairn.auth.secret-key=$SECRET \
+      --logging.level.dev.cairn.service.access=WARN >"$WORK/cairn.log" 2>&1 & pid=$!
+  for _ in $(seq 180); do
+    curl -sf "http://127.0.0.1:$PORT/actuator/health" >/dev/null 2>&1 && break
+    sleep 1
+  done
+  python3 "$HERE/console_browse.py" "http://127.0.0.1:$PORT" $KEY $SECRET "$WORK/images" "$ROUNDS" >"$WORK/browse.txt"
+  kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
+fi
 
-: >"$WORK/ratio.txt"
+has ratio || RATIO_RUNS=0
 for run in $(seq "$RATIO_RUNS"); do
   for mode in on off; do
     if [ "$mode" = off ]; then opts=-Dcairn.console.enabled=false; else opts=; fi
@@ -48,6 +54,7 @@ for run in $(seq "$RATIO_RUNS"); do
 done
 
 median() { sort -n | awk '{v[NR]=$1} END {if (NR == 0) print "null"; else print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+cat "$WORK/thumbs.txt" "$WORK/browse.txt" "$WORK/ratio.txt" >"${RAW_OUT:-/dev/null}"
 echo "thumbnail generation, 256 px, one thread (median of $ROUNDS rounds)"
 printf '%-6s %11s %10s\n' format pixels images/s
 awk '{printf "%-6s %11s %10s\n", $1, $2 "x" $3, $4}' "$WORK/thumbs.txt"

@@ -1,23 +1,26 @@
 package dev.cairn.service.console;
 
-import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Thumbnails by (content SHA-256, size), each computed once per content: in memory (Caffeine,
  * bounded by bytes), then on disk under {@code dir} ({@code ab/<sha256>-<size>.jpg}, written
  * to a temporary name and renamed, so a reader never sees half a file), else made by the
- * {@link Thumbnailer}. Concurrent requests for the same key wait for the one computation
- * (Caffeine computes a key at most once at a time). Refusals are remembered in memory too, so
- * a bomb is looked at once.
+ * {@link Thumbnailer}. Concurrent requests for the same key wait for the one computation: the
+ * first request puts a future in the map and computes on its own thread, holding no lock of the
+ * map (so other keys are never held up); the others wait on that future. A failed computation
+ * leaves the map, so the next request tries again. Refusals are remembered in memory too, so a
+ * bomb is looked at once.
  *
  * <p>Thread-safe.
  */
@@ -40,7 +43,7 @@ public final class ThumbnailCache {
 
     private final Thumbnailer thumbnailer;
     private final Path dir;
-    private final Cache<String, Result> memory;
+    private final AsyncCache<String, Result> memory;
     private final AtomicLong computed = new AtomicLong();
     private final AtomicLong diskHits = new AtomicLong();
 
@@ -48,7 +51,7 @@ public final class ThumbnailCache {
         this.thumbnailer = thumbnailer;
         this.dir = dir;
         this.memory = Caffeine.newBuilder().maximumWeight(memoryBytes)
-                .weigher((String k, Result r) -> r.weight()).build();
+                .weigher((String k, Result r) -> r.weight()).buildAsync();
     }
 
     public static boolean isServedSize(int size) {
@@ -65,10 +68,23 @@ public final class ThumbnailCache {
         if (!isServedSize(size) || !dev.cairn.store.Hex.isSha256(sha256)) {
             throw new IllegalArgumentException("no thumbnail of size " + size + " for " + sha256);
         }
+        String key = sha256 + "-" + size;
+        CompletableFuture<Result> mine = new CompletableFuture<>();
+        CompletableFuture<Result> theirs = memory.asMap().putIfAbsent(key, mine);
+        if (theirs != null) {
+            try {
+                return theirs.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+            }
+        }
         try {
-            return memory.get(sha256 + "-" + size, k -> load(sha256, size, source));
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
+            Result r = load(sha256, size, source);
+            mine.complete(r);
+            return r;
+        } catch (IOException | RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+            throw e;
         }
     }
 
@@ -81,35 +97,31 @@ public final class ThumbnailCache {
         return diskHits.get();
     }
 
-    private Result load(String sha256, int size, Source source) {
+    private Result load(String sha256, int size, Source source) throws IOException {
         Path file = dir.resolve(sha256.substring(0, 2)).resolve(sha256 + "-" + size + ".jpg");
-        try {
-            if (Files.isRegularFile(file)) {
-                diskHits.incrementAndGet();
-                return new Result(Files.readAllBytes(file), null);
-            }
-            computed.incrementAndGet();
-            byte[] jpeg;
-            try (InputStream in = source.open()) {
-                jpeg = thumbnailer.thumbnail(in, size);
-            } catch (Thumbnailer.Refused r) {
-                return new Result(null, r.getMessage());
-            }
-            Files.createDirectories(file.getParent());
-            Path tmp = Files.createTempFile(file.getParent(), sha256, ".tmp");
-            try {
-                Files.write(tmp, jpeg);
-                try {
-                    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
-            return new Result(jpeg, null);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        if (Files.isRegularFile(file)) {
+            diskHits.incrementAndGet();
+            return new Result(Files.readAllBytes(file), null);
         }
+        computed.incrementAndGet();
+        byte[] jpeg;
+        try (InputStream in = source.open()) {
+            jpeg = thumbnailer.thumbnail(in, size);
+        } catch (Thumbnailer.Refused r) {
+            return new Result(null, r.getMessage());
+        }
+        Files.createDirectories(file.getParent());
+        Path tmp = Files.createTempFile(file.getParent(), sha256, ".tmp");
+        try {
+            Files.write(tmp, jpeg);
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        return new Result(jpeg, null);
     }
 }
