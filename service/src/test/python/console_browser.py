@@ -175,6 +175,24 @@ try:
         check(fetch(url) == original, "the %s link serves the image" % button)
     shot("link")
     signed_url = url
+    details_url = driver.current_url
+
+    # Public read on: the immutable link then needs no signature.
+    driver.find_element(By.LINK_TEXT, "Buckets").click()
+    wait_h1("Buckets")
+    toggle = "button[aria-label='Public read for %s']" % bucket
+    check(driver.find_element(By.CSS_SELECTOR, toggle).get_attribute("aria-pressed") == "false", "buckets start private")
+    driver.find_element(By.CSS_SELECTOR, toggle).click()
+    wait.until(lambda d: "Public read on for " + bucket in d.find_element(By.CSS_SELECTOR, "p.notice").text)
+    check(driver.find_element(By.CSS_SELECTOR, toggle).get_attribute("aria-pressed") == "true", "public read is on")
+    shot("public-read")
+    driver.get(details_url)
+    wait_h1(first)
+    driver.find_element(By.ID, "copyCas").click()
+    wait.until(lambda d: d.find_element(By.ID, "link").get_attribute("value"))
+    url = driver.find_element(By.ID, "link").get_attribute("value")
+    check(url == base + "/_cas/" + sha256_of(images[0]), "an unsigned immutable link: " + url)
+    check(fetch(url) == original, "the public immutable link serves the image")
 
     # Delete it.
     driver.find_element(By.XPATH, "//button[text()='Delete object']").click()
