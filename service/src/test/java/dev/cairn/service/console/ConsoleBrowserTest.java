@@ -97,6 +97,11 @@ class ConsoleBrowserTest {
         writeImage(images.resolve("c-sea.gif"), "gif", new Color(10, 60, 160), new Color(140, 220, 250));
         int port = ((WebServerApplicationContext) service).getWebServer().getPort();
         Files.createDirectories(SHOTS);
+        try (var old = Files.newDirectoryStream(SHOTS, "*.png")) {
+            for (Path shot : old) {
+                Files.delete(shot);
+            }
+        }
         List<String> command = new ArrayList<>(List.of(python, SCRIPT.toString(), "http://127.0.0.1:" + port, ADMIN,
                 ADMIN_SECRET, READER, READER_SECRET, images.toString(), SHOTS.toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
