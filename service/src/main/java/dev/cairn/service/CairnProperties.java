@@ -487,6 +487,13 @@ public class CairnProperties {
         }
     }
 
+    /** The web console ({@code cairn.console.*}, docs/console.md). */
+    private final dev.cairn.service.console.ConsoleSettings console = new dev.cairn.service.console.ConsoleSettings();
+
+    public dev.cairn.service.console.ConsoleSettings getConsole() {
+        return console;
+    }
+
     /** Checks every setting; called once at startup. */
     public void validate() {
         require(dataDir != null, "cairn.data-dir must be set");

@@ -26,6 +26,7 @@ public final class JettyS3Handler extends Handler.Wrapper {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        if (dev.cairn.service.console.ConsoleRoute.isConsole(request.getHttpURI().getPath()) && !frontDoor.isVirtualHosted(Request.getServerName(request))) return super.handle(request, response, callback);
         if (S3FrontDoor.isActuator(request.getHttpURI().getPath())
                 && !frontDoor.isVirtualHosted(Request.getServerName(request))) {
             return super.handle(request, response, callback);

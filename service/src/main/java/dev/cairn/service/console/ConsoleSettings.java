@@ -1,0 +1,98 @@
+package dev.cairn.service.console;
+
+import java.time.Duration;
+import org.springframework.util.unit.DataSize;
+
+/** The console's settings, {@code cairn.console.*}; each default is written here once. */
+public class ConsoleSettings {
+    /** The default of {@code cairn.console.enabled}; a constant so that the condition can name it. */
+    public static final boolean DEFAULT_ENABLED = true;
+
+    /** Whether {@code /console} is served. */
+    private boolean enabled = DEFAULT_ENABLED;
+    /** A session unused for this long is signed out. */
+    private Duration sessionIdleTimeout = Duration.ofMinutes(30);
+    /** A session is signed out this long after sign-in, used or not. */
+    private Duration sessionMaxAge = Duration.ofHours(12);
+    /** Memory for thumbnails (they are also kept on disk under {@code <data-dir>/console/thumbnails}). */
+    private DataSize thumbnailCacheSize = DataSize.ofMegabytes(32);
+    /** Objects larger than this get no thumbnail. */
+    private DataSize thumbnailMaxInputSize = DataSize.ofMegabytes(64);
+    /** Images with more pixels than this (width × height, as the header declares) get no thumbnail. */
+    private long thumbnailMaxPixels = 64_000_000L;
+    /** Objects counted per bucket on the buckets page; beyond it the count shows as "at least". */
+    private int bucketCountLimit = 10_000;
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean v) {
+        enabled = v;
+    }
+
+    public Duration getSessionIdleTimeout() {
+        return sessionIdleTimeout;
+    }
+
+    public void setSessionIdleTimeout(Duration v) {
+        sessionIdleTimeout = v;
+    }
+
+    public Duration getSessionMaxAge() {
+        return sessionMaxAge;
+    }
+
+    public void setSessionMaxAge(Duration v) {
+        sessionMaxAge = v;
+    }
+
+    public DataSize getThumbnailCacheSize() {
+        return thumbnailCacheSize;
+    }
+
+    public void setThumbnailCacheSize(DataSize v) {
+        thumbnailCacheSize = v;
+    }
+
+    public DataSize getThumbnailMaxInputSize() {
+        return thumbnailMaxInputSize;
+    }
+
+    public void setThumbnailMaxInputSize(DataSize v) {
+        thumbnailMaxInputSize = v;
+    }
+
+    public long getThumbnailMaxPixels() {
+        return thumbnailMaxPixels;
+    }
+
+    public void setThumbnailMaxPixels(long v) {
+        thumbnailMaxPixels = v;
+    }
+
+    public int getBucketCountLimit() {
+        return bucketCountLimit;
+    }
+
+    public void setBucketCountLimit(int v) {
+        bucketCountLimit = v;
+    }
+
+    /** Checks the settings; called when the console starts. */
+    void validate() {
+        require(!sessionIdleTimeout.isNegative() && !sessionIdleTimeout.isZero(),
+                "cairn.console.session-idle-timeout must be positive");
+        require(!sessionMaxAge.isNegative() && !sessionMaxAge.isZero(), "cairn.console.session-max-age must be positive");
+        require(thumbnailCacheSize.toBytes() >= 0, "cairn.console.thumbnail-cache-size must not be negative");
+        require(thumbnailMaxInputSize.toBytes() > 0, "cairn.console.thumbnail-max-input-size must be positive");
+        require(thumbnailMaxPixels > 0, "cairn.console.thumbnail-max-pixels must be positive");
+        require(bucketCountLimit >= 1, "cairn.console.bucket-count-limit must be at least 1");
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException("invalid setting: " + message);
+        }
+    }
+}
