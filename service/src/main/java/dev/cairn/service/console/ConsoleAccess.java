@@ -3,7 +3,7 @@ package dev.cairn.service.console;
 /**
  * What the console asks before it shows or does anything: may this access key do this to this
  * bucket? The console enforces every answer on the server and hides what is refused. The
- * service's roles plug in here; a bean of this type replaces {@link CredentialsConsoleAccess}.
+ * service's roles answer it ({@link RoleConsoleAccess}).
  *
  * <p>Implementations are thread-safe.
  */

@@ -2,8 +2,7 @@ package dev.cairn.service.console;
 
 import dev.cairn.engine.Engine;
 import dev.cairn.service.CairnProperties;
-import dev.cairn.service.Credentials;
-import dev.cairn.service.auth.CredentialsProvider;
+import dev.cairn.service.keys.KeyRing;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.file.Path;
@@ -36,15 +35,15 @@ public class ConsoleConfiguration {
         return s;
     }
 
-    /** Every key may do everything until the service has roles; a bean of its own replaces this one. */
     @Bean
-    ConsoleAccess consoleAccess(Credentials credentials) {
-        return new CredentialsConsoleAccess(CredentialsProvider.of(credentials.secretsByAccessKey()));
+    ConsoleAccess consoleAccess(KeyRing keys) {
+        return new RoleConsoleAccess(keys);
     }
 
+    /** Signs in every key S3 knows, the key file's included, as they are reloaded. */
     @Bean
-    ConsoleSessions consoleSessions(Credentials credentials, ConsoleSettings settings) {
-        return new ConsoleSessions(CredentialsProvider.of(credentials.secretsByAccessKey()), Clock.systemUTC(), settings.getSessionIdleTimeout(),
+    ConsoleSessions consoleSessions(KeyRing keys, ConsoleSettings settings) {
+        return new ConsoleSessions(keys, Clock.systemUTC(), settings.getSessionIdleTimeout(),
                 settings.getSessionMaxAge());
     }
 

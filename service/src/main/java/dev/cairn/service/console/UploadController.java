@@ -1,8 +1,8 @@
 package dev.cairn.service.console;
 
 import dev.cairn.service.CairnProperties;
-import dev.cairn.service.Credentials;
 import dev.cairn.service.auth.CredentialsProvider;
+import dev.cairn.service.keys.KeyRing;
 import dev.cairn.service.auth.UriEncoding;
 import dev.cairn.service.s3.S3Context;
 import dev.cairn.service.s3.S3Exception;
@@ -49,12 +49,12 @@ class UploadController {
     private final Presigner presigner;
 
     UploadController(ObjectStore store, ConsoleAccess access, CairnProperties props, S3Context s3,
-                     Credentials credentials) {
+                     KeyRing credentials) {
         this.store = store;
         this.access = access;
         this.props = props;
         this.s3 = s3;
-        this.credentials = CredentialsProvider.of(credentials.secretsByAccessKey());
+        this.credentials = credentials;
         this.presigner = new Presigner(props.getRegion());
     }
 

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,13 +27,11 @@ import org.junit.jupiter.api.Assumptions;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Primary;
 
 /**
  * The console in a real browser: Debian's Chromium, headless, driven by Selenium from
  * src/test/python/console_browser.py against the real service. Two keys: an admin and a
- * reader whose access the test's rules ({@link ReaderRules}) limit to listing and reading.
+ * reader with the read-only role from a key file.
  * Screenshots land in target/console-screenshots; axe-core checks each page.
  * Needs chromium, chromium-driver and the Python packages of {@code bin/install-test-deps};
  * skipped without them only when not root (as root, run that script).
@@ -52,16 +51,6 @@ class ConsoleBrowserTest {
     private ConfigurableApplicationContext service;
     private String python;
 
-    /** The test's access rules: the reader may list and read, every other key everything. */
-    static class ReaderRules {
-        @Bean
-        @Primary
-        ConsoleAccess readerRules() {
-            return (key, bucket, action) -> !READER.equals(key)
-                    || action == ConsoleAccess.Action.LIST || action == ConsoleAccess.Action.READ;
-        }
-    }
-
     @BeforeAll
     void start() throws IOException {
         python = venvPython();
@@ -75,10 +64,13 @@ class ConsoleBrowserTest {
                     + " run bin/install-test-deps");
         }
         Path credentials = dir.resolve("credentials.properties");
-        Files.writeString(credentials, ADMIN + "=" + ADMIN_SECRET + "\n" + READER + "=" + READER_SECRET + "\n");
-        service = new SpringApplicationBuilder(CairnApplication.class, ReaderRules.class).run(
+        Files.writeString(credentials, ADMIN + "=" + ADMIN_SECRET + "\n");
+        Path keys = dir.resolve("keys");
+        Files.writeString(keys, READER + " " + READER_SECRET + " read-only\n");
+        Files.setPosixFilePermissions(keys, PosixFilePermissions.fromString("rw-------"));
+        service = new SpringApplicationBuilder(CairnApplication.class).run(
                 "--server.port=0", "--server.address=127.0.0.1", "--cairn.data-dir=" + dir.resolve("data"),
-                "--cairn.auth.credentials-file=" + credentials, "--cairn.engine.memtable-size=4MB",
+                "--cairn.auth.credentials-file=" + credentials, "--cairn.auth.keys-file=" + keys, "--cairn.engine.memtable-size=4MB",
                 "--logging.level.dev.cairn.service.access=WARN");
     }
 
