@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class ManifestFormatTest {
     private static BackupRow row(String bucket, String key, int i) {
         ObjectAttributes a = new ObjectAttributes("image/png", null, "inline", null, "en", "Thu, 01 Jan 2026 00:00:00 GMT",
-                Map.of("k", "v" + i));
+                Map.of("k", "v" + i)).withAcl(i % 3 == 0 ? BucketAcl.PUBLIC_READ : BucketAcl.PRIVATE);
         return new BackupRow(bucket, new ObjectInfo(key, Seed.hash("SHA-256", new byte[] {(byte) i}), i, "etag" + i, a,
                 1000L + i, i % 2, Map.of("CRC32C", "AAAA")));
     }
@@ -57,6 +57,15 @@ class ManifestFormatTest {
         List<BackupRow> rows = List.of(row("a", "x", 1), row("a", "é", 2), row("a", "😀", 3), row("b", "a", 4));
         assertEquals(rows, read(manifest(rows)));
         assertEquals("id-1", new ManifestReader("m", new ByteArrayInputStream(manifest(rows))).header().parentId());
+    }
+
+    @Test
+    void aPrivateRowKeepsTheFirstLayoutAndAPublicOneCarriesItsAcl() throws IOException {
+        byte[] privateOnly = manifest(List.of(row("a", "x", 1)));
+        byte[] withPublic = manifest(List.of(row("a", "x", 3)));
+        assertEquals(privateOnly.length + 1, withPublic.length, "the same fields' lengths, and one ACL byte");
+        assertEquals(BucketAcl.PUBLIC_READ, read(withPublic).get(0).info().attributes().acl());
+        assertEquals(BucketAcl.PRIVATE, read(privateOnly).get(0).info().attributes().acl());
     }
 
     @Test

@@ -124,8 +124,8 @@ public final class ManifestReader implements AutoCloseable {
         }
         try {
             int tag = in.readUnsignedByte();
-            if (tag == RowCodec.TAG_ROW) {
-                BackupRow row = readRow();
+            if (RowCodec.isRow(tag)) {
+                BackupRow row = readRow(tag);
                 if (last != null && BackupRow.ORDER.compare(last, row) >= 0) {
                     throw corrupt("rows out of order at " + row.bucket() + "/" + row.info().key());
                 }
@@ -162,10 +162,10 @@ public final class ManifestReader implements AutoCloseable {
         }
     }
 
-    private BackupRow readRow() throws IOException {
+    private BackupRow readRow(int tag) throws IOException {
         BackupRow row;
         try {
-            row = RowCodec.readRow(in);
+            row = RowCodec.readRow(in, tag);
         } catch (EOFException e) {
             throw e;
         } catch (IOException | RuntimeException e) {

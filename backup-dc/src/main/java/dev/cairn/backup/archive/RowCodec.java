@@ -20,6 +20,8 @@ import java.util.Map;
 public final class RowCodec {
     public static final int TAG_BUCKET = 'B';
     public static final int TAG_ROW = 'R';
+    /** An object row followed by its ACL: written for every object that is not private. */
+    public static final int TAG_ROW_WITH_ACL = 'A';
     public static final int TAG_END = 'E';
     public static final int TAG_TRAILER = 'T';
     private static final int MAX_STRING = 64 << 20;
@@ -41,10 +43,17 @@ public final class RowCodec {
         return new BucketInfo(name, created, BucketAcl.ofCode(in.readUnsignedByte()));
     }
 
+    /** Whether {@code tag} starts an object row. */
+    public static boolean isRow(int tag) {
+        return tag == TAG_ROW || tag == TAG_ROW_WITH_ACL;
+    }
+
     public static void writeRow(DataOutput out, BackupRow row) throws IOException {
         ObjectInfo o = row.info();
         ObjectAttributes a = o.attributes() == null ? ObjectAttributes.EMPTY : o.attributes();
-        out.writeByte(TAG_ROW);
+        // Private objects keep the first layout, so an archive without public objects reads with older jobs.
+        boolean withAcl = a.acl() != BucketAcl.PRIVATE;
+        out.writeByte(withAcl ? TAG_ROW_WITH_ACL : TAG_ROW);
         writeString(out, row.bucket());
         writeString(out, o.key());
         out.write(Hex.decode(o.sha256()));
@@ -60,10 +69,13 @@ public final class RowCodec {
         writeString(out, a.expires());
         writeMap(out, a.userMetadata());
         writeMap(out, o.checksums());
+        if (withAcl) {
+            out.writeByte(a.acl().code());
+        }
     }
 
-    /** A row whose tag byte was already read. */
-    public static BackupRow readRow(DataInput in) throws IOException {
+    /** A row whose tag byte, {@code tag} ({@link #isRow}), was already read. */
+    public static BackupRow readRow(DataInput in, int tag) throws IOException {
         String bucket = readString(in);
         String key = readString(in);
         byte[] sha = new byte[32];
@@ -75,6 +87,9 @@ public final class RowCodec {
         ObjectAttributes attributes = new ObjectAttributes(readString(in), readString(in), readString(in),
                 readString(in), readString(in), readString(in), readMap(in));
         Map<String, String> checksums = readMap(in);
+        if (tag == TAG_ROW_WITH_ACL) {
+            attributes = attributes.withAcl(BucketAcl.ofCode(in.readUnsignedByte()));
+        }
         return new BackupRow(bucket, new ObjectInfo(key, Hex.encode(sha), size, etag, attributes, lastModified,
                 partCount, checksums));
     }

@@ -81,6 +81,9 @@ public final class DumpCommand implements Callable<Integer> {
         field(b, "contentEncoding", a.contentEncoding());
         field(b, "contentLanguage", a.contentLanguage());
         field(b, "expires", a.expires());
+        if (a.acl() != dev.cairn.store.BucketAcl.PRIVATE) {
+            b.append(" acl=").append(a.acl().cannedName());
+        }
         if (!a.userMetadata().isEmpty()) {
             b.append(" meta=").append(a.userMetadata());
         }

@@ -16,6 +16,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketCannedACL;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -76,6 +77,9 @@ public final class S3Destination implements RestoreDestination {
                 .contentLength(row.size())
                 .checksumSHA256(Base64.getEncoder().encodeToString(Hex.decode(row.sha256())))
                 .metadata(a.userMetadata());
+        if (a.acl() == BucketAcl.PUBLIC_READ) {
+            req.acl(ObjectCannedACL.PUBLIC_READ);
+        }
         if (a.contentType() != null) {
             req.contentType(a.contentType());
         }

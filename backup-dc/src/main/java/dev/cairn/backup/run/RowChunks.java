@@ -50,9 +50,9 @@ public final class RowChunks {
             }
             try {
                 int tag = in.readUnsignedByte();
-                if (tag == RowCodec.TAG_ROW) {
+                if (RowCodec.isRow(tag)) {
                     count++;
-                    return RowCodec.readRow(in);
+                    return RowCodec.readRow(in, tag);
                 }
                 if (tag == RowCodec.TAG_END && in.readLong() == count) {
                     ended = true;
