@@ -34,11 +34,11 @@ def nginx_conf(d, port, cairn_port, static_dir, creds):
 daemon off; worker_processes 1; error_log {d}/error.log warn; pid {d}/nginx.pid;
 events {{ worker_connections 1024; }}
 http {{
-  access_log off;
+  access_log off; keepalive_requests 1000000;
   client_body_temp_path {d}/body; proxy_temp_path {d}/proxy;
   fastcgi_temp_path {d}/fastcgi; uwsgi_temp_path {d}/uwsgi; scgi_temp_path {d}/scgi;
   proxy_cache_path {d}/cache levels=1:2 keys_zone=cas:10m max_size=200m inactive=1h use_temp_path=off;
-  upstream cairn {{ server 127.0.0.1:{cairn_port}; keepalive 64; }}
+  upstream cairn {{ server 127.0.0.1:{cairn_port}; keepalive 64; keepalive_requests 1000000; keepalive_timeout 300s; }}
   server {{
     listen 127.0.0.1:{port};
     location /m/ {{ cairn_pass cairn; cairn_bucket priv; cairn_credentials {creds}; }}
@@ -66,6 +66,7 @@ DefaultRuntimeDir {d}
 ErrorLog {d}/error.log
 LogLevel warn
 Mutex file:{d} default
+MaxKeepAliveRequests 0
 User www-data
 Group www-data
 LoadModule mpm_event_module {m}/mod_mpm_event.so
