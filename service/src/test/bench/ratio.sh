@@ -4,7 +4,8 @@
 # worker) and a bare Jetty handler serving it from memory; both are printed. Per round it prints
 # requests/s of each ceiling and, for each build measured, of an anonymous public-read GET of one
 # object, presigned GETs cycling over 2000 keys and header-signed GETs over the same keys, with
-# their ratios to the ceiling; then the medians (also against nginx alone).
+# their ratios to the ceiling, and the service's CPU time per request (all its threads: less
+# disturbed by other jobs on the machine than requests/s); then the medians (also against nginx alone).
 # usage: service/src/test/bench/ratio.sh [ROUNDS] [SECONDS]   (from the repository root, after
 #        ./mvnw -pl service -am package -DskipTests; needs wrk, nginx, python3 with boto3)
 #   JAR=x.jar             the build to measure (default service/target/cairn-service.jar)
@@ -31,10 +32,11 @@ for i in "${!jars[@]}"; do ports+=($((CAIRN_PORT + i))); done
 (cd "$ROOT" && ./mvnw -B -q -o -pl service dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" >/dev/null)
 java -cp "$ROOT/service/target/test-classes:$(cat "$WORK/cp.txt")" dev.cairn.service.bench.BareJettyCeiling \
     "$CEIL_PORT" >"$WORK/ceiling.log" 2>&1 & pids+=($!)
+cairn_pids=()
 for i in "${!jars[@]}"; do
   java -jar "${jars[$i]}" --server.port="${ports[$i]}" --cairn.data-dir="$WORK/data$i" \
       --cairn.auth.access-key=$KEY --cairn.auth.secret-key=$SECRET \
-      --logging.level.dev.cairn.service.access=WARN >"$WORK/cairn$i.log" 2>&1 & pids+=($!)
+      --logging.level.dev.cairn.service.access=WARN >"$WORK/cairn$i.log" 2>&1 & pids+=($!) cairn_pids+=($!)
 done
 mkdir -p "$WORK/nginx/www"
 chmod 755 "$WORK" "$WORK/nginx" "$WORK/nginx/www"   # nginx's worker may run as another user
@@ -80,13 +82,14 @@ rps() {
   local out
   out=$(wrk "$@")
   if grep -q 'Non-2xx' <<<"$out"; then echo "ratio.sh: non-2xx answers from $*" >&2; fi
+  awk '/requests in/ {print $1}' <<<"$out" >"$WORK/requests"
   awk '/Requests\/sec/ {print $2}' <<<"$out"
 }
 anon() { rps -t2 -c16 -d"${SECS}s" "http://127.0.0.1:$1/bench/hot"; }
 presigned() { WRK_URLS="$WORK/get$1.txt" WRK_THREADS=2 rps -t2 -c16 -d"${SECS}s" -s "$HERE/urls.lua" "http://127.0.0.1:$1"; }
 # Header-signed requests carry the time they were signed: signed again before each measurement.
 signed() {
-  python3 "$HERE/sign_headers.py" "http://127.0.0.1:$1" $KEY $SECRET bench 2000 obj/ >"$WORK/signed$1.txt"
+  [ "${SIGN:-yes}" = no ] || python3 "$HERE/sign_headers.py" "http://127.0.0.1:$1" $KEY $SECRET bench 2000 obj/ >"$WORK/signed$1.txt"
   WRK_SIGNED="$WORK/signed$1.txt" WRK_THREADS=2 rps -t2 -c16 -d"${SECS}s" -s "$HERE/signed.lua" "http://127.0.0.1:$1"
 }
 jetty() { rps -t2 -c16 -d"${SECS}s" "http://127.0.0.1:$CEIL_PORT/"; }
@@ -95,9 +98,14 @@ nginx_static() { rps -t2 -c16 -d"${SECS}s" "http://127.0.0.1:$NGINX_PORT/hot"; }
 for p in "${ports[@]}"; do SECS=10 anon "$p" >/dev/null; SECS=10 presigned "$p" >/dev/null; SECS=10 signed "$p" >/dev/null; done
 SECS=5 jetty >/dev/null; SECS=3 nginx_static >/dev/null
 
+HZ=$(getconf CLK_TCK)
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# µs of the service's CPU per request of the last wrk run, from ticks before and after it.
+cpu_per_request() { awk -v a="$1" -v b="$2" -v n="$(cat "$WORK/requests")" -v hz="$HZ" 'BEGIN {printf "%.1f", (b - a) * 1e6 / hz / n}'; }
 ratio() { awk -v a="$1" -v c="$2" 'BEGIN {printf "%.3f", a / c}'; }
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-printf '%-5s %-4s %9s %9s %9s %9s %9s %9s %7s %7s %7s\n' round jar nginx jetty ceiling anon presigned signed anon/c pre/c sig/c
+printf '%-5s %-4s %9s %9s %9s %9s %9s %9s %7s %7s %7s %7s %7s %7s\n' round jar nginx jetty ceiling anon presigned signed \
+    anon/c pre/c sig/c 'anon us' 'pre us' 'sig us'
 declare -A r
 for round in $(seq "$ROUNDS"); do
   n=$(nginx_static); j=$(jetty)
@@ -107,17 +115,23 @@ for round in $(seq "$ROUNDS"); do
   if (( round % 2 == 0 )); then order=($(printf '%s\n' "${order[@]}" | sort -rn)); fi
   for i in "${order[@]}"; do
     p=${ports[$i]}
-    a=$(anon "$p"); s=$(presigned "$p"); h=$(signed "$p")
+    pid=${cairn_pids[$i]}
+    t0=$(cpu_ticks "$pid"); a=$(anon "$p"); t1=$(cpu_ticks "$pid"); ua=$(cpu_per_request "$t0" "$t1")
+    s=$(presigned "$p"); t2=$(cpu_ticks "$pid"); us=$(cpu_per_request "$t1" "$t2")
+    python3 "$HERE/sign_headers.py" "http://127.0.0.1:$p" $KEY $SECRET bench 2000 obj/ >"$WORK/signed$p.txt"
+    t3=$(cpu_ticks "$pid"); h=$(SIGN=no signed "$p"); t4=$(cpu_ticks "$pid"); uh=$(cpu_per_request "$t3" "$t4")
     for kind in a s h; do
       r[$i.$kind.c]+="$(ratio "${!kind}" "$c") "
       r[$i.$kind.n]+="$(ratio "${!kind}" "$n") "
     done
-    printf '%-5s %-4s %9s %9s %9s %9s %9s %9s %7s %7s %7s\n' "$round" "$i" "$n" "$j" "$c" "$a" "$s" "$h" \
-        "$(ratio "$a" "$c")" "$(ratio "$s" "$c")" "$(ratio "$h" "$c")"
+    r[$i.a.u]+="$ua " r[$i.s.u]+="$us " r[$i.h.u]+="$uh "
+    printf '%-5s %-4s %9s %9s %9s %9s %9s %9s %7s %7s %7s %7s %7s %7s\n' "$round" "$i" "$n" "$j" "$c" "$a" "$s" "$h" \
+        "$(ratio "$a" "$c")" "$(ratio "$s" "$c")" "$(ratio "$h" "$c")" "$ua" "$us" "$uh"
   done
 done
 echo "median jetty/nginx: $(median ${r[jetty_nginx]})"
 for i in "${!jars[@]}"; do
   echo "jar $i (${jars[$i]}): median ratio to the ceiling: anonymous $(median ${r[$i.a.c]})  presigned $(median ${r[$i.s.c]})  header-signed $(median ${r[$i.h.c]})"
   echo "jar $i: median ratio to nginx static:            anonymous $(median ${r[$i.a.n]})  presigned $(median ${r[$i.s.n]})  header-signed $(median ${r[$i.h.n]})"
+  echo "jar $i: median service CPU µs per request:       anonymous $(median ${r[$i.a.u]})  presigned $(median ${r[$i.s.u]})  header-signed $(median ${r[$i.h.u]})"
 done
