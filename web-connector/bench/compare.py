@@ -17,6 +17,9 @@ import sys
 import tempfile
 import time
 
+import boto3
+from botocore.config import Config
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
 import servers  # noqa: E402
@@ -31,16 +34,18 @@ def nginx_conf(d, port, cairn_port, static_dir, creds):
 daemon off; worker_processes 1; error_log {d}/error.log warn; pid {d}/nginx.pid;
 events {{ worker_connections 1024; }}
 http {{
-  access_log off;
+  access_log off; keepalive_requests 1000000;
   client_body_temp_path {d}/body; proxy_temp_path {d}/proxy;
   fastcgi_temp_path {d}/fastcgi; uwsgi_temp_path {d}/uwsgi; scgi_temp_path {d}/scgi;
   proxy_cache_path {d}/cache levels=1:2 keys_zone=cas:10m max_size=200m inactive=1h use_temp_path=off;
-  upstream cairn {{ server 127.0.0.1:{cairn_port}; keepalive 64; }}
+  upstream cairn {{ server 127.0.0.1:{cairn_port}; keepalive 64; keepalive_requests 1000000; keepalive_timeout 300s; }}
   server {{
     listen 127.0.0.1:{port};
     location /m/ {{ cairn_pass cairn; cairn_bucket priv; cairn_credentials {creds}; }}
     location /mp/ {{ cairn_pass cairn; cairn_bucket pub; }}
     location /pp/ {{ proxy_pass http://cairn/pub/; proxy_http_version 1.1; proxy_set_header Connection ""; }}
+    location /priv/ {{ proxy_pass http://cairn; proxy_http_version 1.1; proxy_set_header Connection "";
+                      proxy_set_header Host 127.0.0.1:{cairn_port}; }}
     location /static/ {{ alias {static_dir}/; }}
     location /_cas/ {{ cairn_pass cairn; cairn_cas on; cairn_credentials {creds};
                       proxy_cache cas; proxy_cache_valid 200 1h; proxy_cache_lock on; }}
@@ -61,6 +66,7 @@ DefaultRuntimeDir {d}
 ErrorLog {d}/error.log
 LogLevel warn
 Mutex file:{d} default
+MaxKeepAliveRequests 0
 User www-data
 Group www-data
 LoadModule mpm_event_module {m}/mod_mpm_event.so
@@ -104,6 +110,16 @@ def wrk(port, paths, seconds, connections, workdir, name):
             "socket_errors": socket_errors.group(1) if socket_errors else ""}
 
 
+def gc_pauses(log, offset):
+    """Cairn's GC pauses logged after byte offset: (count, total ms, longest ms, new offset)."""
+    with open(log, "rb") as f:
+        f.seek(offset)
+        text = f.read().decode("utf-8", "replace")
+        end = f.tell()
+    pauses = [float(m) for m in re.findall(r"Pause.* ([\d.]+)ms$", text, re.M)]
+    return len(pauses), sum(pauses), max(pauses, default=0.0), end
+
+
 def cpu_seconds(group):
     """User + system CPU time of every process in a process group (the web server's)."""
     total = 0
@@ -136,7 +152,8 @@ def main():
     cairn = servers.Cairn(workdir)
     procs = []
     try:
-        cairn.start()
+        gc_log = os.path.join(workdir, "gc.log")
+        cairn.start(jvm_options=[f"-Xlog:gc:file={gc_log}"])
         s3 = tests.s3_client(cairn.port)
         s3.create_bucket(Bucket="priv")
         s3.create_bucket(Bucket="pub", ACL="public-read")
@@ -180,6 +197,13 @@ def main():
 
         def paths(prefix):
             return [prefix + n for n in names]
+        # Presigned URLs sent through plain proxy_pass: Cairn verifies a signature, nginx signs nothing.
+        endpoint = f"http://127.0.0.1:{cairn.port}"
+        presigner = boto3.client("s3", endpoint_url=endpoint, aws_access_key_id=ACCESS_KEY,
+                                 aws_secret_access_key=SECRET_KEY, region_name="us-east-1",
+                                 config=Config(signature_version="s3v4", s3={"addressing_style": "path"}))
+        presigned_paths = [presigner.generate_presigned_url("get_object", Params={"Bucket": "priv", "Key": n},
+                                                     ExpiresIn=3600)[len(endpoint):] for n in names]
         cas_paths = ["/_cas/" + h for h in hashes]
         plain_cas_paths = ["/pcas/" + h for h in hashes]
         for p in cas_paths + plain_cas_paths:  # fill nginx's cache
@@ -191,6 +215,7 @@ def main():
             ("nginx module, signed (private bucket)", nport, paths("/m/"), nginx),
             ("nginx module, unsigned (public bucket)", nport, paths("/mp/"), nginx),
             ("nginx proxy_pass (public bucket)", nport, paths("/pp/"), nginx),
+            ("nginx proxy_pass, presigned (private bucket)", nport, presigned_paths, nginx),
             ("nginx static files", nport, paths("/static/"), nginx),
             ("nginx proxy_cache on /_cas/", nport, cas_paths, nginx),
             ("nginx proxy_cache, proxy_pass without module", nport, plain_cas_paths, nginx),
@@ -205,7 +230,10 @@ def main():
             for name, port, ps, server in runs:
                 closed_before = closed_backend_connections(cairn.port)
                 cpu_before = cpu_seconds(server.pid)
+                _, _, _, gc_offset = gc_pauses(gc_log, 0)
                 sample = wrk(port, ps, args.seconds, args.connections, workdir, re.sub(r"\W+", "_", name))
+                count, total_ms, longest_ms, _ = gc_pauses(gc_log, gc_offset)
+                sample.update(gc_pauses=count, gc_pause_ms=round(total_ms, 1), gc_longest_ms=round(longest_ms, 1))
                 sample["server_cpu_us_per_request"] = (cpu_seconds(server.pid) - cpu_before) * 1e6 / sample["requests"]
                 sample["backend_conns_closed"] = max(0, closed_backend_connections(cairn.port) - closed_before)
                 samples[name].append(sample)
@@ -220,6 +248,9 @@ def main():
                 "backend_conns_closed": max(x["backend_conns_closed"] for x in runs_of_name),
                 "socket_errors": "; ".join(x["socket_errors"] for x in runs_of_name if x["socket_errors"]),
                 "rounds_rps": [x["rps"] for x in runs_of_name],
+                "rounds_p99_ms": [x["p99_ms"] for x in runs_of_name],
+                "gc_pauses_per_s": round(statistics.median(x["gc_pauses"] for x in runs_of_name) / args.seconds, 1),
+                "gc_longest_ms": max(x["gc_longest_ms"] for x in runs_of_name),
             }
         r = results
         ratios = {
@@ -227,6 +258,10 @@ def main():
             / r["nginx proxy_pass (public bucket)"]["rps"],
             "nginx_module_signed_vs_proxy_pass_p99": r["nginx module, signed (private bucket)"]["p99_ms"]
             / r["nginx proxy_pass (public bucket)"]["p99_ms"],
+            "nginx_module_signed_vs_presigned_proxy_pass_rps": r["nginx module, signed (private bucket)"]["rps"]
+            / r["nginx proxy_pass, presigned (private bucket)"]["rps"],
+            "nginx_module_signed_vs_presigned_proxy_pass_p99": r["nginx module, signed (private bucket)"]["p99_ms"]
+            / r["nginx proxy_pass, presigned (private bucket)"]["p99_ms"],
             "nginx_module_unsigned_vs_proxy_pass_rps": r["nginx module, unsigned (public bucket)"]["rps"]
             / r["nginx proxy_pass (public bucket)"]["rps"],
             "nginx_module_unsigned_vs_proxy_pass_p99": r["nginx module, unsigned (public bucket)"]["p99_ms"]
@@ -250,10 +285,12 @@ def main():
             "nginx_cas_cache_vs_static_rps": r["nginx proxy_cache on /_cas/"]["rps"] / r["nginx static files"]["rps"],
         }
         ratios = {k: round(v, 3) for k, v in ratios.items()}
-        print(f"\n{'run':45s} {'req/s':>10s} {'p99 ms':>9s} {'cpu us/req':>10s} {'non-2xx':>8s} {'conns closed':>12s}")
+        print(f"\n{'run':45s} {'req/s':>10s} {'p99 ms':>9s} {'cpu us/req':>10s} {'non-2xx':>8s} {'conns closed':>12s}"
+              f" {'GCs/s':>6s} {'max GC ms':>9s}")
         for name, res in results.items():
             print(f"{name:45s} {res['rps']:10.1f} {res['p99_ms']:9.2f} {res['server_cpu_us_per_request']:10.1f} "
-                  f"{res['non_2xx']:8d} {res['backend_conns_closed']:12d} {res['socket_errors']}")
+                  f"{res['non_2xx']:8d} {res['backend_conns_closed']:12d} {res['gc_pauses_per_s']:6.1f} "
+                  f"{res['gc_longest_ms']:9.1f} {res['socket_errors']}")
         print()
         for k, v in ratios.items():
             print(f"{k:45s} {v:6.3f}")

@@ -65,12 +65,13 @@ class Cairn:
         self.port = free_port()
         self.proc = None
 
-    def start(self):
-        jar = os.path.join(ROOT, "service", "target", "cairn-service.jar")
+    def start(self, jvm_options=()):
+        # CAIRN_JAR measures or tests another build of the service.
+        jar = os.environ.get("CAIRN_JAR") or os.path.join(ROOT, "service", "target", "cairn-service.jar")
         if not os.path.exists(jar):
             raise RuntimeError(f"{jar} is missing: build it with ./mvnw -q -B -DskipTests package -pl service -am")
         java = os.path.join(os.environ["JAVA_HOME"], "bin", "java") if os.environ.get("JAVA_HOME") else "java"
-        args = [java, "-Xmx512m", "-jar", jar,
+        args = [java, "-Xmx512m", *jvm_options, "-jar", jar,
                 f"--server.port={self.port}", "--server.address=127.0.0.1",
                 f"--cairn.data-dir={self.workdir}/cairn-data",
                 f"--cairn.auth.access-key={ACCESS_KEY}", f"--cairn.auth.secret-key={SECRET_KEY}",

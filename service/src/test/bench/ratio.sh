@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Hot GET next to the machine's ceiling, measured alternately in the same run: prints, per round,
-# requests/s of the bare Jetty handler and of Cairn (anonymous public-read GET of one 20 KB
-# object, then presigned GETs cycling over 2000 keys of 20 KB) and their ratios, then the medians.
+# Hot GETs next to the machine's ceiling, measured alternately in the same run. The ceiling is the
+# better of two servers answering the same 20 KB: nginx serving it as a static file (sendfile, one
+# worker) and a bare Jetty handler serving it from memory; both are printed. Per round it prints
+# requests/s of each ceiling and, for each build measured, of an anonymous public-read GET of one
+# object, presigned GETs cycling over 2000 keys and header-signed GETs over the same keys, with
+# their ratios to the ceiling, and the service's CPU time per request (all its threads: less
+# disturbed by other jobs on the machine than requests/s); then the medians (also against nginx alone).
 # usage: service/src/test/bench/ratio.sh [ROUNDS] [SECONDS]   (from the repository root, after
-#        ./mvnw -pl service -am package -DskipTests; needs wrk, python3 with boto3)
+#        ./mvnw -pl service -am package -DskipTests; needs wrk, nginx, python3 with boto3)
+#   JAR=x.jar             the build to measure (default service/target/cairn-service.jar)
+#   JARS="old.jar new.jar" several builds, each its own service, measured in alternating order
 set -euo pipefail
 ROUNDS=${1:-5}
 SECS=${2:-5}
@@ -11,26 +17,52 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../../../.." && pwd)
 WORK=$(mktemp -d /tmp/cairn-bench.XXXXXX)
 KEY=BENCHKEY SECRET=benchsecretbenchsecretbenchsecret1234
-JAR=${JAR:-$ROOT/service/target/cairn-service.jar}
-CEIL_PORT=${CEIL_PORT:-9200} CAIRN_PORT=${CAIRN_PORT:-9100}
+JARS=${JARS:-${JAR:-$ROOT/service/target/cairn-service.jar}}
+CEIL_PORT=${CEIL_PORT:-9200} NGINX_PORT=${NGINX_PORT:-9300} CAIRN_PORT=${CAIRN_PORT:-9100}
 # boto3 lives in the tests' virtual environment (bin/install-test-deps).
 PATH="$("$ROOT/bin/test-venv")/bin:$PATH"
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
+
+read -r -a jars <<<"$JARS"
+ports=()
+for i in "${!jars[@]}"; do ports+=($((CAIRN_PORT + i))); done
 
 (cd "$ROOT" && ./mvnw -B -q -o -pl service dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" >/dev/null)
 java -cp "$ROOT/service/target/test-classes:$(cat "$WORK/cp.txt")" dev.cairn.service.bench.BareJettyCeiling \
     "$CEIL_PORT" >"$WORK/ceiling.log" 2>&1 & pids+=($!)
-java -jar "$JAR" --server.port="$CAIRN_PORT" --cairn.data-dir="$WORK/data" \
-    --cairn.auth.access-key=$KEY --cairn.auth.secret-key=$SECRET \
-    --logging.level.dev.cairn.service.access=WARN >"$WORK/cairn.log" 2>&1 & pids+=($!)
+cairn_pids=()
+for i in "${!jars[@]}"; do
+  java -jar "${jars[$i]}" --server.port="${ports[$i]}" --cairn.data-dir="$WORK/data$i" \
+      --cairn.auth.access-key=$KEY --cairn.auth.secret-key=$SECRET \
+      --logging.level.dev.cairn.service.access=WARN >"$WORK/cairn$i.log" 2>&1 & pids+=($!) cairn_pids+=($!)
+done
+mkdir -p "$WORK/nginx/www"
+chmod 755 "$WORK" "$WORK/nginx" "$WORK/nginx/www"   # nginx's worker may run as another user
+python3 -c 'import sys; sys.stdout.buffer.write(bytes(range(256)) * 80)' >"$WORK/nginx/www/hot"
+cat >"$WORK/nginx/nginx.conf" <<CONF
+daemon off; worker_processes 1; error_log $WORK/nginx/error.log warn; pid $WORK/nginx/nginx.pid;
+events { worker_connections 1024; }
+http {
+  access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000;
+  client_body_temp_path $WORK/nginx/body; proxy_temp_path $WORK/nginx/proxy;
+  fastcgi_temp_path $WORK/nginx/fastcgi; uwsgi_temp_path $WORK/nginx/uwsgi; scgi_temp_path $WORK/nginx/scgi;
+  server { listen 127.0.0.1:$NGINX_PORT; root $WORK/nginx/www; default_type application/octet-stream; }
+}
+CONF
+nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" >"$WORK/nginx/stdout.log" 2>&1 & pids+=($!)
+up() { curl -sf -o /dev/null "$1"; }
 for _ in $(seq 120); do
-  curl -sf "http://127.0.0.1:$CAIRN_PORT/actuator/health" >/dev/null 2>&1 && curl -s "http://127.0.0.1:$CEIL_PORT/" >/dev/null 2>&1 && break
+  ready=1
+  for p in "${ports[@]}"; do up "http://127.0.0.1:$p/actuator/health" || ready=0; done
+  up "http://127.0.0.1:$CEIL_PORT/" && up "http://127.0.0.1:$NGINX_PORT/hot" || ready=0
+  [ $ready = 1 ] && break
   sleep 1
 done
 
-python3 - "$CAIRN_PORT" $KEY $SECRET <<'PY'
+for p in "${ports[@]}"; do
+python3 - "$p" $KEY $SECRET <<'PY'
 import sys, boto3
 from botocore.config import Config
 port, access, secret = sys.argv[1:4]
@@ -43,23 +75,63 @@ s3.put_object(Bucket="bench", Key="hot", Body=body)
 for i in range(2000):
     s3.put_object(Bucket="bench", Key="obj/%07d" % i, Body=body[:-16] + b"%016d" % i)
 PY
-python3 "$HERE/presign.py" "http://127.0.0.1:$CAIRN_PORT" $KEY $SECRET bench get 2000 obj/ >"$WORK/get.txt"
-
-rps() { wrk "$@" | awk '/Requests\/sec/ {print $2}'; }
-anon() { rps -t2 -c16 -d"${SECS}s" "http://127.0.0.1:$CAIRN_PORT/bench/hot"; }
-signed() { WRK_URLS="$WORK/get.txt" WRK_THREADS=2 rps -t2 -c16 -d"${SECS}s" -s "$HERE/urls.lua" "http://127.0.0.1:$CAIRN_PORT"; }
-ceiling() { rps -t2 -c16 -d"${SECS}s" "http://127.0.0.1:$CEIL_PORT/"; }
-# Warm-up: JIT and the object cache.
-SECS=10 anon >/dev/null; SECS=10 signed >/dev/null; SECS=5 ceiling >/dev/null
-
-printf '%-6s %10s %10s %8s %10s %10s %8s\n' round ceiling anon ratio ceiling presigned ratio
-ra=() rp=()
-for r in $(seq "$ROUNDS"); do
-  c1=$(ceiling); a=$(anon); c2=$(ceiling); p=$(signed)
-  x=$(awk -v a="$a" -v c="$c1" 'BEGIN {printf "%.3f", a / c}')
-  y=$(awk -v a="$p" -v c="$c2" 'BEGIN {printf "%.3f", a / c}')
-  ra+=("$x") rp+=("$y")
-  printf '%-6s %10s %10s %8s %10s %10s %8s\n' "$r" "$c1" "$a" "$x" "$c2" "$p" "$y"
+python3 "$HERE/presign.py" "http://127.0.0.1:$p" $KEY $SECRET bench get 2000 obj/ >"$WORK/get$p.txt"
 done
+
+rps() {
+  local out
+  out=$(wrk "$@")
+  if grep -q 'Non-2xx' <<<"$out"; then echo "ratio.sh: non-2xx answers from $*" >&2; fi
+  awk '/requests in/ {print $1}' <<<"$out" >"$WORK/requests"
+  awk '/Requests\/sec/ {print $2}' <<<"$out"
+}
+anon() { rps -t2 -c16 -d"${SECS}s" "http://127.0.0.1:$1/bench/hot"; }
+presigned() { WRK_URLS="$WORK/get$1.txt" WRK_THREADS=2 rps -t2 -c16 -d"${SECS}s" -s "$HERE/urls.lua" "http://127.0.0.1:$1"; }
+# Header-signed requests carry the time they were signed: signed again before each measurement.
+signed() {
+  [ "${SIGN:-yes}" = no ] || python3 "$HERE/sign_headers.py" "http://127.0.0.1:$1" $KEY $SECRET bench 2000 obj/ >"$WORK/signed$1.txt"
+  WRK_SIGNED="$WORK/signed$1.txt" WRK_THREADS=2 rps -t2 -c16 -d"${SECS}s" -s "$HERE/signed.lua" "http://127.0.0.1:$1"
+}
+jetty() { rps -t2 -c16 -d"${SECS}s" "http://127.0.0.1:$CEIL_PORT/"; }
+nginx_static() { rps -t2 -c16 -d"${SECS}s" "http://127.0.0.1:$NGINX_PORT/hot"; }
+# Warm-up: JIT and the object cache.
+for p in "${ports[@]}"; do SECS=10 anon "$p" >/dev/null; SECS=10 presigned "$p" >/dev/null; SECS=10 signed "$p" >/dev/null; done
+SECS=5 jetty >/dev/null; SECS=3 nginx_static >/dev/null
+
+HZ=$(getconf CLK_TCK)
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# µs of the service's CPU per request of the last wrk run, from ticks before and after it.
+cpu_per_request() { awk -v a="$1" -v b="$2" -v n="$(cat "$WORK/requests")" -v hz="$HZ" 'BEGIN {printf "%.1f", (b - a) * 1e6 / hz / n}'; }
+ratio() { awk -v a="$1" -v c="$2" 'BEGIN {printf "%.3f", a / c}'; }
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-echo "median ratio: anonymous $(median "${ra[@]}")  presigned $(median "${rp[@]}")"
+printf '%-5s %-4s %9s %9s %9s %9s %9s %9s %7s %7s %7s %7s %7s %7s\n' round jar nginx jetty ceiling anon presigned signed \
+    anon/c pre/c sig/c 'anon us' 'pre us' 'sig us'
+declare -A r
+for round in $(seq "$ROUNDS"); do
+  n=$(nginx_static); j=$(jetty)
+  c=$(awk -v a="$n" -v b="$j" 'BEGIN {print (a > b) ? a : b}')
+  r[jetty_nginx]+="$(ratio "$j" "$n") "
+  order=("${!jars[@]}")
+  if (( round % 2 == 0 )); then order=($(printf '%s\n' "${order[@]}" | sort -rn)); fi
+  for i in "${order[@]}"; do
+    p=${ports[$i]}
+    pid=${cairn_pids[$i]}
+    t0=$(cpu_ticks "$pid"); a=$(anon "$p"); t1=$(cpu_ticks "$pid"); ua=$(cpu_per_request "$t0" "$t1")
+    s=$(presigned "$p"); t2=$(cpu_ticks "$pid"); us=$(cpu_per_request "$t1" "$t2")
+    python3 "$HERE/sign_headers.py" "http://127.0.0.1:$p" $KEY $SECRET bench 2000 obj/ >"$WORK/signed$p.txt"
+    t3=$(cpu_ticks "$pid"); h=$(SIGN=no signed "$p"); t4=$(cpu_ticks "$pid"); uh=$(cpu_per_request "$t3" "$t4")
+    for kind in a s h; do
+      r[$i.$kind.c]+="$(ratio "${!kind}" "$c") "
+      r[$i.$kind.n]+="$(ratio "${!kind}" "$n") "
+    done
+    r[$i.a.u]+="$ua " r[$i.s.u]+="$us " r[$i.h.u]+="$uh "
+    printf '%-5s %-4s %9s %9s %9s %9s %9s %9s %7s %7s %7s %7s %7s %7s\n' "$round" "$i" "$n" "$j" "$c" "$a" "$s" "$h" \
+        "$(ratio "$a" "$c")" "$(ratio "$s" "$c")" "$(ratio "$h" "$c")" "$ua" "$us" "$uh"
+  done
+done
+echo "median jetty/nginx: $(median ${r[jetty_nginx]})"
+for i in "${!jars[@]}"; do
+  echo "jar $i (${jars[$i]}): median ratio to the ceiling: anonymous $(median ${r[$i.a.c]})  presigned $(median ${r[$i.s.c]})  header-signed $(median ${r[$i.h.c]})"
+  echo "jar $i: median ratio to nginx static:            anonymous $(median ${r[$i.a.n]})  presigned $(median ${r[$i.s.n]})  header-signed $(median ${r[$i.h.n]})"
+  echo "jar $i: median service CPU µs per request:       anonymous $(median ${r[$i.a.u]})  presigned $(median ${r[$i.s.u]})  header-signed $(median ${r[$i.h.u]})"
+done

@@ -88,7 +88,8 @@ final class CanonicalRequest {
         return out.toString();
     }
 
-    private static String normalizeQueryPart(String raw) {
+    /** A query name or value as the canonical query has it: re-encoded strictly unless it already is. */
+    static String normalizeQueryPart(String raw) {
         if (UriEncoding.isStrictlyEncoded(raw, false)) {
             return raw;
         }

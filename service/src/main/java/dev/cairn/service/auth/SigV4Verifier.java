@@ -10,13 +10,10 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 
@@ -64,6 +61,7 @@ public final class SigV4Verifier {
     private final Duration maxClockSkew;
     private final Map<String, CachedSigningKey> signingKeys = new ConcurrentHashMap<>();
     private final Map<String, List<String>> signedHeaderLists = new ConcurrentHashMap<>();
+    private volatile LastSigningKey lastSigningKey;
 
     public SigV4Verifier(CredentialsProvider credentials) {
         this(credentials, Clock.systemUTC(), DEFAULT_MAX_CLOCK_SKEW);
@@ -139,15 +137,24 @@ public final class SigV4Verifier {
         String credential = null;
         String signedHeaders = null;
         String signature = null;
-        for (String part : value.substring(ALGORITHM.length() + 1).split(",")) {
-            String item = part.trim();
-            int eq = item.indexOf('=');
-            if (eq <= 0) {
-                throw AuthException.headerMalformed("The authorization header is malformed; '" + item
-                        + "' is not a key=value pair");
+        int start = ALGORITHM.length() + 1;
+        int end = value.length();
+        // Empty components at the very end are ignored, as String.split drops them.
+        while (end > start && value.charAt(end - 1) == ',') {
+            end--;
+        }
+        boolean empty = start == value.length();
+        while (start < end || empty) {
+            empty = false;
+            int comma = value.indexOf(',', start);
+            int itemEnd = comma < 0 || comma > end ? end : comma;
+            int eq = value.indexOf('=', start);
+            String key = eq < 0 || eq >= itemEnd ? "" : value.substring(start, eq).trim();
+            if (key.isEmpty()) {
+                throw AuthException.headerMalformed("The authorization header is malformed; '"
+                        + value.substring(start, itemEnd).trim() + "' is not a key=value pair");
             }
-            String key = item.substring(0, eq).trim();
-            String val = item.substring(eq + 1).trim();
+            String val = value.substring(eq + 1, itemEnd).trim();
             switch (key) {
                 case "Credential" -> credential = val;
                 case "SignedHeaders" -> signedHeaders = val;
@@ -155,6 +162,7 @@ public final class SigV4Verifier {
                 default -> throw AuthException.headerMalformed(
                         "The authorization header is malformed; unexpected component " + key);
             }
+            start = itemEnd + 1;
         }
         if (credential == null || signedHeaders == null || signature == null) {
             throw AuthException.headerMalformed("The authorization header is malformed; it must contain "
@@ -169,7 +177,7 @@ public final class SigV4Verifier {
         } else {
             time = parseDateHeader(request.firstHeader("date"));
             amzDate = formatAmzDate(time);
-            if (!Arrays.asList(signedHeaders.split(";")).contains("date")) {
+            if (!List.of(signedHeaders.split(";")).contains("date")) {
                 throw AuthException.accessDenied("The Date header must be signed when x-amz-date is absent");
             }
         }
@@ -238,8 +246,8 @@ public final class SigV4Verifier {
 
     /** Access key, date, region of "AK/yyyyMMdd/region/s3/aws4_request". */
     private static String[] parseCredential(String credential, boolean presigned) {
-        String[] parts = credential.split("/", -1);
-        if (parts.length != 5 || parts[0].isEmpty() || parts[2].isEmpty()) {
+        String[] parts = splitCredential(credential);
+        if (parts == null || parts[0].isEmpty() || parts[2].isEmpty()) {
             throw malformed(presigned, "The credential is malformed; expecting "
                     + "\"<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request\".");
         }
@@ -255,6 +263,25 @@ public final class SigV4Verifier {
                     + "\". This endpoint uses \"" + TERMINATOR + "\".");
         }
         return new String[] {parts[0], parts[1], parts[2]};
+    }
+
+    /** The five '/'-separated parts of a credential, or null when there are not five. */
+    private static String[] splitCredential(String credential) {
+        String[] parts = new String[5];
+        int start = 0;
+        for (int i = 0; i < 4; i++) {
+            int slash = credential.indexOf('/', start);
+            if (slash < 0) {
+                return null;
+            }
+            parts[i] = credential.substring(start, slash);
+            start = slash + 1;
+        }
+        if (credential.indexOf('/', start) >= 0) {
+            return null;
+        }
+        parts[4] = credential.substring(start);
+        return parts;
     }
 
     private List<String> parseSignedHeaders(String signedHeaders, boolean presigned) {
@@ -369,12 +396,17 @@ public final class SigV4Verifier {
 
         byte[] signingKey = signingKey(sig, secret);
         Mac mac = SigV4Crypto.threadMac(signingKey);
-        String canonicalHeaders = CanonicalRequest.canonicalHeaders(request, sig.signedHeaderNames());
         String excluded = sig.presigned() ? X_AMZ_SIGNATURE : null;
         String uri = CanonicalRequest.canonicalUri(request.rawPath(), true);
-        String queryString = CanonicalRequest.canonicalQuery(query, excluded, true);
-        boolean matches = matches(mac, sig, request.method(), uri, queryString, canonicalHeaders, payloadHash);
+        SignatureWorkspace workspace = SignatureWorkspace.get();
+        workspace.canonicalRequest(request.method(), uri, query, excluded, request, sig.signedHeaderNames(),
+                sig.signedHeaders(), payloadHash);
+        boolean matches = workspace.signatureMatches(mac, sig.amzDate(), sig.scopeDate(), sig.region(),
+                sig.signature());
         if (!matches) {
+            // The rarer forms a client may have signed: built as strings, tried in turn.
+            String canonicalHeaders = CanonicalRequest.canonicalHeaders(request, sig.signedHeaderNames());
+            String queryString = CanonicalRequest.canonicalQuery(query, excluded, true);
             String rawUri = CanonicalRequest.canonicalUri(request.rawPath(), false);
             String rawQuery = CanonicalRequest.canonicalQuery(query, excluded, false);
             boolean rawDiffers = !rawUri.equals(uri) || !rawQuery.equals(queryString);
@@ -398,11 +430,10 @@ public final class SigV4Verifier {
 
     private static boolean matches(Mac mac, Signature sig, String method, String uri, String query,
                                    String canonicalHeaders, String payloadHash) {
-        String canonicalRequest = CanonicalRequest.build(method, uri, query, canonicalHeaders, sig.signedHeaders(),
-                payloadHash);
-        String stringToSign = ALGORITHM + '\n' + sig.amzDate() + '\n' + sig.scope() + '\n'
-                + SigV4Crypto.sha256Hex(canonicalRequest);
-        return SigV4Crypto.signaturesEqual(SigV4Crypto.sign(mac, stringToSign), sig.signature());
+        SignatureWorkspace workspace = SignatureWorkspace.get();
+        workspace.canonicalRequest(CanonicalRequest.build(method, uri, query, canonicalHeaders, sig.signedHeaders(),
+                payloadHash));
+        return workspace.signatureMatches(mac, sig.amzDate(), sig.scopeDate(), sig.region(), sig.signature());
     }
 
     private void checkTime(Signature sig) {
@@ -425,7 +456,7 @@ public final class SigV4Verifier {
 
     /** Every x-amz-* header sent must be signed, so that none can be added to a signed request. */
     private static void checkUnsignedHeaders(SignedRequest request, Signature sig) {
-        Set<String> signed = new HashSet<>(sig.signedHeaderNames());
+        List<String> signed = sig.signedHeaderNames();
         List<String> unsigned = null;
         for (String name : request.headers().keySet()) {
             if (name.startsWith("x-amz-") && !signed.contains(name)
@@ -456,7 +487,8 @@ public final class SigV4Verifier {
             default:
                 break;
         }
-        if (SigV4Crypto.isLowerHex(contentSha256.toLowerCase(Locale.ROOT), 64)) {
+        if (SigV4Crypto.isLowerHex(contentSha256, 64)
+                || SigV4Crypto.isLowerHex(contentSha256.toLowerCase(Locale.ROOT), 64)) {
             return PayloadMode.SIGNED;
         }
         if (contentSha256.startsWith("STREAMING-")) {
@@ -516,7 +548,26 @@ public final class SigV4Verifier {
     private record CachedSigningKey(String secret, byte[] key) {
     }
 
+    /** The signing key used last: nearly every request of a day is signed under it. */
+    private record LastSigningKey(String accessKey, String scopeDate, String region, String secret, byte[] key) {
+        boolean isFor(Signature sig, String secret) {
+            return scopeDate.equals(sig.scopeDate()) && accessKey.equals(sig.accessKey())
+                    && region.equals(sig.region()) && this.secret.equals(secret);
+        }
+    }
+
     private byte[] signingKey(Signature sig, String secret) {
+        LastSigningKey last = lastSigningKey;
+        if (last != null && last.isFor(sig, secret)) {
+            return last.key();
+        }
+        byte[] key = cachedSigningKey(sig, secret);
+        // Replaced whole, so that a new date, key or secret is seen with its own signing key only.
+        lastSigningKey = new LastSigningKey(sig.accessKey(), sig.scopeDate(), sig.region(), secret, key);
+        return key;
+    }
+
+    private byte[] cachedSigningKey(Signature sig, String secret) {
         String cacheKey = sig.accessKey() + '/' + sig.scope();
         CachedSigningKey cached = signingKeys.get(cacheKey);
         if (cached != null && cached.secret().equals(secret)) {

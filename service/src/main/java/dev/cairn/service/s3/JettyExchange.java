@@ -69,7 +69,13 @@ final class JettyExchange implements HttpExchange {
         HttpFields fields = request.getHeaders();
         Map<String, List<String>> headers = new HashMap<>(fields.size() * 2);
         for (HttpField f : fields) {
-            headers.computeIfAbsent(f.getLowerCaseName(), n -> new ArrayList<>(1)).add(f.getValue());
+            // Immutable lists: the signature verifier keeps them without copying.
+            List<String> values = headers.putIfAbsent(f.getLowerCaseName(), List.of(f.getValue()));
+            if (values != null) {
+                List<String> more = new ArrayList<>(values);
+                more.add(f.getValue());
+                headers.put(f.getLowerCaseName(), List.copyOf(more));
+            }
         }
         return headers;
     }
