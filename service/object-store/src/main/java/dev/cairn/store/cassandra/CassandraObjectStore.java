@@ -64,6 +64,7 @@ public final class CassandraObjectStore implements ObjectStore {
     private final CassandraReaders readers;
     private final CassandraObjects objects;
     private final CassandraMultipart multipart;
+    private final Settler settler = new Settler();
 
     /**
      * A store on an open session. {@code ownsSession}: close the session with the store.
@@ -75,7 +76,7 @@ public final class CassandraObjectStore implements ObjectStore {
         buckets = new CassandraBuckets(tables);
         content = new CassandraContent(tables, buckets);
         readers = new CassandraReaders(tables, content);
-        objects = new CassandraObjects(tables, buckets, content, readers, new DirectoryIndex(tables));
+        objects = new CassandraObjects(tables, buckets, content, readers, new DirectoryIndex(tables), settler);
         multipart = new CassandraMultipart(tables, buckets, content, readers, objects);
     }
 
@@ -153,10 +154,8 @@ public final class CassandraObjectStore implements ObjectStore {
     public ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
                                 String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
             throws IOException {
-        return CassandraTables.guard(() -> {
-            buckets.require(bucket);
-            return objects.write(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent);
-        });
+        return CassandraTables.guard(() -> objects.write(bucket, key, attributes, content, etag, partCount, checksums,
+                onlyIfAbsent));
     }
 
     @Override
@@ -253,8 +252,14 @@ public final class CassandraObjectStore implements ObjectStore {
         return objects.stats();
     }
 
+    /** Waits until the bookkeeping of every write answered so far is done (tests look at the tables after it). */
+    public void awaitSettled() throws InterruptedException {
+        settler.awaitSettled();
+    }
+
     @Override
     public void close() {
+        settler.close();
         if (ownsSession) {
             tables.session.close();
         }
