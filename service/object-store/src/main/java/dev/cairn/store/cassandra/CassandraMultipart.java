@@ -160,7 +160,8 @@ final class CassandraMultipart {
         });
         upload(bucket, key, uploadId);
         ObjectInfo info = objects.write(bucket, key, attributes == null ? u.attributes() : attributes, whole,
-                MultipartAssembly.etag(chosen), chosen.size(), checksums, false);
+                MultipartAssembly.etag(chosen), chosen.size(), checksums, false,
+                chosen.stream().mapToLong(PartInfo::size).toArray());
         drop(bucket, key, uploadId);
         return info;
     }

@@ -159,6 +159,11 @@ public final class CassandraObjectStore implements ObjectStore {
     }
 
     @Override
+    public long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
+        return CassandraTables.guard(() -> objects.partSizes(bucket, key, info));
+    }
+
+    @Override
     public ObjectInfo headObject(String bucket, String key) throws IOException {
         return CassandraTables.guard(() -> objects.head(bucket, key));
     }
@@ -250,6 +255,11 @@ public final class CassandraObjectStore implements ObjectStore {
     @Override
     public StoreStats stats() {
         return objects.stats();
+    }
+
+    /** The store's session (for tools that measure the cluster next to the store). */
+    public CqlSession session() {
+        return tables.session;
     }
 
     /** Waits until the bookkeeping of every write answered so far is done (tests look at the tables after it). */

@@ -70,6 +70,13 @@ final class CassandraObjects {
     ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
                      String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
             throws IOException {
+        return write(bucket, key, attributes, source, etag, partCount, checksums, onlyIfAbsent, null);
+    }
+
+    /** As above; {@code partSizes}: the sizes of the parts a multipart object is completed from, or null. */
+    ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
+                     String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent,
+                     long[] partSizes) throws IOException {
         WriteId wid = t.ids.next();
         String sha = source.sha256();
         CompletableFuture<AsyncResultSet> bucketRow = t.async(t.read(t.q.selectBucket.bind(bucket)));
@@ -95,6 +102,7 @@ final class CassandraObjects {
         ObjectInfo info = new ObjectInfo(key, sha, source.size(), etag, attributes,
                 wid.timestampMicros() / 1000, partCount, checksums);
         writeRow(bucket, key, wid, RowFormat.encodeObject(wid, stored.generation(), info),
+                partSizes == null ? null : PartLayout.encode(wid, sha, partSizes),
                 stored.fresh() ? content.complete(sha, stored) : null);
         settler.submit(() -> settle(bucket, key, wid, CassandraTables.allRows(CassandraTables.join(earlier))));
         logicalBytes.addAndGet(source.size());
@@ -104,13 +112,20 @@ final class CassandraObjects {
         return info;
     }
 
-    /** The row and its directory entry in one logged batch at the write id's timestamp, and {@code beside} (may be null) in parallel. */
-    private void writeRow(String bucket, String key, WriteId wid, ByteBuffer row, Statement<?> beside) {
+    /**
+     * The row, its directory entry and its part layout (may be null) in one logged batch at the
+     * write id's timestamp, and {@code beside} (may be null) in parallel.
+     */
+    private void writeRow(String bucket, String key, WriteId wid, ByteBuffer row, ByteBuffer layout,
+                          Statement<?> beside) {
         DirectoryIndex.Entry entry = DirectoryIndex.entryOf(key);
         long ts = wid.timestampMicros();
         BatchStatement batch = BatchStatement.newInstance(BatchType.LOGGED,
                 t.q.insertObject.bind(bucket, key, row).setQueryTimestamp(ts),
                 t.q.insertEntry.bind(bucket, entry.dir(), entry.shard(), entry.name(), row).setQueryTimestamp(ts));
+        if (layout != null) {
+            batch = batch.add(t.q.insertLayout.bind(bucket, key, layout).setQueryTimestamp(ts));
+        }
         // A batch carries one timestamp for all its statements: theirs are ignored.
         CompletableFuture<AsyncResultSet> written = t.async(batch.setQueryTimestamp(ts).setConsistencyLevel(t.writeCl)
                 .setIdempotent(true));
@@ -155,6 +170,25 @@ final class CassandraObjects {
         return r == null ? null : RowFormat.decodeObject(key, r.getByteBuffer("row"));
     }
 
+    /** The part sizes of a multipart object as read, or null (not multipart, or replaced since). */
+    long[] partSizes(String bucket, String key, ObjectInfo info) throws StoreException {
+        if (info.partCount() == 0) {
+            buckets.require(bucket);
+            return null;
+        }
+        CompletableFuture<AsyncResultSet> layout = t.async(t.read(t.q.selectLayout.bind(bucket, key)));
+        Row current = t.session.execute(t.read(t.q.selectObject.bind(bucket, key))).one();
+        Row r = CassandraTables.join(layout).one();
+        if (r == null || current == null) {
+            buckets.require(bucket);
+            return null;
+        }
+        // A plain PUT over a multipart object leaves the layout: it is served only with its own row.
+        ByteBuffer cell = r.getByteBuffer("row");
+        return RowFormat.writeIdOf(cell).equals(RowFormat.writeIdOf(current.getByteBuffer("row")))
+                ? PartLayout.sizesOf(cell, info) : null;
+    }
+
     ObjectInfo head(String bucket, String key) throws StoreException {
         RowFormat.Stored<ObjectInfo> row = read(bucket, key, t.readCl);
         if (row == null) {
@@ -196,7 +230,8 @@ final class CassandraObjects {
         DirectoryIndex.Entry entry = DirectoryIndex.entryOf(key);
         BatchStatement batch = BatchStatement.newInstance(BatchType.LOGGED,
                 t.q.deleteObject.bind(bucket, key).setQueryTimestamp(ts),
-                t.q.deleteEntry.bind(bucket, entry.dir(), entry.shard(), entry.name()).setQueryTimestamp(ts));
+                t.q.deleteEntry.bind(bucket, entry.dir(), entry.shard(), entry.name()).setQueryTimestamp(ts),
+                t.q.deleteLayout.bind(bucket, key).setQueryTimestamp(ts));
         t.session.execute(batch.setQueryTimestamp(ts).setConsistencyLevel(t.writeCl).setIdempotent(true));
         content.releaseWrites(bucket, KIND_OBJECT, key, w -> w.timestampMicros() <= ts);
         return old.value();

@@ -1,5 +1,6 @@
 package dev.cairn.store.cassandra;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -12,7 +13,11 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
+import dev.cairn.store.CompletedPart;
 import dev.cairn.store.ObjectAttributes;
+import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.PartInfo;
+import dev.cairn.store.UploadInfo;
 import dev.cairn.store.StoreException;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -145,6 +150,27 @@ class CassandraObjectStoreTest {
             assertNull(row("contents", "sha256 = ?", c.sha256()), "nor content");
             assertEquals(1, session.execute(SimpleStatement.newInstance("SELECT wid FROM " + KEYSPACE
                     + ".writes WHERE bucket = ? AND kind = 0 AND slot = ?", bucket, "k")).all().size());
+        }
+    }
+
+    @Test
+    void partSizesAreThoseOfTheCurrentMultipartVersion() throws Exception {
+        String bucket = "layout-" + Long.toHexString(System.nanoTime());
+        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+            store.createBucket(bucket, BucketAcl.PRIVATE);
+            UploadInfo u = store.createUpload(bucket, "k", ObjectAttributes.EMPTY);
+            PartInfo a = store.putPart(bucket, "k", u.uploadId(), 1, content("aaaa"));
+            PartInfo b = store.putPart(bucket, "k", u.uploadId(), 2, content("bb"));
+            ObjectInfo done = store.completeUpload(bucket, "k", u.uploadId(),
+                    List.of(new CompletedPart(1, a.etag()), new CompletedPart(2, b.etag())), 0);
+            assertArrayEquals(new long[] {4, 2}, store.partSizes(bucket, "k", done));
+            assertArrayEquals(new long[] {4, 2}, store.partSizes(bucket, "k", store.headObject(bucket, "k")));
+            ContentSource x = content("x");
+            ObjectInfo plain = store.putObject(bucket, "k", ObjectAttributes.EMPTY, x, x.md5(), 0, Map.of(), false);
+            assertNull(store.partSizes(bucket, "k", plain));
+            assertNull(store.partSizes(bucket, "k", done), "an old version read earlier");
+            store.deleteObject(bucket, "k");
+            assertNull(row("layouts", "bucket = ? AND key = ?", bucket, "k"), "a delete drops the layout");
         }
     }
 

@@ -3,7 +3,6 @@ package dev.cairn.store.cassandra;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
@@ -65,7 +64,6 @@ public final class PutTrace {
                     insert.bind("p" + i, ByteBuffer.wrap(random())).setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)));
             measure(trace, "cluster alone: one 20 KB row read (LOCAL_QUORUM)", n, i -> session.execute(
                     select.bind("p" + i).setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)));
-            session.execute(SimpleStatement.newInstance("DROP TABLE " + settings.getKeyspace() + ".probe"));
         }
         System.exit(0);
     }
