@@ -154,7 +154,7 @@ for store in embedded cassandra; do
     "$pops" "$pp99" $((gerr + herr + perr))
   json+=",\"$store\":{\"s3Get\":{\"opsPerSecond\":$gops,\"p99Ms\":$gp99},\"httpGet\":{\"opsPerSecond\":$hops,\"p50Ms\":$hp50,\"p99Ms\":$hp99},\"s3Put\":{\"opsPerSecond\":$pops,\"p50Ms\":$pp50,\"p99Ms\":$pp99},\"errors\":$((gerr + herr + perr))}"
 done
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b > 0 ? a / b : 0 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
 echo
 printf 'cassandra / embedded: S3 GET %s, HTTP GET %s, S3 PUT %s\n' "$(ratio "${ops[cassandra-get]}" "${ops[embedded-get]}")" \
   "$(ratio "${ops[cassandra-http]}" "${ops[embedded-http]}")" "$(ratio "${ops[cassandra-put]}" "${ops[embedded-put]}")"

@@ -73,7 +73,7 @@ public final class CassandraObjectStore implements ObjectStore {
     public CassandraObjectStore(CqlSession session, boolean ownsSession, CassandraSettings settings) {
         this.ownsSession = ownsSession;
         tables = new CassandraTables(session, settings);
-        buckets = new CassandraBuckets(tables);
+        buckets = new CassandraBuckets(tables, settings.getBucketCacheTtl());
         content = new CassandraContent(tables, buckets);
         readers = new CassandraReaders(tables, content);
         objects = new CassandraObjects(tables, buckets, content, readers, new DirectoryIndex(tables), settler);
