@@ -1,37 +1,42 @@
 #!/usr/bin/env bash
 # The Cassandra store next to the embedded engine: the same 20 KB GET and PUT workload, through
 # the same client, against one service on each backend, in one run; then the Cassandra
-# service's row cache hit ratio during the GET runs, read from its Prometheus endpoint. GETs run
-# twice: signed through the AWS SDK (S3), and as plain HTTP GETs of the public-read bucket (the
-# tool's lean client, so the service rather than the client is what gets measured).
-# Prints one table. See docs/cassandra.md ("Measured").
+# service's row cache during the GET runs, read from its Prometheus endpoint. Before the timed
+# GETs every store is warmed with a uniform pass over its keys (five reads per key), so the
+# timed GETs measure the row cache; misses are counted separately and measured on their own
+# below. GETs run twice: signed through the AWS SDK (S3), and as plain HTTP GETs of the
+# public-read bucket (the tool's lean client, so the service rather than the client is what gets
+# measured). Then, on the same cluster, the cluster alone (single-row writes and reads at
+# LOCAL_QUORUM) next to the Cassandra store alone (PUT, and GET without the row cache: what a
+# miss costs), with the same threads (dev.cairn.store.cassandra.CassandraBench).
+# Prints one table and one JSON line. See docs/cassandra.md ("Measured").
 #
 # usage: loadtest/cassandra-side-by-side.sh [options]
 #   --count N           objects in each dataset (default 2000)
 #   --object-size S     every object this size (default 20KiB)
 #   --threads N         client threads (default 16)
 #   --duration D        time bound of each measured run (default 20s)
-#   --warmup D          untimed GET run before the measured GET run (default 5s)
+#   --warm-reads N      untimed uniform reads per key before the measured GET runs (default 5)
 #   --workdir DIR       keep everything here (default: a fresh temporary directory, removed at exit)
 #
 # Needs redis-server (the load tool's key registry; bin/install-test-deps installs it). Uses the
 # local Cassandra cluster of `bin/cairn cassandra` (CAIRN_CASSANDRA_* as there), starting it
 # when it does not answer and then stopping it at exit. Both services listen on free loopback
 # ports with their own data directories; a trap stops everything this script started.
-# About 5 minutes with the defaults, cluster start excluded.
+# About 7 minutes with the defaults, cluster start excluded.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-count=2000 object_size=20KiB threads=16 duration=20s warmup=5s workdir=""
+count=2000 object_size=20KiB threads=16 duration=20s warm_reads=5 workdir=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --count) count=$2; shift 2 ;;
     --object-size) object_size=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --duration) duration=$2; shift 2 ;;
-    --warmup) warmup=$2; shift 2 ;;
+    --warm-reads) warm_reads=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cassandra-side-by-side: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -72,6 +77,9 @@ redis_port=$(free_port)
 pids+=($!)
 await_port redis-server "$redis_port" "${pids[-1]}"
 
+net=${CAIRN_CASSANDRA_NET:-127.0.0} first=${CAIRN_CASSANDRA_FIRST:-21} cql_port=${CAIRN_CASSANDRA_PORT:-9042}
+contact_points="$net.$first:$cql_port,$net.$((first + 1)):$cql_port"
+
 access_key=cassandra-side-by-side
 secret_key=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
 declare -A port
@@ -79,7 +87,7 @@ for store in embedded cassandra; do
   port[$store]=$(free_port)
   # Arguments rank above the packaged settings (server.port: 9000).
   "$root/bin/cairn" serve --server.port="${port[$store]}" --server.address=127.0.0.1 \
-    --cairn.data-dir="$workdir/$store" --cairn.store="$store" \
+    --cairn.data-dir="$workdir/$store" --cairn.store="$store" --cairn.cassandra.contact-points="$contact_points" \
     --cairn.auth.access-key="$access_key" --cairn.auth.secret-key="$secret_key" \
     --logging.level.dev.cairn.service.access=WARN >"$workdir/$store/cairn.log" 2>&1 &
   pids+=($!)
@@ -92,7 +100,7 @@ out=$workdir/results
 bounds=(--threads "$threads" --duration "$duration" --ops 100000000 --quiet)
 
 row_cache() { # the Cassandra service's row cache counters: row hits, row misses, content hits, content misses
-  curl -fsS "http://127.0.0.1:${port[cassandra]}/actuator/prometheus" | awk '
+  curl -fsS -u "$access_key:$secret_key" "http://127.0.0.1:${port[cassandra]}/actuator/prometheus" | awk '
     /^cairn_row_cache_row_hits_total/ {rh=$2} /^cairn_row_cache_row_misses_total/ {rm=$2}
     /^cairn_row_cache_content_hits_total/ {ch=$2} /^cairn_row_cache_content_misses_total/ {cm=$2}
     END {printf "%d %d %d %d\n", rh, rm, ch, cm}'
@@ -103,9 +111,11 @@ for store in embedded cassandra; do
   s3=(--endpoint "http://127.0.0.1:${port[$store]}" --bucket "$bucket" --access-key "$access_key" --secret-key "$secret_key")
   echo "== $store: load $count objects of $object_size" >&2
   lt load "${common[@]}" "${s3[@]}" --public-read --count "$count" --object-size "$object_size" --threads 8 >&2
-  echo "== $store: GET (read-only, Zipfian)" >&2
-  lt run "${common[@]}" "${s3[@]}" -w read-only --threads "$threads" --duration "$warmup" --ops 100000000 \
+  echo "== $store: warm-up, $warm_reads uniform reads per key (untimed)" >&2
+  lt run "${common[@]}" --http "http://127.0.0.1:${port[$store]}/$bucket/" -w read-only --distribution uniform \
+    --threads "$threads" --duration 600s --ops $((count * warm_reads)) \
     --quiet --label "$store-warmup" --out "$out/$store-warmup.json" >/dev/null
+  echo "== $store: GET (read-only, Zipfian)" >&2
   [ $store = cassandra ] && before=$(row_cache)
   lt run "${common[@]}" "${s3[@]}" -w read-only "${bounds[@]}" --label "$store-get" --out "$out/$store-get.json" >&2
   echo "== $store: GET over plain HTTP (read-only, Zipfian)" >&2
@@ -117,21 +127,49 @@ for store in embedded cassandra; do
     --label "$store-put" --out "$out/$store-put.json" >&2
 done
 
-figures() { # result file of a one-operation run -> "ops/s p99-ms errors"
-  jq -r '.perOperation | to_entries[0].value | [.opsPerSecond, .p99Ms, .errorCount] | @tsv' "$1"
+secs=${duration%s}
+echo "== the cluster alone, then the Cassandra store alone ($threads threads, ${secs}s each)" >&2
+java -cp "$root/service/target/cairn-service.jar" -Dloader.main=dev.cairn.store.cassandra.CassandraBench \
+  org.springframework.boot.loader.launch.PropertiesLauncher "$contact_points" "$threads" "$secs" 20480 "$count" \
+  >"$out/bench.txt" 2>"$out/bench.log" || { cat "$out/bench.log" >&2; exit 1; }
+declare -A bench
+while read -r phase ops p50 p99; do bench[$phase]="$ops $p50 $p99"; done <"$out/bench.txt"
+
+figures() { # result file of a one-operation run -> "ops/s p50-ms p99-ms errors"
+  jq -r '.perOperation | to_entries[0].value | [.opsPerSecond, .p50Ms, .p99Ms, .errorCount] | @tsv' "$1"
 }
 read -r rh0 rm0 ch0 cm0 <<<"$before"
 read -r rh1 rm1 ch1 cm1 <<<"$after"
 echo
 printf '%-10s %13s %14s %13s %14s %13s %14s %7s\n' store "S3 GET ops/s" "S3 GET p99 ms" \
   "HTTP GET ops/s" "HTTP GET p99 ms" "S3 PUT ops/s" "S3 PUT p99 ms" errors
+json='{"objects":'$count',"threads":'$threads',"seconds":'$secs
+declare -A ops
 for store in embedded cassandra; do
-  read -r gops gp99 gerr < <(figures "$out/$store-get.json")
-  read -r hops hp99 herr < <(figures "$out/$store-http-get.json")
-  read -r pops pp99 perr < <(figures "$out/$store-put.json")
+  read -r gops gp50 gp99 gerr < <(figures "$out/$store-get.json")
+  read -r hops hp50 hp99 herr < <(figures "$out/$store-http-get.json")
+  read -r pops pp50 pp99 perr < <(figures "$out/$store-put.json")
+  ops[$store-get]=$gops ops[$store-http]=$hops ops[$store-put]=$pops
   printf '%-10s %13.0f %14.2f %13.0f %14.2f %13.0f %14.2f %7d\n' "$store" "$gops" "$gp99" "$hops" "$hp99" \
     "$pops" "$pp99" $((gerr + herr + perr))
+  json+=",\"$store\":{\"s3Get\":{\"opsPerSecond\":$gops,\"p99Ms\":$gp99},\"httpGet\":{\"opsPerSecond\":$hops,\"p50Ms\":$hp50,\"p99Ms\":$hp99},\"s3Put\":{\"opsPerSecond\":$pops,\"p50Ms\":$pp50,\"p99Ms\":$pp99},\"errors\":$((gerr + herr + perr))}"
 done
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
+echo
+printf 'cassandra / embedded: S3 GET %s, HTTP GET %s, S3 PUT %s\n' "$(ratio "${ops[cassandra-get]}" "${ops[embedded-get]}")" \
+  "$(ratio "${ops[cassandra-http]}" "${ops[embedded-http]}")" "$(ratio "${ops[cassandra-put]}" "${ops[embedded-put]}")"
 awk -v rh=$((rh1 - rh0)) -v rm=$((rm1 - rm0)) -v ch=$((ch1 - ch0)) -v cm=$((cm1 - cm0)) 'BEGIN {
-  printf "row cache in front of Cassandra, measured GET runs: object rows %d hits / %d lookups (%.1f%%), content %d hits / %d lookups (%.1f%%)\n",
-    rh, rh + rm, rh + rm ? 100 * rh / (rh + rm) : 0, ch, ch + cm, ch + cm ? 100 * ch / (ch + cm) : 0 }'
+  printf "row cache in front of Cassandra, measured GET runs: object rows %d hits, %d misses (%.1f%% hits); content %d hits, %d misses\n",
+    rh, rm, rh + rm ? 100 * rh / (rh + rm) : 0, ch, cm }'
+echo
+printf '%-14s %10s %9s %9s\n' "alone" "ops/s" "p50 ms" "p99 ms"
+for phase in cluster-write cluster-read store-put store-get; do
+  read -r o p50 p99 <<<"${bench[$phase]}"
+  printf '%-14s %10.0f %9.2f %9.2f\n' "$phase" "$o" "$p50" "$p99"
+  json+=",\"$phase\":{\"opsPerSecond\":$o,\"p50Ms\":$p50,\"p99Ms\":$p99}"
+done
+echo "(store-get is the Cassandra store without the row cache: what a row cache miss costs)"
+json+=",\"rowCache\":{\"rowHits\":$((rh1 - rh0)),\"rowMisses\":$((rm1 - rm0)),\"contentHits\":$((ch1 - ch0)),\"contentMisses\":$((cm1 - cm0))}"
+json+=",\"ratios\":{\"s3Get\":$(ratio "${ops[cassandra-get]}" "${ops[embedded-get]}"),\"httpGet\":$(ratio "${ops[cassandra-http]}" "${ops[embedded-http]}"),\"s3Put\":$(ratio "${ops[cassandra-put]}" "${ops[embedded-put]}")}}"
+echo
+echo "$json"

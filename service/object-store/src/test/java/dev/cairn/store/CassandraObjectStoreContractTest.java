@@ -40,7 +40,37 @@ class CassandraObjectStoreContractTest extends ObjectStoreContractTest {
         for (String table : CassandraObjectStore.tables()) {
             deleteAllRows(session, ks.getTable(table).orElseThrow());
         }
-        return new CassandraObjectStore(session, false, settings);
+        return settledFirst(new CassandraObjectStore(session, false, settings));
+    }
+
+    /**
+     * The store, looking at content only once the bookkeeping of every answered write is done:
+     * the contract's "reclaimed with its last reference" holds once that settles, not the moment
+     * an overwrite is answered.
+     */
+    static ObjectStore settledFirst(CassandraObjectStore cassandra) {
+        return new ForwardingObjectStore(cassandra) {
+            @Override
+            public ContentRead getContent(String sha256) throws IOException {
+                awaitSettled();
+                return super.getContent(sha256);
+            }
+
+            @Override
+            public boolean isContentPublic(String sha256) throws IOException {
+                awaitSettled();
+                return super.isContentPublic(sha256);
+            }
+
+            private void awaitSettled() throws IOException {
+                try {
+                    cassandra.awaitSettled();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException();
+                }
+            }
+        };
     }
 
     private static void deleteAllRows(CqlSession session, TableMetadata table) {

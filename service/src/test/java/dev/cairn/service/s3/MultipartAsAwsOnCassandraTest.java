@@ -2,9 +2,7 @@ package dev.cairn.service.s3;
 
 import dev.cairn.store.cassandra.LocalCassandraCluster;
 import org.springframework.test.context.TestPropertySource;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 
 /** {@link MultipartAsAwsTest} with the service on the Cassandra store (the local test cluster). */
 @Tag("integration")
@@ -16,11 +14,5 @@ import org.junit.jupiter.api.Test;
 class MultipartAsAwsOnCassandraTest extends MultipartAsAwsTest {
     static {
         LocalCassandraCluster.ensureRunning();
-    }
-
-    @Override
-    @Test
-    @Disabled("the Cassandra store does not record part layouts yet: partNumber reads of multipart objects answer NotImplemented")
-    void partNumbersPastThePartsGetS3sErrors() {
     }
 }

@@ -16,7 +16,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * GetObject and HeadObject by part number, as the SDK's multipart downloads ask, on the embedded
- * store (the Cassandra store does not record part sizes).
+ * store ({@link PartNumberReadOnCassandraTest}: on the Cassandra store).
  */
 class PartNumberReadTest extends ServiceTestSupport {
     private String bucket;

@@ -9,12 +9,17 @@ import dev.cairn.store.Utf8Order;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Buckets: table {@code buckets}, one row per bucket, created with a lightweight transaction so
- * that two nodes cannot both create one. Takes no lock and caches nothing: every read goes to
- * the cluster. Thread-safe.
+ * that two nodes cannot both create one. A bucket found is reused for {@code bucket-cache-ttl}
+ * (every anonymous GET checks its bucket's ACL: without this each cost a quorum read); this
+ * node's own changes drop the entry at once, an absent bucket is never cached. A PUT reads the
+ * row itself. Takes no lock. Thread-safe.
  */
 final class CassandraBuckets {
     /** What must be true of a bucket before its row goes. */
@@ -22,13 +27,22 @@ final class CassandraBuckets {
         void empty(String bucket) throws IOException;
     }
 
-    private final CassandraTables t;
+    private static final int MAX_CACHED = 10_000;
 
-    CassandraBuckets(CassandraTables t) {
+    private final CassandraTables t;
+    private final long ttlNanos;
+    private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+
+    private record Cached(BucketInfo info, long readAtNanos) {
+    }
+
+    CassandraBuckets(CassandraTables t, Duration ttl) {
         this.t = t;
+        this.ttlNanos = ttl.toNanos();
     }
 
     BucketInfo create(String bucket, BucketAcl acl) throws StoreException {
+        cache.remove(bucket);
         BucketInfo info = new BucketInfo(bucket, System.currentTimeMillis(), acl);
         ResultSet rs = t.session.execute(t.write(t.q.insertBucket.bind(bucket, info.createdMillis(), acl.code())));
         if (!rs.wasApplied()) {
@@ -38,8 +52,22 @@ final class CassandraBuckets {
     }
 
     BucketInfo get(String bucket) {
+        long now = System.nanoTime();
+        Cached c = cache.get(bucket);
+        if (c != null && now - c.readAtNanos() < ttlNanos) {
+            return c.info();
+        }
         Row r = t.session.execute(t.read(t.q.selectBucket.bind(bucket))).one();
-        return r == null ? null : new BucketInfo(bucket, r.getLong("created"), BucketAcl.ofCode(r.getInt("acl")));
+        BucketInfo info = r == null ? null : new BucketInfo(bucket, r.getLong("created"), BucketAcl.ofCode(r.getInt("acl")));
+        if (info == null || ttlNanos == 0) {
+            cache.remove(bucket);
+        } else {
+            if (cache.size() >= MAX_CACHED) {
+                cache.clear();
+            }
+            cache.put(bucket, new Cached(info, now));
+        }
+        return info;
     }
 
     BucketInfo require(String bucket) throws StoreException {
@@ -65,7 +93,10 @@ final class CassandraBuckets {
     }
 
     void setAcl(String bucket, BucketAcl acl) throws StoreException {
-        if (!t.session.execute(t.write(t.q.updateBucketAcl.bind(acl.code(), bucket))).wasApplied()) {
+        cache.remove(bucket);
+        boolean applied = t.session.execute(t.write(t.q.updateBucketAcl.bind(acl.code(), bucket))).wasApplied();
+        cache.remove(bucket);
+        if (!applied) {
             throw new StoreException(StoreException.Reason.NO_SUCH_BUCKET, bucket);
         }
     }
@@ -73,7 +104,9 @@ final class CassandraBuckets {
     void delete(String bucket, Emptier emptier) throws IOException {
         require(bucket);
         emptier.empty(bucket);
-        if (!t.session.execute(t.write(t.q.deleteBucket.bind(bucket))).wasApplied()) {
+        boolean applied = t.session.execute(t.write(t.q.deleteBucket.bind(bucket))).wasApplied();
+        cache.remove(bucket);
+        if (!applied) {
             throw new StoreException(StoreException.Reason.NO_SUCH_BUCKET, bucket);
         }
     }

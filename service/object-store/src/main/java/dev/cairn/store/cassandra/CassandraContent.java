@@ -51,9 +51,15 @@ final class CassandraContent {
 
     /** Records a write under its slot and under its content, before the row is written. */
     void recordWrite(String bucket, int kind, String slot, WriteId wid, String sha256) {
-        t.all(List.of(
-                t.write(t.q.insertWrite.bind(bucket, kind, slot, wid.buffer(), sha256)),
-                t.write(t.q.insertRef.bind(sha256, kind, bucket, slot, wid.buffer()))));
+        CassandraTables.joinAll(recordWriteAsync(bucket, kind, slot, wid, sha256));
+    }
+
+    /** {@link #recordWrite}, started: the caller joins the futures before it reads the content's generations. */
+    List<CompletableFuture<AsyncResultSet>> recordWriteAsync(String bucket, int kind, String slot, WriteId wid,
+                                                             String sha256) {
+        return List.of(
+                t.async(t.write(t.q.insertWrite.bind(bucket, kind, slot, wid.buffer(), sha256))),
+                t.async(t.write(t.q.insertRef.bind(sha256, kind, bucket, slot, wid.buffer()))));
     }
 
     /** Removes the recorded writes of a slot that {@code dead} says can never be the row again. */
@@ -62,17 +68,48 @@ final class CassandraContent {
     }
 
     void releaseWrites(String bucket, int kind, String slot, Predicate<WriteId> dead, Iterable<Row> writes) {
-        Set<String> released = new LinkedHashSet<>();
-        for (Row r : writes) {
-            WriteId w = WriteId.of(r.getByteBuffer("wid"));
-            if (dead.test(w)) {
-                String sha = r.getString("sha256");
-                t.session.execute(t.write(t.q.deleteRef.bind(sha, kind, bucket, slot, w.buffer())));
-                t.session.execute(t.write(t.q.deleteWrite.bind(bucket, kind, slot, w.buffer())));
-                released.add(sha);
+        List<Recorded> released = new ArrayList<>();
+        for (Recorded w : Recorded.all(writes)) {
+            if (dead.test(w.wid())) {
+                released.add(w);
             }
         }
-        for (String sha : released) {
+        release(bucket, kind, slot, released);
+    }
+
+    /** A recorded write: a row of {@code writes} within its slot. */
+    record Recorded(WriteId wid, String sha256) {
+        static List<Recorded> all(Iterable<Row> rows) {
+            List<Recorded> out = new ArrayList<>();
+            for (Row r : rows) {
+                out.add(new Recorded(WriteId.of(r.getByteBuffer("wid")), r.getString("sha256")));
+            }
+            return out;
+        }
+    }
+
+    /**
+     * Removes recorded writes (rows of {@code writes}) that can never be the row again, then
+     * reclaims their content. References go before the writes that lead to them: a release cut
+     * short leaves the write recorded, so the next settle of the slot finds it again.
+     */
+    void release(String bucket, int kind, String slot, List<Recorded> dead) {
+        if (dead.isEmpty()) {
+            return;
+        }
+        List<Statement<?>> refs = new ArrayList<>();
+        List<Statement<?>> writes = new ArrayList<>();
+        Set<String> shas = new LinkedHashSet<>();
+        for (Recorded r : dead) {
+            ByteBuffer wid = r.wid().buffer();
+            String sha = r.sha256();
+            refs.add(t.write(t.q.deleteRef.bind(sha, kind, bucket, slot, wid)));
+            writes.add(t.write(t.q.deleteWrite.bind(bucket, kind, slot, wid)));
+            shas.add(sha);
+        }
+        t.all(refs);
+        t.all(writes);
+        for (String sha : shas) {
             reclaim(sha);
         }
     }
@@ -83,11 +120,12 @@ final class CassandraContent {
      * content after the mark was written, sees it and stores a new generation.
      */
     void reclaim(String sha256) {
-        if (t.session.execute(t.protocol(t.q.selectAnyRef.bind(sha256))).one() != null) {
+        CompletableFuture<AsyncResultSet> anyRef = t.async(t.protocol(t.q.selectAnyRef.bind(sha256)));
+        CompletableFuture<AsyncResultSet> stored = t.async(t.protocol(t.q.selectGenerations.bind(sha256)));
+        if (CassandraTables.join(anyRef).one() != null) {
             return;
         }
-        List<Row> generations = new ArrayList<>();
-        t.session.execute(t.protocol(t.q.selectGenerations.bind(sha256))).forEach(generations::add);
+        List<Row> generations = CassandraTables.allRows(CassandraTables.join(stored));
         if (generations.isEmpty()) {
             return;
         }
@@ -123,14 +161,36 @@ final class CassandraContent {
                 && g.getSet("dooms", UUID.class).isEmpty();
     }
 
-    /** Finds a usable generation of the content or stores a new one. The caller holds a reference. */
+    /**
+     * Finds a usable generation of the content or stores a new one. The caller's reference is
+     * recorded (acknowledged) already.
+     */
     Stored store(ContentSource content) throws IOException {
+        return store(content, t.session.execute(t.protocol(t.q.selectGenerations.bind(content.sha256()))).all());
+    }
+
+    /**
+     * As {@link #store(ContentSource)}, given the generations read while the caller's reference
+     * was being recorded. A usable one is read again now that the reference is acknowledged: a
+     * reclaimer that doomed it before that read then either sees the reference or is seen here.
+     * A new generation is safe without that: no reclaimer has read it.
+     */
+    Stored store(ContentSource content, List<Row> generations) throws IOException {
         String sha = content.sha256();
-        for (Row r : t.session.execute(t.protocol(t.q.selectGenerations.bind(sha)))) {
+        for (Row r : generations) {
             if (usable(r) && r.getLong("size") == content.size()) {
-                return new Stored(r.getUuid("generation"), false, null);
+                Row again = t.session.execute(t.protocol(t.q.selectGeneration.bind(sha, r.getUuid("generation")))).one();
+                if (again != null && usable(again) && again.getLong("size") == content.size()) {
+                    return new Stored(r.getUuid("generation"), false, null);
+                }
             }
         }
+        return storeNew(content);
+    }
+
+    /** A stored generation not yet marked complete: the caller marks it after its row is written, or at once. */
+    Stored storeNew(ContentSource content) throws IOException {
+        String sha = content.sha256();
         UUID gen = Uuids.timeBased();
         MessageDigest sha256 = CassandraTables.digest("SHA-256");
         MessageDigest md5 = CassandraTables.digest("MD5");
@@ -164,8 +224,15 @@ final class CassandraContent {
         if (total != content.size() || !Hex.encode(sha256.digest()).equals(sha)) {
             throw new IOException("content offered as " + sha + " (" + content.size() + " bytes) does not match its bytes");
         }
-        t.session.execute(t.write(t.q.completeGeneration.bind(sha, gen)));
         return new Stored(gen, true, Hex.encode(md5.digest()));
+    }
+
+    /**
+     * Marks a new generation complete, so other writers may use it. Its chunks are written; the
+     * writer's own row needs no mark, so the two go in parallel.
+     */
+    Statement<?> complete(String sha256, Stored stored) {
+        return t.write(t.q.completeGeneration.bind(sha256, stored.generation()));
     }
 
     /** Whether an object of a public-read bucket holds this content (looking at most at 1000 references). */

@@ -80,8 +80,13 @@ final class CassandraMultipart {
         CassandraContent.Stored stored = content.store(source);
         String md5 = source.md5() != null ? source.md5() : stored.md5() != null ? stored.md5() : ContentSource.md5Of(source);
         PartInfo part = new PartInfo(partNumber, source.sha256(), source.size(), md5, wid.timestampMicros() / 1000);
-        t.session.execute(t.write(t.q.insertPart.bind(uploadId, partNumber,
+        List<com.datastax.oss.driver.api.core.cql.Statement<?>> writes = new ArrayList<>();
+        writes.add(t.write(t.q.insertPart.bind(uploadId, partNumber,
                 RowFormat.encodePart(wid, stored.generation(), part))).setQueryTimestamp(wid.timestampMicros()));
+        if (stored.fresh()) {
+            writes.add(content.complete(source.sha256(), stored));
+        }
+        t.all(writes);
         Row current = t.session.execute(t.protocol(t.q.selectPart.bind(uploadId, partNumber))).one();
         if (current == null) {
             content.releaseWrites(bucket, KIND_PART, slot, w -> w.timestampMicros() <= wid.timestampMicros());
@@ -155,7 +160,8 @@ final class CassandraMultipart {
         });
         upload(bucket, key, uploadId);
         ObjectInfo info = objects.write(bucket, key, attributes == null ? u.attributes() : attributes, whole,
-                MultipartAssembly.etag(chosen), chosen.size(), checksums, false);
+                MultipartAssembly.etag(chosen), chosen.size(), checksums, false,
+                chosen.stream().mapToLong(PartInfo::size).toArray());
         drop(bucket, key, uploadId);
         return info;
     }

@@ -64,6 +64,7 @@ public final class CassandraObjectStore implements ObjectStore {
     private final CassandraReaders readers;
     private final CassandraObjects objects;
     private final CassandraMultipart multipart;
+    private final Settler settler = new Settler();
 
     /**
      * A store on an open session. {@code ownsSession}: close the session with the store.
@@ -72,10 +73,10 @@ public final class CassandraObjectStore implements ObjectStore {
     public CassandraObjectStore(CqlSession session, boolean ownsSession, CassandraSettings settings) {
         this.ownsSession = ownsSession;
         tables = new CassandraTables(session, settings);
-        buckets = new CassandraBuckets(tables);
+        buckets = new CassandraBuckets(tables, settings.getBucketCacheTtl());
         content = new CassandraContent(tables, buckets);
         readers = new CassandraReaders(tables, content);
-        objects = new CassandraObjects(tables, buckets, content, readers, new DirectoryIndex(tables));
+        objects = new CassandraObjects(tables, buckets, content, readers, new DirectoryIndex(tables), settler);
         multipart = new CassandraMultipart(tables, buckets, content, readers, objects);
     }
 
@@ -153,10 +154,13 @@ public final class CassandraObjectStore implements ObjectStore {
     public ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
                                 String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
             throws IOException {
-        return CassandraTables.guard(() -> {
-            buckets.require(bucket);
-            return objects.write(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent);
-        });
+        return CassandraTables.guard(() -> objects.write(bucket, key, attributes, content, etag, partCount, checksums,
+                onlyIfAbsent));
+    }
+
+    @Override
+    public long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
+        return CassandraTables.guard(() -> objects.partSizes(bucket, key, info));
     }
 
     @Override
@@ -253,8 +257,19 @@ public final class CassandraObjectStore implements ObjectStore {
         return objects.stats();
     }
 
+    /** The store's session (for tools that measure the cluster next to the store). */
+    public CqlSession session() {
+        return tables.session;
+    }
+
+    /** Waits until the bookkeeping of every write answered so far is done (tests look at the tables after it). */
+    public void awaitSettled() throws InterruptedException {
+        settler.awaitSettled();
+    }
+
     @Override
     public void close() {
+        settler.close();
         if (ownsSession) {
             tables.session.close();
         }

@@ -7,6 +7,7 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.Statement;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ListPage;
 import dev.cairn.store.ListQuery;
@@ -19,6 +20,8 @@ import dev.cairn.store.StoreStats;
 import dev.cairn.store.StoreUnavailableException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,11 +45,13 @@ final class CassandraObjects {
     private final CassandraContent content;
     private final CassandraReaders readers;
     private final DirectoryIndex directory;
+    private final Settler settler;
     private final AtomicLong logicalBytes = new AtomicLong();
     private final AtomicLong physicalBytes = new AtomicLong();
 
     CassandraObjects(CassandraTables t, CassandraBuckets buckets, CassandraContent content, CassandraReaders readers,
-                     DirectoryIndex directory) {
+                     DirectoryIndex directory, Settler settler) {
+        this.settler = settler;
         this.t = t;
         this.buckets = buckets;
         this.content = content;
@@ -54,28 +59,52 @@ final class CassandraObjects {
         this.directory = directory;
     }
 
-    /** Writes an object row and records its content's reference. The caller checked the bucket. */
+    /**
+     * Writes an object row and records its content's reference, in three round trips when the
+     * content is new: (1) the bucket check, the write recorded, the content's generations and the
+     * key's earlier writes read, all at once; (2) the content stored, or a usable generation read
+     * again; (3) the row written, with the new generation marked complete beside it. The write
+     * is then durable and answered; the writes it superseded are released after that by the
+     * {@link Settler} (docs/cassandra.md, "The queries").
+     */
     ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
                      String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
             throws IOException {
-        if (onlyIfAbsent && read(bucket, key, t.protocolCl) != null) {
-            throw new StoreException(StoreException.Reason.PRECONDITION_FAILED, key + " exists");
-        }
-        directory.writeMarkers(bucket, key);
+        return write(bucket, key, attributes, source, etag, partCount, checksums, onlyIfAbsent, null);
+    }
+
+    /** As above; {@code partSizes}: the sizes of the parts a multipart object is completed from, or null. */
+    ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
+                     String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent,
+                     long[] partSizes) throws IOException {
         WriteId wid = t.ids.next();
-        content.recordWrite(bucket, KIND_OBJECT, key, wid, source.sha256());
-        CassandraContent.Stored stored = content.store(source);
-        ObjectInfo info = new ObjectInfo(key, source.sha256(), source.size(), etag, attributes,
+        String sha = source.sha256();
+        CompletableFuture<AsyncResultSet> bucketRow = t.async(t.read(t.q.selectBucket.bind(bucket)));
+        CompletableFuture<AsyncResultSet> existing = onlyIfAbsent
+                ? t.async(t.protocol(t.q.selectObject.bind(bucket, key))) : null;
+        List<CompletableFuture<AsyncResultSet>> markers = directory.writeMarkersAsync(bucket, key);
+        List<CompletableFuture<AsyncResultSet>> recorded = content.recordWriteAsync(bucket, KIND_OBJECT, key, wid, sha);
+        CompletableFuture<AsyncResultSet> generations = t.async(t.protocol(t.q.selectGenerations.bind(sha)));
+        CompletableFuture<AsyncResultSet> earlier = t.async(t.protocol(t.q.selectWrites.bind(bucket, KIND_OBJECT, key)));
+        CassandraTables.joinAll(recorded);
+        CassandraTables.joinAll(markers);
+        StoreException refused = null;
+        if (CassandraTables.join(bucketRow).one() == null) {
+            refused = new StoreException(StoreException.Reason.NO_SUCH_BUCKET, bucket);
+        } else if (existing != null && CassandraTables.join(existing).one() != null) {
+            refused = new StoreException(StoreException.Reason.PRECONDITION_FAILED, key + " exists");
+        }
+        if (refused != null) {
+            content.release(bucket, KIND_OBJECT, key, List.of(new CassandraContent.Recorded(wid, sha)));
+            throw refused;
+        }
+        CassandraContent.Stored stored = content.store(source, CassandraTables.allRows(CassandraTables.join(generations)));
+        ObjectInfo info = new ObjectInfo(key, sha, source.size(), etag, attributes,
                 wid.timestampMicros() / 1000, partCount, checksums);
-        ByteBuffer row = RowFormat.encodeObject(wid, stored.generation(), info);
-        DirectoryIndex.Entry entry = DirectoryIndex.entryOf(key);
-        long ts = wid.timestampMicros();
-        BatchStatement batch = BatchStatement.newInstance(BatchType.LOGGED,
-                t.q.insertObject.bind(bucket, key, row).setQueryTimestamp(ts),
-                t.q.insertEntry.bind(bucket, entry.dir(), entry.shard(), entry.name(), row).setQueryTimestamp(ts));
-        // A batch carries one timestamp for all its statements: theirs are ignored.
-        t.session.execute(batch.setQueryTimestamp(ts).setConsistencyLevel(t.writeCl).setIdempotent(true));
-        settle(bucket, key, wid);
+        writeRow(bucket, key, wid, RowFormat.encodeObject(wid, stored.generation(), info),
+                partSizes == null ? null : PartLayout.encode(wid, sha, partSizes),
+                stored.fresh() ? content.complete(sha, stored) : null);
+        settler.submit(() -> settle(bucket, key, wid, CassandraTables.allRows(CassandraTables.join(earlier))));
         logicalBytes.addAndGet(source.size());
         if (stored.fresh()) {
             physicalBytes.addAndGet(source.size());
@@ -83,25 +112,81 @@ final class CassandraObjects {
         return info;
     }
 
-    /** After writing: removes the recorded writes of this key that can no longer win. */
-    private void settle(String bucket, String key, WriteId mine) {
-        // Read in parallel: whatever the order, a write ordered before the row's can never win.
-        CompletableFuture<AsyncResultSet> writes = t.session.executeAsync(
-                t.protocol(t.q.selectWrites.bind(bucket, KIND_OBJECT, key))).toCompletableFuture();
-        RowFormat.Stored<ObjectInfo> current = read(bucket, key, t.protocolCl);
-        Iterable<Row> recorded = CassandraTables.allRows(CassandraTables.join(writes));
-        if (current == null) {
+    /**
+     * The row, its directory entry and its part layout (may be null) in one logged batch at the
+     * write id's timestamp, and {@code beside} (may be null) in parallel.
+     */
+    private void writeRow(String bucket, String key, WriteId wid, ByteBuffer row, ByteBuffer layout,
+                          Statement<?> beside) {
+        DirectoryIndex.Entry entry = DirectoryIndex.entryOf(key);
+        long ts = wid.timestampMicros();
+        BatchStatement batch = BatchStatement.newInstance(BatchType.LOGGED,
+                t.q.insertObject.bind(bucket, key, row).setQueryTimestamp(ts),
+                t.q.insertEntry.bind(bucket, entry.dir(), entry.shard(), entry.name(), row).setQueryTimestamp(ts));
+        if (layout != null) {
+            batch = batch.add(t.q.insertLayout.bind(bucket, key, layout).setQueryTimestamp(ts));
+        }
+        // A batch carries one timestamp for all its statements: theirs are ignored.
+        CompletableFuture<AsyncResultSet> written = t.async(batch.setQueryTimestamp(ts).setConsistencyLevel(t.writeCl)
+                .setIdempotent(true));
+        CompletableFuture<AsyncResultSet> other = beside == null ? null : t.async(beside);
+        CassandraTables.join(written);
+        if (other != null) {
+            CassandraTables.join(other);
+        }
+    }
+
+    /**
+     * After writing: releases the recorded writes of this key that can no longer win. Every write
+     * ordered before this one, read before this row was written, is dead as soon as the row is
+     * acknowledged; they are released while the row is read back, which says whether this write
+     * itself still stands. When it does not (a later write or a delete won meanwhile), the key's
+     * writes are read again and settled against the winner.
+     */
+    private void settle(String bucket, String key, WriteId mine, List<Row> earlier) {
+        CompletableFuture<AsyncResultSet> current = t.async(t.protocol(t.q.selectObject.bind(bucket, key)));
+        List<CassandraContent.Recorded> dead = new ArrayList<>();
+        for (CassandraContent.Recorded w : CassandraContent.Recorded.all(earlier)) {
+            if (w.wid().compareTo(mine) < 0) {
+                dead.add(w);
+            }
+        }
+        content.release(bucket, KIND_OBJECT, key, dead);
+        Row now = CassandraTables.join(current).one();
+        if (now != null && RowFormat.writeIdOf(now.getByteBuffer("row")).equals(mine)) {
+            return;
+        }
+        if (now == null) {
             // A delete with a timestamp at or after this write shadows it.
-            content.releaseWrites(bucket, KIND_OBJECT, key, w -> w.timestampMicros() <= mine.timestampMicros(), recorded);
+            content.releaseWrites(bucket, KIND_OBJECT, key, w -> w.timestampMicros() <= mine.timestampMicros());
         } else {
-            WriteId winner = current.writeId();
-            content.releaseWrites(bucket, KIND_OBJECT, key, w -> w.compareTo(winner) < 0, recorded);
+            WriteId winner = RowFormat.writeIdOf(now.getByteBuffer("row"));
+            content.releaseWrites(bucket, KIND_OBJECT, key, w -> w.compareTo(winner) < 0);
         }
     }
 
     RowFormat.Stored<ObjectInfo> read(String bucket, String key, ConsistencyLevel cl) {
         Row r = t.session.execute(t.q.selectObject.bind(bucket, key).setConsistencyLevel(cl).setIdempotent(true)).one();
         return r == null ? null : RowFormat.decodeObject(key, r.getByteBuffer("row"));
+    }
+
+    /** The part sizes of a multipart object as read, or null (not multipart, or replaced since). */
+    long[] partSizes(String bucket, String key, ObjectInfo info) throws StoreException {
+        if (info.partCount() == 0) {
+            buckets.require(bucket);
+            return null;
+        }
+        CompletableFuture<AsyncResultSet> layout = t.async(t.read(t.q.selectLayout.bind(bucket, key)));
+        Row current = t.session.execute(t.read(t.q.selectObject.bind(bucket, key))).one();
+        Row r = CassandraTables.join(layout).one();
+        if (r == null || current == null) {
+            buckets.require(bucket);
+            return null;
+        }
+        // A plain PUT over a multipart object leaves the layout: it is served only with its own row.
+        ByteBuffer cell = r.getByteBuffer("row");
+        return RowFormat.writeIdOf(cell).equals(RowFormat.writeIdOf(current.getByteBuffer("row")))
+                ? PartLayout.sizesOf(cell, info) : null;
     }
 
     ObjectInfo head(String bucket, String key) throws StoreException {
@@ -145,7 +230,8 @@ final class CassandraObjects {
         DirectoryIndex.Entry entry = DirectoryIndex.entryOf(key);
         BatchStatement batch = BatchStatement.newInstance(BatchType.LOGGED,
                 t.q.deleteObject.bind(bucket, key).setQueryTimestamp(ts),
-                t.q.deleteEntry.bind(bucket, entry.dir(), entry.shard(), entry.name()).setQueryTimestamp(ts));
+                t.q.deleteEntry.bind(bucket, entry.dir(), entry.shard(), entry.name()).setQueryTimestamp(ts),
+                t.q.deleteLayout.bind(bucket, key).setQueryTimestamp(ts));
         t.session.execute(batch.setQueryTimestamp(ts).setConsistencyLevel(t.writeCl).setIdempotent(true));
         content.releaseWrites(bucket, KIND_OBJECT, key, w -> w.timestampMicros() <= ts);
         return old.value();

@@ -35,10 +35,11 @@ final class CassandraSchema {
             "CREATE TABLE IF NOT EXISTS uploads (bucket text, key text, upload_id text, row blob,"
                     + " PRIMARY KEY (bucket, key, upload_id))",
             "CREATE TABLE IF NOT EXISTS parts (upload_id text, part_number int, row blob,"
-                    + " PRIMARY KEY (upload_id, part_number))");
+                    + " PRIMARY KEY (upload_id, part_number))",
+            "CREATE TABLE IF NOT EXISTS layouts (bucket text, key text, row blob, PRIMARY KEY ((bucket, key)))");
 
     static final List<String> TABLE_NAMES = List.of(
-            "buckets", "objects", "directory", "writes", "refs", "contents", "chunks", "uploads", "parts");
+            "buckets", "objects", "directory", "writes", "refs", "contents", "chunks", "uploads", "parts", "layouts");
 
     private CassandraSchema() {
     }

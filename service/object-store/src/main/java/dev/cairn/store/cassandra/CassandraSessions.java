@@ -3,6 +3,7 @@ package dev.cairn.store.cassandra;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.tracker.RequestTracker;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,12 @@ public final class CassandraSessions {
 
     /** A session confined to {@code datacenter}, reached through {@code contactPoints}. */
     public static CqlSession connect(CassandraSettings s, String datacenter, List<String> contactPoints) {
+        return connect(s, datacenter, contactPoints, null);
+    }
+
+    /** As {@link #connect(CassandraSettings, String, List)}, reporting every request to {@code tracker} (may be null). */
+    public static CqlSession connect(CassandraSettings s, String datacenter, List<String> contactPoints,
+                                     RequestTracker tracker) {
         DriverConfigLoader loader = DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, s.getRequestTimeout())
                 .withDuration(DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT, s.getConnectTimeout())
@@ -40,6 +47,9 @@ public final class CassandraSessions {
                 .withConfigLoader(loader)
                 .addContactPoints(points)
                 .withLocalDatacenter(datacenter);
+        if (tracker != null) {
+            builder.addRequestTracker(tracker);
+        }
         if (s.getUsername() != null) {
             builder.withAuthCredentials(s.getUsername(), s.getPassword() == null ? "" : s.getPassword());
         }

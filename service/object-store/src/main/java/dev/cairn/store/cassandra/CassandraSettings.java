@@ -20,6 +20,7 @@ public class CassandraSettings {
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     public static final Duration DEFAULT_SCHEMA_TIMEOUT = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_BUCKET_CACHE_TTL = Duration.ofSeconds(1);
 
     /** Consistency of writes. */
     public enum WriteConsistency {
@@ -52,6 +53,12 @@ public class CassandraSettings {
     private ReadConsistency readConsistency = ReadConsistency.LOCAL_QUORUM;
     /** How long one request may take, retries included, before it fails (503 to the client). */
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+    /**
+     * How long a bucket's row (its existence and ACL) read from the cluster is reused by this
+     * node; this node's own bucket changes apply at once, other nodes' after at most this. 0: every
+     * check reads the cluster.
+     */
+    private Duration bucketCacheTtl = DEFAULT_BUCKET_CACHE_TTL;
     /** How long connecting to a node may take. */
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     /** How long a schema change may wait for all nodes to agree. */
@@ -139,6 +146,14 @@ public class CassandraSettings {
         readConsistency = v;
     }
 
+    public Duration getBucketCacheTtl() {
+        return bucketCacheTtl;
+    }
+
+    public void setBucketCacheTtl(Duration v) {
+        bucketCacheTtl = v;
+    }
+
     public Duration getRequestTimeout() {
         return requestTimeout;
     }
@@ -190,6 +205,7 @@ public class CassandraSettings {
         require(replication.containsKey(localDatacenter),
                 "cairn.cassandra.replication must place replicas in the local datacenter " + localDatacenter);
         require(positive(requestTimeout), "cairn.cassandra.request-timeout must be positive");
+        require(bucketCacheTtl != null && !bucketCacheTtl.isNegative(), "cairn.cassandra.bucket-cache-ttl must not be negative");
         require(positive(connectTimeout), "cairn.cassandra.connect-timeout must be positive");
         require(positive(schemaTimeout), "cairn.cassandra.schema-timeout must be positive");
         cache.validate();

@@ -51,6 +51,17 @@ final class CassandraTables {
         return st.setConsistencyLevel(protocolCl).setIdempotent(true);
     }
 
+    CompletableFuture<AsyncResultSet> async(Statement<?> st) {
+        return session.executeAsync(st).toCompletableFuture();
+    }
+
+    /** Waits for every future, failing with the first error. */
+    static void joinAll(List<CompletableFuture<AsyncResultSet>> futures) {
+        for (CompletableFuture<AsyncResultSet> f : futures) {
+            join(f);
+        }
+    }
+
     /** Runs statements concurrently and waits for all. */
     void all(List<? extends Statement<?>> statements) {
         List<CompletableFuture<AsyncResultSet>> futures = new ArrayList<>(statements.size());

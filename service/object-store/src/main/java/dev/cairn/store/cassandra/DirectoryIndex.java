@@ -59,19 +59,19 @@ final class DirectoryIndex {
         return Math.floorMod(h ^ (h >>> 16), CassandraSchema.DIRECTORY_SHARDS);
     }
 
-    /** Writes the markers of every directory above the key (cached once written). */
-    void writeMarkers(String bucket, String key) {
-        List<Statement<?>> inserts = new ArrayList<>();
+    /** Starts writing the markers of every directory above the key (cached once written): join them before the entry is written. */
+    List<CompletableFuture<AsyncResultSet>> writeMarkersAsync(String bucket, String key) {
+        List<CompletableFuture<AsyncResultSet>> inserts = new ArrayList<>();
         int from = 0;
         for (int slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
             String parent = key.substring(0, from);
             String name = key.substring(from, slash + 1);
             if (!markerWritten(bucket.length() + ":" + bucket + key.substring(0, slash + 1))) {
-                inserts.add(tables.write(tables.q.insertMarker.bind(bucket, parent, shardOf(name), name)));
+                inserts.add(tables.async(tables.write(tables.q.insertMarker.bind(bucket, parent, shardOf(name), name))));
             }
             from = slash + 1;
         }
-        tables.all(inserts);
+        return inserts;
     }
 
     private boolean markerWritten(String marker) {

@@ -18,6 +18,10 @@ final class Statements {
     final PreparedStatement selectObject;
     final PreparedStatement deleteObject;
 
+    final PreparedStatement insertLayout;
+    final PreparedStatement selectLayout;
+    final PreparedStatement deleteLayout;
+
     final PreparedStatement insertEntry;
     final PreparedStatement deleteEntry;
     final PreparedStatement insertMarker;
@@ -71,6 +75,10 @@ final class Statements {
         insertObject = s.prepare("INSERT INTO " + ks + ".objects (bucket, key, row) VALUES (?, ?, ?)");
         selectObject = s.prepare("SELECT row FROM " + ks + ".objects WHERE bucket = ? AND key = ?");
         deleteObject = s.prepare("DELETE FROM " + ks + ".objects WHERE bucket = ? AND key = ?");
+
+        insertLayout = s.prepare("INSERT INTO " + ks + ".layouts (bucket, key, row) VALUES (?, ?, ?)");
+        selectLayout = s.prepare("SELECT row FROM " + ks + ".layouts WHERE bucket = ? AND key = ?");
+        deleteLayout = s.prepare("DELETE FROM " + ks + ".layouts WHERE bucket = ? AND key = ?");
 
         insertEntry = s.prepare("INSERT INTO " + ks + ".directory (bucket, dir, shard, name, row) VALUES (?, ?, ?, ?, ?)");
         deleteEntry = s.prepare("DELETE FROM " + ks + ".directory WHERE bucket = ? AND dir = ? AND shard = ? AND name = ?");

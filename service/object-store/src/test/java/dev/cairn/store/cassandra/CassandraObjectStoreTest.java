@@ -1,8 +1,10 @@
 package dev.cairn.store.cassandra;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.datastax.oss.driver.api.core.CqlSession;
@@ -11,11 +13,17 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
+import dev.cairn.store.CompletedPart;
 import dev.cairn.store.ObjectAttributes;
+import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.PartInfo;
+import dev.cairn.store.UploadInfo;
+import dev.cairn.store.StoreException;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -82,6 +90,7 @@ class CassandraObjectStoreTest {
                     bucket, "dir/", DirectoryIndex.shardOf("k"), "k")).one();
             assertEquals(wid.timestampMicros(), entry.getLong("ts"), "the listing entry has the same timestamp");
 
+            store.awaitSettled();
             assertNull(row("refs", "sha256 = ?", first.sha256()), "the overwritten content's reference is released");
             assertNull(row("contents", "sha256 = ?", first.sha256()), "and the content reclaimed");
             assertNotNull(row("refs", "sha256 = ?", second.sha256()));
@@ -94,6 +103,74 @@ class CassandraObjectStoreTest {
             assertNull(row("contents", "sha256 = ?", second.sha256()));
             assertTrue(session.execute(SimpleStatement.newInstance("SELECT wid FROM " + KEYSPACE
                     + ".writes WHERE bucket = ? AND kind = 0 AND slot = ?", bucket, "dir/k")).all().isEmpty());
+        }
+    }
+
+    @Test
+    void aNewObjectIsWrittenInThreeRoundTripsAndSettledAfterTheAnswer() throws Exception {
+        String bucket = "rt-" + Long.toHexString(System.nanoTime());
+        StatementTrace trace = new StatementTrace();
+        try (CqlSession traced = CassandraSessions.connect(settings, settings.getLocalDatacenter(),
+                settings.getContactPoints(), trace);
+             CassandraObjectStore store = new CassandraObjectStore(traced, false, settings)) {
+            store.createBucket(bucket, BucketAcl.PRIVATE);
+            store.putObject(bucket, "warm/up", ObjectAttributes.EMPTY, content("warm"), "e", 0, Map.of(), false);
+            int fewest = Integer.MAX_VALUE;
+            // The fewest of a few: a pause of this JVM between two parallel statements would count as a trip.
+            for (int i = 0; i < 5; i++) {
+                store.awaitSettled();
+                trace.clear();
+                ContentSource c = content("new content " + i + " " + System.nanoTime());
+                store.putObject(bucket, "photos/new-" + i, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+                List<StatementTrace.Call> answered = trace.calls();
+                fewest = Math.min(fewest, StatementTrace.roundTrips(answered));
+                assertTrue(answered.stream().noneMatch(call -> call.cql().startsWith("DELETE")),
+                        "nothing is released before the answer: " + answered);
+            }
+            assertTrue(fewest <= 3, "a new-content PUT answers after at most three round trips, took " + fewest);
+        }
+    }
+
+    @Test
+    void aWriteRefusedForItsBucketOrConditionLeavesNoReference() throws Exception {
+        String bucket = "refused-" + Long.toHexString(System.nanoTime());
+        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+            ContentSource c = content("refused " + bucket);
+            StoreException noBucket = assertThrows(StoreException.class, () ->
+                    store.putObject(bucket, "k", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false));
+            assertEquals(StoreException.Reason.NO_SUCH_BUCKET, noBucket.reason());
+            store.createBucket(bucket, BucketAcl.PRIVATE);
+            ContentSource first = content("first " + bucket);
+            store.putObject(bucket, "k", ObjectAttributes.EMPTY, first, first.md5(), 0, Map.of(), false);
+            StoreException exists = assertThrows(StoreException.class, () ->
+                    store.putObject(bucket, "k", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), true));
+            assertEquals(StoreException.Reason.PRECONDITION_FAILED, exists.reason());
+            store.awaitSettled();
+            assertNull(row("refs", "sha256 = ?", c.sha256()), "a refused write keeps no reference");
+            assertNull(row("contents", "sha256 = ?", c.sha256()), "nor content");
+            assertEquals(1, session.execute(SimpleStatement.newInstance("SELECT wid FROM " + KEYSPACE
+                    + ".writes WHERE bucket = ? AND kind = 0 AND slot = ?", bucket, "k")).all().size());
+        }
+    }
+
+    @Test
+    void partSizesAreThoseOfTheCurrentMultipartVersion() throws Exception {
+        String bucket = "layout-" + Long.toHexString(System.nanoTime());
+        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+            store.createBucket(bucket, BucketAcl.PRIVATE);
+            UploadInfo u = store.createUpload(bucket, "k", ObjectAttributes.EMPTY);
+            PartInfo a = store.putPart(bucket, "k", u.uploadId(), 1, content("aaaa"));
+            PartInfo b = store.putPart(bucket, "k", u.uploadId(), 2, content("bb"));
+            ObjectInfo done = store.completeUpload(bucket, "k", u.uploadId(),
+                    List.of(new CompletedPart(1, a.etag()), new CompletedPart(2, b.etag())), 0);
+            assertArrayEquals(new long[] {4, 2}, store.partSizes(bucket, "k", done));
+            assertArrayEquals(new long[] {4, 2}, store.partSizes(bucket, "k", store.headObject(bucket, "k")));
+            ContentSource x = content("x");
+            ObjectInfo plain = store.putObject(bucket, "k", ObjectAttributes.EMPTY, x, x.md5(), 0, Map.of(), false);
+            assertNull(store.partSizes(bucket, "k", plain));
+            assertNull(store.partSizes(bucket, "k", done), "an old version read earlier");
+            store.deleteObject(bucket, "k");
+            assertNull(row("layouts", "bucket = ? AND key = ?", bucket, "k"), "a delete drops the layout");
         }
     }
 

@@ -1,0 +1,165 @@
+package dev.cairn.store.cassandra;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import dev.cairn.store.BucketAcl;
+import dev.cairn.store.ContentSource;
+import dev.cairn.store.Hex;
+import dev.cairn.store.ObjectAttributes;
+import dev.cairn.store.ObjectRead;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The cluster alone next to the Cassandra store alone, in one run, on a scratch keyspace
+ * {@value #KEYSPACE} (kept: dropping tables under write load has stopped a node's commit log): single-row writes and reads of {@code size} bytes at LOCAL_QUORUM (what the
+ * cluster itself does), then the store's PUT (new content over existing keys) and GET (no row
+ * cache: a cache miss of the service) with the same threads. Prints one line per phase:
+ * {@code phase ops/s p50-ms p99-ms}. Run through the service's jar:
+ * {@code java -cp service/target/cairn-service.jar -Dloader.main=dev.cairn.store.cassandra.CassandraBench
+ * org.springframework.boot.loader.launch.PropertiesLauncher contact-points threads seconds [size] [keys]}.
+ */
+public final class CassandraBench {
+    private static final String KEYSPACE = "cairn_bench";
+
+    private CassandraBench() {
+    }
+
+    interface Op {
+        void run(ThreadLocalRandom random) throws Exception;
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 3) {
+            System.err.println("usage: CassandraBench contact-points threads seconds [size] [keys]");
+            System.exit(2);
+        }
+        CassandraSettings settings = new CassandraSettings();
+        settings.setContactPoints(List.of(args[0].split(",")));
+        settings.setKeyspace(KEYSPACE);
+        settings.setRequestTimeout(Duration.ofSeconds(10));
+        int threads = Integer.parseInt(args[1]);
+        int seconds = Integer.parseInt(args[2]);
+        int size = args.length > 3 ? Integer.parseInt(args[3]) : 20 * 1024;
+        int keys = args.length > 4 ? Integer.parseInt(args[4]) : 2000;
+        try (CassandraObjectStore store = CassandraObjectStore.open(settings)) {
+            CqlSession session = store.session();
+            session.execute(SimpleStatement.newInstance("CREATE TABLE IF NOT EXISTS " + KEYSPACE
+                    + ".probe (k int PRIMARY KEY, v blob)").setTimeout(settings.getSchemaTimeout()));
+            PreparedStatement insert = session.prepare("INSERT INTO " + KEYSPACE + ".probe (k, v) VALUES (?, ?)");
+            PreparedStatement select = session.prepare("SELECT v FROM " + KEYSPACE + ".probe WHERE k = ?");
+            byte[] payload = new byte[size];
+            ThreadLocalRandom.current().nextBytes(payload);
+            report("cluster-write", phase(threads, seconds, r -> session.execute(insert.bind(r.nextInt(keys),
+                    ByteBuffer.wrap(payload)).setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM))), seconds);
+            report("cluster-read", phase(threads, seconds, r -> session.execute(select.bind(r.nextInt(keys))
+                    .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM))), seconds);
+
+            String bucket = "bench-" + Long.toHexString(System.nanoTime());
+            store.createBucket(bucket, BucketAcl.PRIVATE);
+            ExecutorService loaders = Executors.newFixedThreadPool(threads);
+            List<Future<?>> loads = new ArrayList<>();
+            for (int i = 0; i < keys; i++) {
+                int k = i;
+                loads.add(loaders.submit(() -> put(store, bucket, k, size)));
+            }
+            for (Future<?> f : loads) {
+                f.get();
+            }
+            loaders.shutdown();
+            store.awaitSettled();
+            report("store-put", phase(threads, seconds, r -> put(store, bucket, r.nextInt(keys), size)), seconds);
+            store.awaitSettled();
+            report("store-get", phase(threads, seconds, r -> {
+                try (ObjectRead o = store.getObject(bucket, key(r.nextInt(keys))); InputStream in = o.open(0, o.size())) {
+                    in.readAllBytes();
+                }
+            }), seconds);
+        }
+        System.exit(0);
+    }
+
+    private static String key(int k) {
+        return "photos/" + k;
+    }
+
+    private static Void put(CassandraObjectStore store, String bucket, int k, int size) throws Exception {
+        byte[] data = new byte[size];
+        ThreadLocalRandom.current().nextBytes(data);
+        ContentSource c = content(data);
+        store.putObject(bucket, key(k), ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        return null;
+    }
+
+    private static long[] phase(int threads, int seconds, Op op) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        List<Future<long[]>> futures = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            futures.add(pool.submit(() -> {
+                long[] lat = new long[1 << 16];
+                int n = 0;
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                while (System.nanoTime() < end && n < lat.length) {
+                    long start = System.nanoTime();
+                    op.run(random);
+                    lat[n++] = System.nanoTime() - start;
+                }
+                return Arrays.copyOf(lat, n);
+            }));
+        }
+        List<long[]> all = new ArrayList<>();
+        for (Future<long[]> f : futures) {
+            all.add(f.get());
+        }
+        pool.shutdown();
+        return all.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+    }
+
+    private static void report(String phase, long[] sorted, int seconds) {
+        double p50 = sorted.length == 0 ? 0 : sorted[sorted.length / 2] / 1e6;
+        double p99 = sorted.length == 0 ? 0 : sorted[Math.min(sorted.length - 1, (int) (sorted.length * 0.99))] / 1e6;
+        System.out.printf(Locale.ROOT, "%s %.1f %.2f %.2f%n", phase, sorted.length / (double) seconds, p50, p99);
+    }
+
+    private static ContentSource content(byte[] data) throws Exception {
+        String sha = Hex.encode(MessageDigest.getInstance("SHA-256").digest(data));
+        String md5 = Hex.encode(MessageDigest.getInstance("MD5").digest(data));
+        return new ContentSource() {
+            @Override
+            public String sha256() {
+                return sha;
+            }
+
+            @Override
+            public long size() {
+                return data.length;
+            }
+
+            @Override
+            public String md5() {
+                return md5;
+            }
+
+            @Override
+            public InputStream open() {
+                return new ByteArrayInputStream(data);
+            }
+        };
+    }
+}
