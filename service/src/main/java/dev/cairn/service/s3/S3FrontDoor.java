@@ -115,6 +115,11 @@ public final class S3FrontDoor {
             S3Error err = map(e.reason());
             errorCode = err.code();
             sendError(http, r, err.status(), err.code(), err.message(), requestId);
+        } catch (dev.cairn.engine.DiskFullException e) {
+            LOG.warn("request {}: refused, the disk is full: {}", requestId, e.getMessage());
+            errorCode = S3Error.INSUFFICIENT_STORAGE.code();
+            sendError(http, r, S3Error.INSUFFICIENT_STORAGE.status(), errorCode, S3Error.INSUFFICIENT_STORAGE.message(),
+                    requestId);
         } catch (WriteStallException | dev.cairn.store.StoreUnavailableException e) {
             errorCode = S3Error.SLOW_DOWN.code();
             sendError(http, r, 503, errorCode, S3Error.SLOW_DOWN.message(), requestId);
