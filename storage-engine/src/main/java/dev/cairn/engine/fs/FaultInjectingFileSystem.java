@@ -75,6 +75,21 @@ public final class FaultInjectingFileSystem implements FileSystem {
         }
     }
 
+    private boolean spaceLimited() {
+        synchronized (space) {
+            return freeBytes != Long.MAX_VALUE;
+        }
+    }
+
+    /** A file's size; 0 for a directory or a missing path. */
+    private long sizeOrZero(Path path) {
+        try {
+            return delegate.size(path);
+        } catch (IOException notAFile) {
+            return 0;
+        }
+    }
+
     private void giveBack(long bytes) {
         synchronized (space) {
             if (freeBytes != Long.MAX_VALUE) {
@@ -124,7 +139,7 @@ public final class FaultInjectingFileSystem implements FileSystem {
     @Override
     public void delete(Path path) throws IOException {
         check(FsOp.DELETE, path);
-        long freed = delegate.exists(path) ? delegate.size(path) : 0;
+        long freed = spaceLimited() ? sizeOrZero(path) : 0;
         delegate.delete(path);
         giveBack(freed);
     }
