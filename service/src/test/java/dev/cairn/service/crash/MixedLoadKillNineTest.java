@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +53,8 @@ class MixedLoadKillNineTest {
     private static final int KEYS_PER_WORKER = 6;
     private static final int ROUNDS = 3;
     private static final int PART_BYTES = 64 << 10;
+    /** Requests acknowledged in a round before the kill may come. */
+    private static final int ACKS_BEFORE_KILL = 40;
     /** Shared by every worker, so that references to one content pile up across keys and buckets. */
     private static final List<byte[]> CONTENTS = contents();
 
@@ -88,14 +91,20 @@ class MixedLoadKillNineTest {
                     }
                 }
                 AtomicBoolean killed = new AtomicBoolean();
+                AtomicInteger progress = new AtomicInteger();
                 ExecutorService pool = Executors.newFixedThreadPool(WORKERS);
                 List<Future<Integer>> workers = new ArrayList<>();
                 for (int w = 0; w < WORKERS; w++) {
                     int worker = w;
                     long workerSeed = random.nextLong();
-                    workers.add(pool.submit(() -> load(s3, worker, new Random(workerSeed), expected, killed)));
+                    workers.add(pool.submit(() -> load(s3, worker, new Random(workerSeed), expected, killed, progress)));
                 }
-                Thread.sleep(1500 + random.nextInt(2500));
+                // Kill mid-load: once the load is under way (or after a bound), at a random moment.
+                long underWay = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
+                while (progress.get() < ACKS_BEFORE_KILL && System.nanoTime() < underWay) {
+                    Thread.sleep(20);
+                }
+                Thread.sleep(random.nextInt(1000));
                 killed.set(true);
                 service.kill9();
                 pool.shutdown();
@@ -123,13 +132,15 @@ class MixedLoadKillNineTest {
             System.out.println(where + audit);
             assertEquals(List.of(), audit.problems(), where + "the store's audit");
         }
-        assertTrue(acknowledged > 20, "the load acknowledged only " + acknowledged + " requests");
+        assertTrue(acknowledged >= ROUNDS * ACKS_BEFORE_KILL / 2, "the load acknowledged only " + acknowledged
+                + " requests");
     }
 
     /** One worker: its own keys, so the order of its acknowledgements is the order of its keys' states. */
-    private static int load(S3Client s3, int worker, Random random, Map<String, Expect> expected, AtomicBoolean killed) {
+    private static int load(S3Client s3, int worker, Random random, Map<String, Expect> expected, AtomicBoolean killed,
+                            AtomicInteger progress) {
         int acked = 0;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!killed.get() && System.nanoTime() < deadline) {
             String key = key(worker, random.nextInt(KEYS_PER_WORKER));
             try {
@@ -202,6 +213,7 @@ class MixedLoadKillNineTest {
                     }
                 }
                 acked++;
+                progress.incrementAndGet();
             } catch (SdkClientException | S3Exception cutOff) {
                 if (!killed.get()) {
                     throw new AssertionError("a request failed before the kill", cutOff);
