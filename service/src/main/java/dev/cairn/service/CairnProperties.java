@@ -437,6 +437,16 @@ public class CairnProperties {
         private java.nio.file.Path capacityDir;
         /** The engine's SSD row cache on the fast tier; 0: memory only. */
         private DataSize ssdCacheSize = DataSize.ofBytes(dev.cairn.engine.EngineOptions.DEFAULT_SSD_CACHE_BYTES);
+        /** Free disk space writes leave alone (deletes may use most of it); see docs/reliability.md. */
+        private DataSize reservedDiskSize = DataSize.ofBytes(dev.cairn.engine.EngineOptions.DEFAULT_RESERVED_DISK_BYTES);
+
+        public DataSize getReservedDiskSize() {
+            return reservedDiskSize;
+        }
+
+        public void setReservedDiskSize(DataSize v) {
+            reservedDiskSize = v;
+        }
 
         public java.nio.file.Path getCapacityDir() {
             return capacityDir;

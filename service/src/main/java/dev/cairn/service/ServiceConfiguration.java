@@ -69,6 +69,7 @@ public class ServiceConfiguration {
                 .syncPolicy(e.getSyncPolicy())
                 .capacityDirectory(e.getCapacityDir())
                 .ssdCacheBytes(e.getSsdCacheSize().toBytes())
+                .reservedDiskBytes(e.getReservedDiskSize().toBytes())
                 .build());
     }
 

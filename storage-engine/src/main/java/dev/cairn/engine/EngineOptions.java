@@ -49,6 +49,8 @@ public final class EngineOptions {
     public static final long DEFAULT_VALUE_FILE_BYTES = 256L << 20;
     /** The default value of {@link #valueGcGarbageRatio()}: 0.5. */
     public static final double DEFAULT_VALUE_GC_GARBAGE_RATIO = 0.5;
+    /** The default value of {@link #reservedDiskBytes()}: 128 MiB, room for two default memtables to flush. */
+    public static final long DEFAULT_RESERVED_DISK_BYTES = 128L << 20;
 
     private final Path directory;
     private final Path capacityDirectory;
@@ -73,6 +75,7 @@ public final class EngineOptions {
     private final Duration writeStallTimeout;
     private final long valueFileBytes;
     private final double valueGcGarbageRatio;
+    private final long reservedDiskBytes;
 
     private EngineOptions(Builder b) {
         directory = b.directory;
@@ -98,6 +101,7 @@ public final class EngineOptions {
         writeStallTimeout = b.writeStallTimeout;
         valueFileBytes = b.valueFileBytes;
         valueGcGarbageRatio = b.valueGcGarbageRatio;
+        reservedDiskBytes = b.reservedDiskBytes;
     }
 
     public static Builder builder(Path directory) {
@@ -202,6 +206,14 @@ public final class EngineOptions {
     /** Background value GC rewrites a value file once this fraction of it is garbage. */
     public double valueGcGarbageRatio() { return valueGcGarbageRatio; }
 
+    /**
+     * Free space kept back on the engine's file systems: a write that would leave less fails at
+     * once with {@link DiskFullException}, before anything of it is written. Deletes (and value
+     * GC) may use three quarters of it, and flushes and compactions the rest; 0 turns the check
+     * off. See docs/reliability.md.
+     */
+    public long reservedDiskBytes() { return reservedDiskBytes; }
+
     public static final class Builder {
         private Path directory;
         private Path capacityDirectory;
@@ -226,6 +238,7 @@ public final class EngineOptions {
         private Duration writeStallTimeout = DEFAULT_WRITE_STALL_TIMEOUT;
         private long valueFileBytes = DEFAULT_VALUE_FILE_BYTES;
         private double valueGcGarbageRatio = DEFAULT_VALUE_GC_GARBAGE_RATIO;
+        private long reservedDiskBytes = DEFAULT_RESERVED_DISK_BYTES;
 
         private Builder(Path directory) {
             this.directory = directory;
@@ -255,6 +268,7 @@ public final class EngineOptions {
             writeStallTimeout = o.writeStallTimeout;
             valueFileBytes = o.valueFileBytes;
             valueGcGarbageRatio = o.valueGcGarbageRatio;
+            reservedDiskBytes = o.reservedDiskBytes;
         }
 
         public Builder directory(Path v) { directory = v; return this; }
@@ -280,6 +294,7 @@ public final class EngineOptions {
         public Builder writeStallTimeout(Duration v) { writeStallTimeout = v; return this; }
         public Builder valueFileBytes(long v) { valueFileBytes = v; return this; }
         public Builder valueGcGarbageRatio(double v) { valueGcGarbageRatio = v; return this; }
+        public Builder reservedDiskBytes(long v) { reservedDiskBytes = v; return this; }
 
         public EngineOptions build() {
             Objects.requireNonNull(directory, "directory");
@@ -306,6 +321,7 @@ public final class EngineOptions {
             require(valueFileBytes >= 4096, "valueFileBytes must be at least 4096, got " + valueFileBytes);
             require(valueGcGarbageRatio > 0 && valueGcGarbageRatio <= 1,
                     "valueGcGarbageRatio must be in (0, 1], got " + valueGcGarbageRatio);
+            require(reservedDiskBytes >= 0, "reservedDiskBytes must not be negative, got " + reservedDiskBytes);
             return new EngineOptions(this);
         }
 

@@ -10,6 +10,8 @@ public enum S3Error {
     EXPECTATION_FAILED("ExpectationFailed", 417, "The only expectation supported is 100-continue."),
     ENTITY_TOO_LARGE("EntityTooLarge", 400, "Your proposed upload exceeds the maximum allowed object size."),
     ENTITY_TOO_SMALL("EntityTooSmall", 400, "Your proposed upload is smaller than the minimum allowed object size."),
+    /** The data directory's disk is full (see docs/reliability.md); not retried by SDKs, unlike a 503. */
+    INSUFFICIENT_STORAGE("InsufficientStorage", 507, "There is not enough free space on the server to store this request. Reads and deletes are still served; writes succeed again once space is freed."),
     INCOMPLETE_BODY("IncompleteBody", 400, "You did not provide the number of bytes specified by the Content-Length HTTP header."),
     INTERNAL_ERROR("InternalError", 500, "We encountered an internal error. Please try again."),
     ILLEGAL_LOCATION_CONSTRAINT("IllegalLocationConstraintException", 400, "The location constraint does not match the region of this endpoint."),

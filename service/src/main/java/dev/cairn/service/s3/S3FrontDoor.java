@@ -127,14 +127,21 @@ public final class S3FrontDoor {
             errorCode = S3Error.INTERNAL_ERROR.code();
             sendError(http, r, 500, errorCode, S3Error.INTERNAL_ERROR.message(), requestId);
         } catch (IOException | RuntimeException e) {
-            if (http.isCommitted() || isClientGone(e)) {
+            if (!http.isCommitted() && dev.cairn.engine.DiskFullException.isNoSpace(e)) {
+                // The engine refused the write, or spooling the body hit a full disk: nothing was stored.
+                LOG.warn("request {}: refused, the disk is full: {}", requestId, e.getMessage());
+                errorCode = S3Error.INSUFFICIENT_STORAGE.code();
+                sendError(http, r, S3Error.INSUFFICIENT_STORAGE.status(), errorCode,
+                        S3Error.INSUFFICIENT_STORAGE.message(), requestId);
+            } else if (http.isCommitted() || isClientGone(e)) {
                 errorCode = "ClientAbort";
                 LOG.debug("request {}: connection lost: {}", requestId, e.toString());
                 throw e instanceof IOException io ? io : new IOException(e);
+            } else {
+                LOG.error("request {} failed", requestId, e);
+                errorCode = S3Error.INTERNAL_ERROR.code();
+                sendError(http, r, 500, errorCode, S3Error.INTERNAL_ERROR.message(), requestId);
             }
-            LOG.error("request {} failed", requestId, e);
-            errorCode = S3Error.INTERNAL_ERROR.code();
-            sendError(http, r, 500, errorCode, S3Error.INTERNAL_ERROR.message(), requestId);
         } finally {
             status = http.status();
             long nanos = System.nanoTime() - start;

@@ -13,11 +13,18 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * reaches the delegate (a torn-write rule lets half of an append through first). Tests add rules,
  * run the code under test, then {@link #clearRules()} to recover.
  *
+ * <p>{@link #limitSpace} simulates a file system about to fill: appends take from a budget of
+ * free bytes, deleting a file gives its bytes back, and an append that does not fit writes what
+ * fits and fails with "No space left on device", as a real device does.
+ *
  * <p>Thread-safe if the delegate is; rules may be added and removed while operations run.
  */
 public final class FaultInjectingFileSystem implements FileSystem {
     private final FileSystem delegate;
     private final List<FaultRule> rules = new CopyOnWriteArrayList<>();
+    private final Object space = new Object();
+    /** Bytes appends may still take; {@link Long#MAX_VALUE} when space is not limited. Guarded by {@link #space}. */
+    private long freeBytes = Long.MAX_VALUE;
 
     public FaultInjectingFileSystem(FileSystem delegate) {
         this.delegate = delegate;
@@ -35,6 +42,60 @@ public final class FaultInjectingFileSystem implements FileSystem {
 
     public void clearRules() {
         rules.clear();
+    }
+
+    /** From now on, appends may take {@code bytes} more in all (deletes give theirs back). */
+    public void limitSpace(long bytes) {
+        synchronized (space) {
+            freeBytes = bytes;
+        }
+    }
+
+    /** Space is no longer limited. */
+    public void unlimitSpace() {
+        limitSpace(Long.MAX_VALUE);
+    }
+
+    @Override
+    public long usableSpace(Path directory) throws IOException {
+        synchronized (space) {
+            return Math.min(freeBytes, delegate.usableSpace(directory));
+        }
+    }
+
+    /** Takes up to {@code wanted} bytes from the budget; returns how many it may write. */
+    private long take(long wanted) {
+        synchronized (space) {
+            if (freeBytes == Long.MAX_VALUE) {
+                return wanted;
+            }
+            long granted = Math.min(wanted, freeBytes);
+            freeBytes -= granted;
+            return granted;
+        }
+    }
+
+    private boolean spaceLimited() {
+        synchronized (space) {
+            return freeBytes != Long.MAX_VALUE;
+        }
+    }
+
+    /** A file's size; 0 for a directory or a missing path. */
+    private long sizeOrZero(Path path) {
+        try {
+            return delegate.size(path);
+        } catch (IOException notAFile) {
+            return 0;
+        }
+    }
+
+    private void giveBack(long bytes) {
+        synchronized (space) {
+            if (freeBytes != Long.MAX_VALUE) {
+                freeBytes += bytes;
+            }
+        }
     }
 
     private FaultRule firing(FsOp op, Path... operands) {
@@ -78,7 +139,9 @@ public final class FaultInjectingFileSystem implements FileSystem {
     @Override
     public void delete(Path path) throws IOException {
         check(FsOp.DELETE, path);
+        long freed = spaceLimited() ? sizeOrZero(path) : 0;
         delegate.delete(path);
+        giveBack(freed);
     }
 
     @Override
@@ -144,6 +207,15 @@ public final class FaultInjectingFileSystem implements FileSystem {
                     data.position(data.position() + before - half.remaining());
                 }
                 throw fault(FsOp.APPEND, rule, path);
+            }
+            int wanted = data.remaining();
+            long granted = take(wanted);
+            if (granted < wanted) {
+                ByteBuffer fits = data.slice();
+                fits.limit((int) granted);
+                file.append(fits);
+                data.position(data.position() + (int) granted);
+                throw new IOException("No space left on device (simulated) appending to " + path);
             }
             file.append(data);
         }

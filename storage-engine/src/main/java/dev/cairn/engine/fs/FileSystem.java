@@ -50,6 +50,16 @@ public interface FileSystem {
     void syncDirectory(Path directory) throws IOException;
 
     /**
+     * Bytes new writes may still take on the file system holding {@code directory} (what
+     * {@code statvfs} calls available to unprivileged users); {@link Long#MAX_VALUE} where the
+     * implementation cannot tell. The engine refuses writes before this runs out (see
+     * {@code EngineOptions#reservedDiskBytes}).
+     */
+    default long usableSpace(Path directory) throws IOException {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * Takes an exclusive lock on a file (created if absent) so that a second process cannot open
      * the same engine directory. Closing the returned handle releases it.
      */

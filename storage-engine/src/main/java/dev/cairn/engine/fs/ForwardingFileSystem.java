@@ -69,6 +69,11 @@ public abstract class ForwardingFileSystem implements FileSystem {
     }
 
     @Override
+    public long usableSpace(Path directory) throws IOException {
+        return delegate.usableSpace(directory);
+    }
+
+    @Override
     public AutoCloseable lock(Path path) throws IOException {
         return delegate.lock(path);
     }

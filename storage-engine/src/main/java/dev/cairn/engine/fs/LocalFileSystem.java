@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -13,6 +14,8 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
@@ -20,6 +23,7 @@ import java.util.stream.Stream;
  * {@link WriteLifetime} as a kernel write-life hint (see {@link LifetimeHints}).
  */
 public final class LocalFileSystem implements FileSystem {
+    private final Map<Path, FileStore> stores = new ConcurrentHashMap<>();
 
     @Override
     public WritableFile create(Path path, WriteLifetime lifetime) throws IOException {
@@ -87,6 +91,17 @@ public final class LocalFileSystem implements FileSystem {
         try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
             channel.force(true);
         }
+    }
+
+    @Override
+    public long usableSpace(Path directory) throws IOException {
+        // The store is looked up once per directory (a scan of the mount table); each call after is one statvfs.
+        FileStore store = stores.get(directory);
+        if (store == null) {
+            store = Files.getFileStore(directory);
+            stores.put(directory, store);
+        }
+        return store.getUsableSpace();
     }
 
     @Override

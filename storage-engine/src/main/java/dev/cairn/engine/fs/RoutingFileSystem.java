@@ -132,6 +132,11 @@ public final class RoutingFileSystem implements FileSystem {
     }
 
     @Override
+    public long usableSpace(Path directory) throws IOException {
+        return routeOf(directory).usableSpace(directory);
+    }
+
+    @Override
     public AutoCloseable lock(Path path) throws IOException {
         return routeOf(path).lock(path);
     }

@@ -63,9 +63,9 @@ final class BatchCodec {
                     throw new CorruptionException("unknown operation kind " + kind + " in " + where);
                 }
                 int tableId = Varint.getInt(in);
-                byte[] key = new byte[Varint.getInt(in)];
+                byte[] key = new byte[Varint.getLength(in)];
                 in.get(key);
-                byte[] value = new byte[Varint.getInt(in)];
+                byte[] value = new byte[Varint.getLength(in)];
                 in.get(value);
                 ops.add(new LoggedOp(kind, tableId, key, value));
             }

@@ -22,7 +22,7 @@ public final class CommitLogDump {
             for (BatchCodec.LoggedOp op : batch.ops()) {
                 String value = switch (op.kind()) {
                     case InternalKeys.KIND_DELETE -> "DELETE";
-                    case InternalKeys.KIND_VALUE_POINTER -> "POINTER " + ValuePointer.decode(op.value());
+                    case InternalKeys.KIND_VALUE_POINTER -> "POINTER " + ValuePointer.decodeStored(op.value(), path.toString());
                     default -> "VALUE " + op.value().length + " bytes";
                 };
                 out.printf("    seq=%d table=%d key=%s %s%n", seq++, op.tableId(), Printable.key(op.key()), value);

@@ -1,6 +1,7 @@
 package dev.cairn.engine.internal;
 
 import dev.cairn.engine.sstable.InternalKeys;
+import dev.cairn.engine.DiskFullException;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.SyncPolicy;
 import dev.cairn.engine.WriteBatch;
@@ -55,6 +56,7 @@ final class CommitPipeline {
     private final Thread writeThread;
     private final ScheduledExecutorService syncTimer;
     private final ExecutorService syncExecutor;
+    private final DiskSpaceGuard diskSpace;
 
     // Write thread only (set by recovery before it starts).
     private RecordFile.Writer log;
@@ -78,6 +80,7 @@ final class CommitPipeline {
         this.writeThread.setDaemon(true);
         this.syncTimer = Executors2.newScheduled("cairn-sync-timer");
         this.syncExecutor = Executors2.newSingle("cairn-value-sync");
+        this.diskSpace = new DiskSpaceGuard(options);
     }
 
     static RecordFile.Writer createLog(FileSystem fs, Path dir, long number) throws IOException {
@@ -160,10 +163,17 @@ final class CommitPipeline {
             IOException failure = writeError;
             if (failure == null) {
                 try {
+                    group = diskSpace.admit(group);
                     commit(group);
                 } catch (IOException e) {
                     failure = e;
-                    if (!(e instanceof WriteStallException)) {
+                    if (DiskFullException.isNoSpace(e)) {
+                        failure = new DiskFullException("the disk filled while a write was being appended (more than "
+                                + "the reserve was taken by something else); the engine stopped accepting writes: "
+                                + "free space and reopen it");
+                        failure.initCause(e);
+                        writeError = failure;
+                    } else if (!(e instanceof WriteStallException)) {
                         writeError = e;
                     }
                 } catch (RuntimeException | Error e) {

@@ -1,5 +1,6 @@
 package dev.cairn.engine.internal;
 
+import dev.cairn.engine.DiskFullException;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.fs.FileSystem;
 import dev.cairn.engine.fs.WriteLifetime;
@@ -26,6 +27,7 @@ import java.util.function.Predicate;
  * the single compaction thread, so two compactions never overlap.
  */
 final class Compactor {
+    private static final System.Logger LOG = System.getLogger(Compactor.class.getName());
     /** Work for the compaction thread. */
     interface IoTask {
         Object run() throws IOException;
@@ -99,7 +101,10 @@ final class Compactor {
                 afterCompactions.run();
             }
         } catch (IOException | RuntimeException e) {
-            if (!lifecycle.isClosed()) {
+            if (DiskFullException.isNoSpace(e)) {
+                // Not fatal: the failed job deleted its output, and the next flush schedules compaction again.
+                LOG.log(System.Logger.Level.WARNING, "compaction postponed, the disk is full: " + e.getMessage());
+            } else if (!lifecycle.isClosed()) {
                 versions.failBackground(e);
             }
         }

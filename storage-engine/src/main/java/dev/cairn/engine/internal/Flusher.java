@@ -1,5 +1,6 @@
 package dev.cairn.engine.internal;
 
+import dev.cairn.engine.DiskFullException;
 import dev.cairn.engine.fs.FileSystem;
 import dev.cairn.engine.fs.WriteLifetime;
 import dev.cairn.engine.sstable.SSTableOptions;
@@ -29,6 +30,9 @@ final class Flusher {
     private final SnapshotList snapshots;
     private final Lifecycle lifecycle;
     private final EngineCounters counters;
+    /** How long a flush that failed for want of space waits before it tries again. */
+    private static final long NO_SPACE_RETRY_MILLIS = 1000;
+    private static final System.Logger LOG = System.getLogger(Flusher.class.getName());
     private final ExecutorService flushExecutor = Executors2.newSingle("cairn-flush");
     private Runnable afterFlush = () -> { };
 
@@ -116,9 +120,14 @@ final class Flusher {
                     values.addGarbage(out.garbage());
                     ManifestState manifest = versions.manifest();
                     List<List<FileMeta>> levels = VersionSet.withLevel0Added(manifest.levels(), out.files());
-                    versions.writeManifest(manifest.withLevels(levels)
-                            .withLog(newerOrActive.logNumber(), versions.visibleSequence())
-                            .withValueFiles(values.garbageByFile()));
+                    try {
+                        versions.writeManifest(manifest.withLevels(levels)
+                                .withLog(newerOrActive.logNumber(), versions.visibleSequence())
+                                .withValueFiles(values.garbageByFile()));
+                    } catch (IOException | RuntimeException e) {
+                        deleteUnrecorded(out.files(), e);
+                        throw e;
+                    }
                     versions.immutables().remove(oldest);
                     versions.installVersion(levels);
                 }
@@ -130,7 +139,37 @@ final class Flusher {
             deleteObsoleteLogs(newerOrActive.logNumber());
             afterFlush.run();
         } catch (IOException | RuntimeException e) {
+            if (DiskFullException.isNoSpace(e) && !lifecycle.isClosed()) {
+                // Not fatal: the failed job deleted its output; try again once space may have come back.
+                LOG.log(System.Logger.Level.WARNING, "flush postponed, the disk is full: " + e.getMessage());
+                versions.signalFlushDone();
+                retryLater();
+                return;
+            }
             versions.failBackground(e);
+        }
+    }
+
+    private void retryLater() {
+        try {
+            Thread.sleep(NO_SPACE_RETRY_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (!lifecycle.isClosed()) {
+            schedule();
+        }
+    }
+
+    /** Deletes tables the manifest did not take, so that a retry does not leave them behind. */
+    private void deleteUnrecorded(List<FileMeta> files, Exception failure) {
+        for (FileMeta f : files) {
+            try {
+                fs.delete(FileNames.table(tiers.tableDirectory(0), f.number()));
+            } catch (IOException e) {
+                failure.addSuppressed(e);
+            }
         }
     }
 

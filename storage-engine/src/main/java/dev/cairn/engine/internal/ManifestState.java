@@ -29,6 +29,8 @@ record ManifestState(
         Map<String, Integer> tables,
         List<List<FileMeta>> levels,
         Map<Long, Long> valueFiles) {
+    /** A table id (2 bytes) and a trailer: the shortest internal key a table can hold. */
+    private static final int MIN_INTERNAL_KEY_BYTES = 2 + dev.cairn.engine.sstable.InternalKeys.TRAILER_BYTES;
 
     static final int MAX_LEVELS = 7;
 
@@ -122,7 +124,7 @@ record ManifestState(
             int tableCount = Varint.getInt(in);
             Map<String, Integer> tables = new LinkedHashMap<>();
             for (int i = 0; i < tableCount; i++) {
-                byte[] name = new byte[Varint.getInt(in)];
+                byte[] name = new byte[Varint.getLength(in)];
                 in.get(name);
                 tables.put(new String(name, StandardCharsets.UTF_8), Varint.getInt(in));
             }
@@ -138,10 +140,14 @@ record ManifestState(
                     long number = Varint.getLong(in);
                     long size = Varint.getLong(in);
                     long entries = Varint.getLong(in);
-                    byte[] smallest = new byte[Varint.getInt(in)];
+                    byte[] smallest = new byte[Varint.getLength(in)];
                     in.get(smallest);
-                    byte[] largest = new byte[Varint.getInt(in)];
+                    byte[] largest = new byte[Varint.getLength(in)];
                     in.get(largest);
+                    if (smallest.length < MIN_INTERNAL_KEY_BYTES || largest.length < MIN_INTERNAL_KEY_BYTES) {
+                        throw new CorruptionException("manifest " + where + ": table " + number
+                                + " has a key bound shorter than an internal key");
+                    }
                     files.add(new FileMeta(number, size, entries, smallest, largest));
                 }
                 levels.add(List.copyOf(files));

@@ -64,14 +64,26 @@ final class ManifestStore {
     /** Makes {@code state} the durable state. {@code state} must reserve {@code number} already. */
     void write(ManifestState state, long number) throws IOException {
         Path manifest = FileNames.manifest(dir, number);
-        try (RecordFile.Writer w = new RecordFile.Writer(fs, manifest, MAGIC, FORMAT_VERSION, WriteLifetime.SHORT)) {
-            w.append(state.encode());
-            w.sync();
-        }
         Path temp = dir.resolve(FileNames.CURRENT + FileNames.TEMP_SUFFIX);
-        try (WritableFile f = fs.create(temp, WriteLifetime.SHORT)) {
-            f.append(ByteBuffer.wrap((manifest.getFileName() + "\n").getBytes(StandardCharsets.UTF_8)));
-            f.sync();
+        try {
+            try (RecordFile.Writer w = new RecordFile.Writer(fs, manifest, MAGIC, FORMAT_VERSION, WriteLifetime.SHORT)) {
+                w.append(state.encode());
+                w.sync();
+            }
+            try (WritableFile f = fs.create(temp, WriteLifetime.SHORT)) {
+                f.append(ByteBuffer.wrap((manifest.getFileName() + "\n").getBytes(StandardCharsets.UTF_8)));
+                f.sync();
+            }
+        } catch (IOException | RuntimeException e) {
+            // CURRENT still names the previous manifest; what this write left is garbage (a full disk's, say).
+            for (Path partial : new Path[] {manifest, temp}) {
+                try {
+                    fs.delete(partial);
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
         }
         fs.rename(temp, dir.resolve(FileNames.CURRENT));
         fs.syncDirectory(dir);

@@ -83,7 +83,7 @@ final class MergeJob {
                 lastUserKey = key;
                 if (drop) {
                     if (kind == InternalKeys.KIND_VALUE_POINTER) {
-                        ValuePointer p = ValuePointer.decode(value);
+                        ValuePointer p = ValuePointer.decodeStored(value, "an SSTable being merged");
                         garbage.merge(p.fileNumber(), ValueRecords.recordBytes(key, p), Long::sum);
                     }
                 } else {

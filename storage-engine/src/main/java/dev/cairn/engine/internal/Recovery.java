@@ -197,7 +197,7 @@ final class Recovery {
             throws IOException {
         for (BatchCodec.LoggedOp op : ops) {
             if (op.kind() == InternalKeys.KIND_VALUE_POINTER) {
-                ValuePointer p = ValuePointer.decode(op.value());
+                ValuePointer p = ValuePointer.decodeStored(op.value(), "a commit log record");
                 if (!state.valueFiles().containsKey(p.fileNumber())) {
                     continue;
                 }

@@ -112,7 +112,7 @@ final class TreeReader {
     private byte[] resolve(byte kind, byte[] value) throws IOException {
         if (kind == InternalKeys.KIND_VALUE_POINTER) {
             try {
-                return values.read(ValuePointer.decode(value));
+                return values.read(ValuePointer.decodeStored(value, "a table entry"));
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             }

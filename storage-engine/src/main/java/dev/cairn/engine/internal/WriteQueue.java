@@ -93,6 +93,8 @@ final class WriteQueue {
         }
     }
 
+    /** Put in the queue by {@link #close()} to wake the write thread at once; never handed out. */
+    private final Request wakeUp = new TaskRequest(() -> null);
     private final LinkedBlockingDeque<Request> queue = new LinkedBlockingDeque<>();
     private volatile boolean closed;
 
@@ -126,12 +128,12 @@ final class WriteQueue {
     /** The next request; null once closed and drained. */
     Request take(boolean ignored) throws InterruptedException {
         while (true) {
-            Request r = queue.poll(50, TimeUnit.MILLISECONDS);
-            if (r != null) {
-                return r;
-            }
-            if (closed) {
+            if (closed && (queue.isEmpty() || queue.peek() == wakeUp)) {
                 return null;
+            }
+            Request r = queue.poll(50, TimeUnit.MILLISECONDS);
+            if (r != null && r != wakeUp) {
+                return r;
             }
         }
     }
@@ -161,5 +163,6 @@ final class WriteQueue {
     /** Refuses new requests; those already queued still run. */
     void close() {
         closed = true;
+        queue.add(wakeUp);
     }
 }

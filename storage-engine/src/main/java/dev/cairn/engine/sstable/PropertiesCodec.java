@@ -45,7 +45,7 @@ final class PropertiesCodec {
         try {
             while (in.hasRemaining()) {
                 int tag = Varint.getInt(in);
-                int length = Varint.getInt(in);
+                int length = Varint.getLength(in);
                 byte[] field = new byte[length];
                 in.get(field);
                 if (tag == PROP_SMALLEST_KEY) {

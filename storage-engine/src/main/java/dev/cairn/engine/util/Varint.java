@@ -47,6 +47,18 @@ public final class Varint {
         throw new IllegalArgumentException("varint longer than 10 bytes");
     }
 
+    /**
+     * A length that must fit in what is left of {@code in}: checked before anything of that size
+     * is allocated, so a damaged length costs an exception, not the heap.
+     */
+    public static int getLength(ByteBuffer in) {
+        int length = getInt(in);
+        if (length > in.remaining()) {
+            throw new IllegalArgumentException("length " + length + " with " + in.remaining() + " bytes left");
+        }
+        return length;
+    }
+
     public static int getInt(ByteBuffer in) {
         long v = getLong(in);
         if (v < 0 || v > Integer.MAX_VALUE) {

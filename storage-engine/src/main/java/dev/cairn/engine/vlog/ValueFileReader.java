@@ -59,6 +59,10 @@ public final class ValueFileReader implements Closeable {
             throw new CorruptionException("value file " + path + ": pointer offset " + offset
                     + " lies inside the file header");
         }
+        if (offset + pointer.length() > file.size()) {
+            throw new CorruptionException("value file " + path + ": value at offset " + offset + " of length "
+                    + pointer.length() + " extends past the end of the file (" + file.size() + " bytes)");
+        }
         byte[] value;
         try {
             value = file.readFully(offset, pointer.length());

@@ -1,5 +1,6 @@
 package dev.cairn.engine.vlog;
 
+import dev.cairn.engine.CorruptionException;
 import java.nio.ByteBuffer;
 
 /**
@@ -43,6 +44,18 @@ public record ValuePointer(long fileNumber, long offset, int length, int crc32c)
                     + encoded.length);
         }
         return decode(encoded, 0);
+    }
+
+    /**
+     * Decodes a pointer read from a file (a log record, an SSTable entry): one that cannot be a
+     * pointer (wrong size, negative offset or length, file number out of range) is damage.
+     */
+    public static ValuePointer decodeStored(byte[] encoded, String where) throws CorruptionException {
+        try {
+            return decode(encoded);
+        } catch (IllegalArgumentException e) {
+            throw new CorruptionException("malformed value pointer in " + where + ": " + e.getMessage());
+        }
     }
 
     /** Decodes the {@link #ENCODED_LENGTH} bytes at {@code position}. */
