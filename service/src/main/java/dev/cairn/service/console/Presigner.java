@@ -1,15 +1,10 @@
 package dev.cairn.service.console;
 
+import dev.cairn.service.auth.SigV4Signing;
 import dev.cairn.service.auth.UriEncoding;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.HexFormat;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Presigns a GET as AWS Signature V4 query parameters (service {@code s3}, signed header
@@ -19,7 +14,6 @@ import javax.crypto.spec.SecretKeySpec;
 final class Presigner {
     static final long MAX_EXPIRY_SECONDS = 7 * 24 * 3600;
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-    private static final HexFormat HEX = HexFormat.of();
 
     private final String region;
 
@@ -46,30 +40,8 @@ final class Presigner {
                 + "&X-Amz-Expires=" + expirySeconds
                 + "&X-Amz-SignedHeaders=host";
         String canonical = "GET\n" + rawPath + "\n" + query + "\nhost:" + host + "\n\nhost\nUNSIGNED-PAYLOAD";
-        String toSign = "AWS4-HMAC-SHA256\n" + stamp + "\n" + scope + "\n" + HEX.formatHex(sha256(canonical));
-        byte[] key = hmac(("AWS4" + secret).getBytes(StandardCharsets.UTF_8), date);
-        key = hmac(key, region);
-        key = hmac(key, "s3");
-        key = hmac(key, "aws4_request");
-        String signature = HEX.formatHex(hmac(key, toSign));
+        String toSign = "AWS4-HMAC-SHA256\n" + stamp + "\n" + scope + "\n" + SigV4Signing.sha256Hex(canonical);
+        String signature = SigV4Signing.signature(secret, date, region, "s3", toSign);
         return origin + rawPath + "?" + query + "&X-Amz-Signature=" + signature;
-    }
-
-    private static byte[] sha256(String s) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static byte[] hmac(byte[] key, String data) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
