@@ -44,17 +44,15 @@ final class ObjectWriteHandler {
         }
     }
 
+    /** Reads of the copy source, when it keeps being overwritten while copied. */
+    private static final int COPY_ATTEMPTS = 4;
+
     void copyObject(S3Request r) throws IOException, S3Exception {
         checkKey(r.key());
         BucketAcl acl = objectAcl(ctx, r);
         UnsupportedHeaders.checkObjectWrite(r);
         WriteCondition condition = WriteCondition.of(r);
         String[] source = copySource(r);
-        ObjectInfo src = ctx.store().headObject(source[0], source[1]);
-        if (src == null) {
-            throw new S3Exception(S3Error.NO_SUCH_KEY, "The specified copy source does not exist.");
-        }
-        Conditions.checkCopySource(r, src);
         String directive = r.header("x-amz-metadata-directive");
         boolean replace;
         if (directive == null || directive.equalsIgnoreCase("COPY")) {
@@ -69,18 +67,29 @@ final class ObjectWriteHandler {
                     + "an object to itself without changing the object's metadata, storage class, website redirect "
                     + "location or encryption attributes.");
         }
-        // As S3: a copy gets the ACL its request names (private by default), never the source's.
-        ObjectAttributes attrs = (replace ? attributesOf(r) : src.attributes()).withAcl(acl);
-        ObjectInfo info;
-        try {
-            ContentSource content = storedContent(src);
-            // A copy made in one request is one part: S3 gives it the MD5 of its bytes as ETag.
-            info = write(r, attrs, content, ContentSource.md5Of(content), fullObjectChecksums(src), condition);
-        } catch (StoreException e) {
-            if (e.reason() == StoreException.Reason.CONTENT_GONE) {
+        ObjectInfo info = null;
+        // A source overwritten between reading its row and referencing its content may have had that
+        // content reclaimed: the copy then takes the newer version, as a copy that started later would.
+        for (int attempt = 1; info == null; attempt++) {
+            ObjectInfo src = ctx.store().headObject(source[0], source[1]);
+            if (src == null) {
                 throw new S3Exception(S3Error.NO_SUCH_KEY, "The specified copy source does not exist.");
             }
-            throw e;
+            Conditions.checkCopySource(r, src);
+            // As S3: a copy gets the ACL its request names (private by default), never the source's.
+            ObjectAttributes attrs = (replace ? attributesOf(r) : src.attributes()).withAcl(acl);
+            try {
+                ContentSource content = storedContent(src);
+                // A copy made in one request is one part: S3 gives it the MD5 of its bytes as ETag.
+                info = write(r, attrs, content, ContentSource.md5Of(content), fullObjectChecksums(src), condition);
+            } catch (StoreException e) {
+                if (e.reason() != StoreException.Reason.CONTENT_GONE) {
+                    throw e;
+                }
+                if (attempt == COPY_ATTEMPTS) {
+                    throw new S3Exception(S3Error.SLOW_DOWN, "The copy source changed under every attempt; retry.");
+                }
+            }
         }
         r.sendXml(200, Xml.document("CopyObjectResult")
                 .element("LastModified", HttpDates.iso(info.lastModified()))

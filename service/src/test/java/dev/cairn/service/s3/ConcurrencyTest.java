@@ -114,6 +114,56 @@ class ConcurrencyTest extends ServiceTestSupport {
         s3.deleteBucket(b -> b.bucket(bucket));
     }
 
+    @Test
+    void aCopyOfASourceBeingOverwrittenTakesOneWholeVersion() throws Exception {
+        String bucket = uniqueBucket("copy-race");
+        s3.createBucket(b -> b.bucket(bucket));
+        Random rnd = new Random(7);
+        Map<String, byte[]> written = new java.util.concurrent.ConcurrentHashMap<>();
+        byte[] first = new byte[2000];
+        rnd.nextBytes(first);
+        s3.putObject(b -> b.bucket(bucket).key("src"), RequestBody.fromBytes(first));
+        written.put(md5(first), first);
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try {
+            // Every version new content, so each overwrite frees the content the last one held.
+            Future<?> writer = pool.submit(() -> {
+                for (int i = 0; i < OPS; i++) {
+                    byte[] c = new byte[1000 + i];
+                    new Random(i).nextBytes(c);
+                    written.put(md5(c), c);
+                    s3.putObject(b -> b.bucket(bucket).key("src"), RequestBody.fromBytes(c));
+                }
+                return null;
+            });
+            List<Future<Integer>> copiers = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                String target = "copy/" + t;
+                copiers.add(pool.submit(() -> {
+                    int copies = 0;
+                    while (!writer.isDone() && copies < 2 * OPS) {
+                        s3.copyObject(b -> b.sourceBucket(bucket).sourceKey("src").destinationBucket(bucket)
+                                .destinationKey(target));
+                        byte[] got = s3.getObjectAsBytes(b -> b.bucket(bucket).key(target)).asByteArray();
+                        assertTrue(written.containsKey(md5(got)), "a copy holds bytes no version had");
+                        copies++;
+                    }
+                    return copies;
+                }));
+            }
+            writer.get(240, TimeUnit.SECONDS);
+            for (Future<Integer> c : copiers) {
+                assertTrue(c.get(240, TimeUnit.SECONDS) > 0, "every copier copied");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (String key : List.of("src", "copy/0", "copy/1")) {
+            s3.deleteObject(b -> b.bucket(bucket).key(key));
+        }
+        s3.deleteBucket(b -> b.bucket(bucket));
+    }
+
     private static String md5(byte[] data) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data));
