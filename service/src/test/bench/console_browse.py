@@ -15,6 +15,7 @@ import time
 import boto3
 from botocore.config import Config
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -41,7 +42,8 @@ try:
     driver.find_element(By.ID, "accessKey").send_keys(key)
     driver.find_element(By.ID, "secretKey").send_keys(secret)
     driver.find_element(By.CSS_SELECTOR, "form.signin button").click()
-    WebDriverWait(driver, 60).until(lambda d: d.find_element(By.TAG_NAME, "h1").text == "Buckets")
+    WebDriverWait(driver, 60, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)).until(
+        lambda d: d.find_element(By.TAG_NAME, "h1").text == "Buckets")
 
     def view(prefix):
         start = time.monotonic()

@@ -15,6 +15,7 @@ import urllib.request
 
 from axe_selenium_python import Axe
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -34,7 +35,8 @@ for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--wind
 driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
 driver.set_page_load_timeout(60)
 driver.set_script_timeout(60)
-wait = WebDriverWait(driver, 60)
+# A page that is being replaced leaves stale elements behind: look again rather than fail.
+wait = WebDriverWait(driver, 60, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException))
 shot_number = [0]
 checked_pages = []
 
