@@ -3,6 +3,10 @@ package dev.cairn.backup.archive;
 import dev.cairn.backup.target.Target;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -12,6 +16,9 @@ import java.util.TreeSet;
 public final class Catalog {
     private Catalog() {
     }
+
+    private static final DateTimeFormatter ID_SECOND = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+            .withZone(ZoneOffset.UTC);
 
     /**
      * A manifest found in the target. {@code trailer} is null and {@code problem} says why when
@@ -23,7 +30,11 @@ public final class Catalog {
         }
     }
 
-    /** Every manifest, oldest first (ids sort by start time). */
+    /**
+     * Every manifest, oldest first: by the start time its header records. An id names its start
+     * to the second only (its suffix is random), so two backups begun in one second sort right
+     * only by the header; a damaged manifest sorts by its id's second.
+     */
     public static List<Backup> backups(Target target) throws IOException {
         List<Backup> out = new ArrayList<>();
         for (Target.Entry e : target.listAll(ArchiveLayout.MANIFESTS)) {
@@ -32,8 +43,21 @@ public final class Catalog {
                 out.add(read(target, id, e.size()));
             }
         }
-        out.sort(Comparator.comparing(Backup::id));
+        out.sort(Comparator.comparingLong(Catalog::startedMillis)
+                .thenComparingLong(b -> b.header() == null ? Long.MAX_VALUE : b.header().finishedMillis())
+                .thenComparing(Backup::id));
         return out;
+    }
+
+    private static long startedMillis(Backup b) {
+        if (b.header() != null) {
+            return b.header().startedMillis();
+        }
+        try {
+            return ID_SECOND.parse(b.id().substring(0, Math.min(16, b.id().length())), Instant::from).toEpochMilli();
+        } catch (DateTimeParseException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     private static Backup read(Target target, String id, long size) throws IOException {
