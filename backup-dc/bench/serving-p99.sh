@@ -199,7 +199,7 @@ measure() { # name dataset backup-args...
   max=$(json_field "$workdir/results/$name-max.json" 'd["opsPerSecond"]')
   rate=$(python3 -c "import sys; print(max(10, int(float(sys.argv[1]) * float(sys.argv[2]))))" "$max" "$load_fraction")
   echo "== $name: maximum $max ops/s; serving at $rate ops/s (open loop)" >&2
-  run() { lt run "${common[@]}" "${s3[@]}" -w b --rate "$rate" --threads 16 --duration "${phase}s" --quiet \
+  run() { lt run "${common[@]}" "${s3[@]}" -w b --rate "$rate" --threads 16 --warmup 5s --duration "${phase}s" --quiet \
             --label "$name-$1" --out "$workdir/results/$name-$1.json" >/dev/null; }
   run before
   echo "== $name: during (full backups back to back)" >&2
@@ -208,6 +208,7 @@ measure() { # name dataset backup-args...
   local n first_secs status=ok
   : >"$workdir/results/$name-backups.txt"
   (
+    sleep 5 # the load's unrecorded warm-up
     i=0
     while kill -0 "$load_pid" 2>/dev/null; do
       i=$((i + 1))

@@ -114,6 +114,11 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", description = "Run seed: thread i draws from seed + i (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--warmup", defaultValue = "0s", converter = Units.DurationConverter.class,
+            description = "Run the workload this long first, unrecorded (default: ${DEFAULT-VALUE}): a fresh client"
+                    + " compiles and connects in its first seconds, which an open loop reports as latency.")
+    Duration warmup;
+
     @Option(names = "--interval", defaultValue = "1s", converter = Units.DurationConverter.class,
             description = "Sampling interval of the timeline and progress (default: ${DEFAULT-VALUE}).")
     Duration interval;
@@ -158,7 +163,7 @@ public final class RunCommand implements Callable<Integer> {
         Workload workload = workload();
         String runLabel = label != null ? label : workload.name() + "-" + (target.http != null ? "http" : "s3");
         RunConfig config = new RunConfig(workload, threads, rate, ops, duration, seed, interval, hotSet, hotOperations,
-                !noVerify, traversal, traversalDelay, traversalThreads, runLabel);
+                !noVerify, traversal, traversalDelay, traversalThreads, runLabel, warmup);
         try (KeyRegistry registry = KeyRegistry.connect(dataset.redis)) {
             DatasetSpec ds = registry.spec(dataset.dataset);
             if (ds.count() == 0) {

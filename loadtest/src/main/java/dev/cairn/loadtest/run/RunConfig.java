@@ -7,14 +7,15 @@ import java.util.Map;
 
 /**
  * One run's settings. A run stops at {@code maxOps} operations or after {@code duration},
- * whichever comes first; with {@code targetRate > 0} it is an open loop (operations are due at
+ * whichever comes first, after an unrecorded warm-up of {@code warmup}; with {@code targetRate > 0} it is an open loop (operations are due at
  * fixed times, and latency counts from when an operation was due), else a closed loop.
  *
  * <p>Thread-safety: immutable.
  */
 public record RunConfig(Workload workload, int threads, double targetRate, long maxOps, Duration duration,
                         long seed, Duration interval, double hotSet, double hotOperations, boolean verifyReads,
-                        boolean traversal, Duration traversalDelay, int traversalThreads, String label) {
+                        boolean traversal, Duration traversalDelay, int traversalThreads, String label,
+                        Duration warmup) {
 
     public RunConfig {
         if (threads < 1) {
@@ -28,6 +29,9 @@ public record RunConfig(Workload workload, int threads, double targetRate, long 
         }
         if (duration.isZero() || duration.isNegative()) {
             throw new IllegalArgumentException("the time bound must be positive, got " + duration);
+        }
+        if (warmup.isNegative()) {
+            throw new IllegalArgumentException("the warm-up must be 0 or positive, got " + warmup);
         }
         if (interval.toMillis() < 10) {
             throw new IllegalArgumentException("the sampling interval must be at least 10 ms, got " + interval);
@@ -58,6 +62,7 @@ public record RunConfig(Workload workload, int threads, double targetRate, long 
         m.put("targetRate", targetRate);
         m.put("maxOps", maxOps);
         m.put("durationSeconds", duration.toMillis() / 1000.0);
+        m.put("warmupSeconds", warmup.toMillis() / 1000.0);
         m.put("seed", seed);
         m.put("intervalSeconds", interval.toMillis() / 1000.0);
         m.put("verifyReads", verifyReads);

@@ -112,6 +112,9 @@ public final class Runner {
                 // A failing traversal source shows in the traversal's error counts.
             }
         }
+        if (!config.warmup().isZero()) {
+            warmUp();
+        }
         Instant startedAt = Instant.now();
         Timeline timeline = new Timeline(stats.keySet());
         TraversalRun traversal = traversalSource == null ? null : new TraversalRun(traversalSource, config.traversalThreads());
@@ -121,7 +124,7 @@ public final class Runner {
         List<Thread> workers = new ArrayList<>();
         for (int i = 0; i < config.threads(); i++) {
             SplittableRandom random = new SplittableRandom(config.seed() + i);
-            Thread t = new Thread(() -> work(random), "loadtest-" + i);
+            Thread t = new Thread(() -> work(random, stats, config.maxOps()), "loadtest-" + i);
             t.setDaemon(true);
             workers.add(t);
         }
@@ -170,10 +173,38 @@ public final class Runner {
                 List.copyOf(inserted), keys.count());
     }
 
-    private void work(SplittableRandom random) {
+    /**
+     * The same workload for the warm-up's duration, at the same rate, into statistics that are
+     * thrown away, bounded by time alone: a fresh client JVM spends its first seconds compiling and connecting, which an
+     * open loop would otherwise report as the target's tail. Inserted keys stay inserted.
+     */
+    private void warmUp() throws InterruptedException {
+        Map<Operation, OperationStats> discarded = new EnumMap<>(Operation.class);
+        for (Operation op : stats.keySet()) {
+            discarded.put(op, new OperationStats());
+        }
+        startNanos = System.nanoTime();
+        deadlineNanos = startNanos + config.warmup().toNanos();
+        periodNanos = config.openLoop() ? 1e9 / config.targetRate() : 0;
+        List<Thread> workers = new ArrayList<>();
+        for (int i = 0; i < config.threads(); i++) {
+            SplittableRandom random = new SplittableRandom(config.seed() - 1 - i);
+            Thread t = new Thread(() -> work(random, discarded, Long.MAX_VALUE), "loadtest-warmup-" + i);
+            t.setDaemon(true);
+            workers.add(t);
+        }
+        workers.forEach(Thread::start);
+        for (Thread t : workers) {
+            t.join();
+        }
+        issued.set(0);
+        completed.set(0);
+    }
+
+    private void work(SplittableRandom random, Map<Operation, OperationStats> into, long maxOps) {
         while (!stopped) {
             long seq = issued.getAndIncrement();
-            if (seq >= config.maxOps()) {
+            if (seq >= maxOps) {
                 return;
             }
             long due;
@@ -191,13 +222,13 @@ public final class Runner {
                     return;
                 }
             }
-            execute(workload.next(random), random, due);
+            execute(workload.next(random), random, due, into);
             completed.incrementAndGet();
         }
     }
 
-    private void execute(Operation op, SplittableRandom random, long due) {
-        OperationStats s = stats.get(op);
+    private void execute(Operation op, SplittableRandom random, long due, Map<Operation, OperationStats> into) {
+        OperationStats s = into.get(op);
         long index = op == Operation.INSERT ? keys.claimInsert() : chooseExisting(random);
         String key = keys.key(index);
         String scratchKey = op.usesScratchKey() ? SCRATCH_PREFIX + random.nextInt(SCRATCH_KEYS) : null;

@@ -207,6 +207,20 @@ class LoadtestCommandTest {
     }
 
     @Test
+    @Order(4)
+    void aWarmUpRunsFirstAndIsNotRecorded() throws IOException {
+        long before = System.nanoTime();
+        JsonNode r = run("warm", "-w", "c", "--rate", "100", "--warmup", "1s", "--ops", "50", "-d", "60s", "-t", "4");
+        double wallSeconds = (System.nanoTime() - before) / 1e9;
+        assertEquals(1.0, r.path("config").path("warmupSeconds").asDouble());
+        assertEquals(50, r.path("operations").asLong());
+        assertEquals(50, opCount(r));
+        // The recorded run alone lasts about half a second; the warm-up's second came before it.
+        assertTrue(r.path("elapsedSeconds").asDouble() < wallSeconds - 0.9,
+                r.path("elapsedSeconds") + " s recorded of " + wallSeconds + " s");
+    }
+
+    @Test
     @Order(5)
     void theHttpTargetReadsWhatWasLoadedAndTheDirectoryTraversalIsMeasured() throws IOException {
         JsonNode r = run("traversal", "--http", endpoint() + "/" + BUCKET + "/", "-w", "c", "--ops", "100000000",
