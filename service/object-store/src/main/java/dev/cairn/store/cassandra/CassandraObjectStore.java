@@ -18,6 +18,7 @@ import dev.cairn.store.StoreStats;
 import dev.cairn.store.StoreUnavailableException;
 import dev.cairn.store.UploadInfo;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -260,6 +261,34 @@ public final class CassandraObjectStore implements ObjectStore {
     /** The store's session (for tools that measure the cluster next to the store). */
     public CqlSession session() {
         return tables.session;
+    }
+
+    /**
+     * An audit of the reference scheme: {@code problems} would lose data (a row whose reference
+     * or content is missing) and must stay empty; {@code leftovers} only keep content longer
+     * (bookkeeping cut off by a crash) and are what {@link #sweep} releases.
+     */
+    public record AuditReport(int objects, int parts, int writes, int refs, int generations, long chunks,
+                              List<String> problems, List<String> leftovers) {
+    }
+
+    /** What a sweep released. */
+    public record SweepReport(int orphanParts, int writes, int refs, int contents, int chunks, int dooms) {
+    }
+
+    /** Reads every table of the reference scheme (docs/cassandra.md, "Audit and sweep"); for tests and small stores. */
+    public AuditReport audit() {
+        return new CassandraAudit(tables, content).audit();
+    }
+
+    /**
+     * Releases what crashes left behind: recorded writes and references no row holds, content
+     * nothing references, chunks of no generation, doom marks of dead reclaimers, parts of gone
+     * uploads. Only what is older than {@code grace}, except writes ordered before their slot's
+     * current row; {@code grace} must outlast a request in flight and Cassandra's hint window.
+     */
+    public SweepReport sweep(Duration grace) {
+        return new CassandraAudit(tables, content).sweep(grace);
     }
 
     /** Waits until the bookkeeping of every write answered so far is done (tests look at the tables after it). */

@@ -29,11 +29,13 @@ final class CassandraTables {
     final WriteId.Generator ids = new WriteId.Generator();
     final ConsistencyLevel writeCl;
     final ConsistencyLevel readCl;
+    final String keyspace;
     /** Reads that the reference protocol relies on always see every acknowledged write. */
     final ConsistencyLevel protocolCl = DefaultConsistencyLevel.LOCAL_QUORUM;
 
     CassandraTables(CqlSession session, CassandraSettings settings) {
         this.session = session;
+        this.keyspace = settings.getKeyspace();
         this.writeCl = DefaultConsistencyLevel.valueOf(settings.getWriteConsistency().name());
         this.readCl = DefaultConsistencyLevel.valueOf(settings.getReadConsistency().name());
         this.q = new Statements(session, settings.getKeyspace());

@@ -94,6 +94,11 @@ public final class LocalCassandraCluster {
         run("stop-node", Integer.toString(node));
     }
 
+    /** SIGKILL of one node, as a crash: no flush, no drain. */
+    public static synchronized void killNode(int node) {
+        run("kill-node", Integer.toString(node));
+    }
+
     public static synchronized void startNode(int node) {
         run("start-node", Integer.toString(node));
     }
