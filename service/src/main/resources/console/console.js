@@ -209,6 +209,7 @@ async function pollOps() {
   }
   fillRows('disk', Object.entries(j.disk).map(([tier, d]) => [tier, bytes(d.used), bytes(d.free), bytes(d.total)]));
   if (j.checkpoints) fillRows('backups', j.checkpoints.map((c) => [c.id, c.createdAt, c.expiresAt]));
+  if (j.nodes) fillRows('nodes', j.nodes.map((n) => [n.address, n.datacenter, n.state, String(n.openConnections)]));
 }
 
 function setUpOps() {

@@ -23,10 +23,22 @@ import redis.clients.jedis.HostAndPort;
 public class CassandraStoreConfiguration {
     static final String ROW_CACHE_DIR = "cassandra-row-cache";
 
-    @Bean(destroyMethod = "close")
-    public ObjectStore cassandraObjectStore(CairnProperties props) throws IOException {
+    /**
+     * The store itself, for what only it can tell (the cluster's nodes). Not an
+     * {@link ObjectStore} bean: requests go through {@link #cassandraObjectStore}, which closes it.
+     */
+    public record CassandraBackend(CassandraObjectStore store) {
+    }
+
+    @Bean(destroyMethod = "")
+    public CassandraBackend cassandraBackend(CairnProperties props) throws IOException {
         props.validate();
-        ObjectStore store = CassandraObjectStore.open(props.getCassandra());
+        return new CassandraBackend(CassandraObjectStore.open(props.getCassandra()));
+    }
+
+    @Bean(destroyMethod = "close")
+    public ObjectStore cassandraObjectStore(CassandraBackend backend, CairnProperties props) throws IOException {
+        ObjectStore store = backend.store();
         CassandraCacheSettings c = props.getCassandra().getCache();
         if (!c.enabled()) {
             return store;

@@ -1,6 +1,8 @@
 package dev.cairn.service.console;
 
+import dev.cairn.service.CassandraStoreConfiguration.CassandraBackend;
 import dev.cairn.service.admin.Checkpoints;
+import dev.cairn.store.cassandra.CassandraObjectStore;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,11 +25,14 @@ class OpsController {
     private final ConsoleAccess access;
     private final OpsSampler sampler;
     private final Checkpoints checkpoints;
+    private final CassandraBackend cassandra;
 
-    OpsController(ConsoleAccess access, OpsSampler sampler, ObjectProvider<Checkpoints> checkpoints) {
+    OpsController(ConsoleAccess access, OpsSampler sampler, ObjectProvider<Checkpoints> checkpoints,
+                  ObjectProvider<CassandraBackend> cassandra) {
         this.access = access;
         this.sampler = sampler;
         this.checkpoints = checkpoints.getIfAvailable();
+        this.cassandra = cassandra.getIfAvailable();
     }
 
     @GetMapping("/console/ops")
@@ -48,6 +53,12 @@ class OpsController {
                 .raw("<h2>Backups</h2><table id=\"backups\" class=\"details\"><caption>Checkpoints held by backup jobs</caption>")
                 .raw("<thead><tr><th scope=\"col\">Id</th><th scope=\"col\">Taken</th><th scope=\"col\">Lease ends</th></tr>")
                 .raw("</thead><tbody></tbody></table>");
+        if (cassandra != null) {
+            h.raw("<h2>Cassandra nodes</h2><table id=\"nodes\" class=\"details\"><caption>Every node as this service's")
+                    .raw(" driver sees it (other datacenters: from the cluster's status events)</caption><thead><tr>")
+                    .raw("<th scope=\"col\">Node</th><th scope=\"col\">Datacenter</th><th scope=\"col\">State</th>")
+                    .raw("<th scope=\"col\">Connections</th></tr></thead><tbody></tbody></table>");
+        }
         return Pages.html(200, h.end());
     }
 
@@ -70,6 +81,14 @@ class OpsController {
                 held.add(Map.of("id", c.id(), "createdAt", c.createdAt().toString(), "expiresAt", c.expiresAt().toString()));
             }
             out.put("checkpoints", held);
+        }
+        if (cassandra != null) {
+            List<Map<String, Object>> nodes = new ArrayList<>();
+            for (CassandraObjectStore.NodeStatus n : cassandra.store().nodes()) {
+                nodes.add(Map.of("address", n.address(), "datacenter", n.datacenter(), "state", n.state(),
+                        "openConnections", n.openConnections()));
+            }
+            out.put("nodes", nodes);
         }
         return out;
     }

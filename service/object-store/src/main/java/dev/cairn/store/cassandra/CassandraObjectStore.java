@@ -258,6 +258,26 @@ public final class CassandraObjectStore implements ObjectStore {
         return objects.stats();
     }
 
+    /** A node of the cluster as this store's driver sees it: state UP, DOWN, FORCED_DOWN or UNKNOWN. */
+    public record NodeStatus(String address, String datacenter, String state, int openConnections) {
+    }
+
+    /**
+     * Every node the driver knows, by datacenter then address. Nodes of datacenters the store
+     * does not use get no connections; their state comes from the cluster's status events.
+     */
+    public List<NodeStatus> nodes() {
+        List<NodeStatus> out = new java.util.ArrayList<>();
+        for (com.datastax.oss.driver.api.core.metadata.Node n : tables.session.getMetadata().getNodes().values()) {
+            java.net.SocketAddress at = n.getEndPoint().resolve();
+            String address = at instanceof java.net.InetSocketAddress i && i.getAddress() != null
+                    ? i.getAddress().getHostAddress() + ":" + i.getPort() : at.toString();
+            out.add(new NodeStatus(address, String.valueOf(n.getDatacenter()), n.getState().name(), n.getOpenConnections()));
+        }
+        out.sort(java.util.Comparator.comparing(NodeStatus::datacenter).thenComparing(NodeStatus::address));
+        return out;
+    }
+
     /** The store's session (for tools that measure the cluster next to the store). */
     public CqlSession session() {
         return tables.session;
