@@ -173,6 +173,13 @@ function bytes(n) {
   return n.toFixed(i ? 1 : 0) + ' ' + u[i];
 }
 
+function duration(seconds) {
+  if (seconds < 120) return seconds + ' s';
+  if (seconds < 7200) return Math.round(seconds / 60) + ' min';
+  if (seconds < 172800) return (seconds / 3600).toFixed(1) + ' h';
+  return (seconds / 86400).toFixed(1) + ' days';
+}
+
 function fillRows(tableId, rows) {
   const body = document.querySelector('#' + tableId + ' tbody');
   body.replaceChildren(...rows.map((cells) => {
@@ -209,6 +216,23 @@ async function pollOps() {
   }
   fillRows('disk', Object.entries(j.disk).map(([tier, d]) => [tier, bytes(d.used), bytes(d.free), bytes(d.total)]));
   if (j.checkpoints) fillRows('backups', j.checkpoints.map((c) => [c.id, c.createdAt, c.expiresAt]));
+  if (j.backup) {
+    const b = j.backup;
+    const or = (v) => (v == null ? '–' : String(v));
+    fillRows('backupjob', [
+      ['Last success', or(b.lastSuccess)],
+      ['Lag (time since the last success)', b.lagSeconds == null ? '–' : duration(b.lagSeconds)],
+      ['Last run', or(b.lastRun) + (b.lastRunSucceeded == null ? '' : b.lastRunSucceeded ? ' (succeeded)' : ' (failed)')],
+      ['Its duration (s)', or(b.durationSeconds)],
+      ['Its objects', or(b.objects)],
+      ['Bytes it copied', b.copiedBytes == null ? '–' : bytes(b.copiedBytes)],
+      ['Its errors', or(b.errors)],
+      ['Next scheduled run', or(b.nextRun)]]);
+  }
+  if (j.backupHistory) {
+    fillRows('backuphistory', j.backupHistory.map((r) => [r.id, r.status, r.startedAt, r.durationSeconds.toFixed(1),
+      String(r.objects), bytes(r.copiedBytes), String(r.errors)]));
+  }
   if (j.nodes) fillRows('nodes', j.nodes.map((n) => [n.address, n.datacenter, n.state, String(n.openConnections)]));
 }
 

@@ -1,6 +1,8 @@
 package dev.cairn.backup.cli;
 
 import dev.cairn.backup.Main;
+import dev.cairn.backup.report.MetricsFile;
+import java.io.IOException;
 import dev.cairn.backup.schedule.Cron;
 import dev.cairn.backup.schedule.Scheduler;
 import java.util.concurrent.Callable;
@@ -36,7 +38,15 @@ public final class ScheduleCommand implements Callable<Integer> {
         if (maxRuns < 0) {
             throw new IllegalArgumentException("--max-runs must not be negative");
         }
-        Scheduler scheduler = new Scheduler(Cron.parse(cron), main.clock(), System.err);
+        Scheduler scheduler = new Scheduler(Cron.parse(cron), main.clock(), System.err, next -> {
+            if (options.metricsFile != null) {
+                try {
+                    MetricsFile.writeNextRun(options.metricsFile, next.toInstant().toEpochMilli());
+                } catch (IOException e) {
+                    System.err.println("schedule: cannot write " + options.metricsFile + ": " + e.getMessage());
+                }
+            }
+        });
         return scheduler.run(() -> {
             int exit = BackupJob.runOnce(main, options, System.err);
             if (exit == Main.EXIT_LOCKED) {

@@ -16,14 +16,16 @@ import java.util.regex.Pattern;
  */
 public final class MetricsFile {
     static final String LAST_SUCCESS = "cairn_backup_last_success_timestamp_seconds";
-    private static final Pattern LAST_SUCCESS_LINE = Pattern.compile("^" + LAST_SUCCESS + "\\s+(\\S+)$", Pattern.MULTILINE);
+    static final String NEXT_RUN = "cairn_backup_next_run_timestamp_seconds";
+    private static final String NEXT_RUN_HELP = "Unix time a running schedule fires next.";
 
     private MetricsFile() {
     }
 
     public static void write(Path file, RunReport r, long finishedMillis) throws IOException {
         boolean ok = "complete".equals(r.status());
-        double lastSuccess = ok ? finishedMillis / 1000.0 : previousSuccess(file);
+        double lastSuccess = ok ? finishedMillis / 1000.0 : previous(file, LAST_SUCCESS);
+        double nextRun = previous(file, NEXT_RUN);
         StringBuilder b = new StringBuilder();
         gauge(b, LAST_SUCCESS, "Unix time of the last backup run that wrote its manifest (0: none yet).", lastSuccess);
         gauge(b, "cairn_backup_last_run_timestamp_seconds", "Unix time the last backup run ended.", finishedMillis / 1000.0);
@@ -33,6 +35,27 @@ public final class MetricsFile {
         gauge(b, "cairn_backup_last_logical_bytes", "Bytes of the objects in the last backup run's manifest.", r.logicalBytes());
         gauge(b, "cairn_backup_last_copied_bytes", "Bytes the last backup run copied into the target.", r.copiedBytes());
         gauge(b, "cairn_backup_last_errors", "Errors of the last backup run.", r.errors().size());
+        if (nextRun > 0) {
+            gauge(b, NEXT_RUN, NEXT_RUN_HELP, nextRun);
+        }
+        replace(file, b);
+    }
+
+    /** Records when a schedule fires next, keeping the last run's figures. */
+    public static void writeNextRun(Path file, long nextMillis) throws IOException {
+        StringBuilder b = new StringBuilder();
+        if (Files.exists(file)) {
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                if (!line.contains(NEXT_RUN)) {
+                    b.append(line).append('\n');
+                }
+            }
+        }
+        gauge(b, NEXT_RUN, NEXT_RUN_HELP, nextMillis / 1000.0);
+        replace(file, b);
+    }
+
+    private static void replace(Path file, CharSequence b) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path temp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
@@ -40,9 +63,9 @@ public final class MetricsFile {
         Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    private static double previousSuccess(Path file) {
+    private static double previous(Path file, String gauge) {
         try {
-            Matcher m = LAST_SUCCESS_LINE.matcher(Files.readString(file));
+            Matcher m = Pattern.compile("^" + gauge + "\\s+(\\S+)$", Pattern.MULTILINE).matcher(Files.readString(file));
             return m.find() ? Double.parseDouble(m.group(1)) : 0;
         } catch (IOException | NumberFormatException e) {
             return 0;

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZonedDateTime;
+import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 
 /**
@@ -19,11 +20,14 @@ public final class Scheduler {
     private final Cron cron;
     private final Clock clock;
     private final PrintStream log;
+    private final Consumer<ZonedDateTime> planned;
 
-    public Scheduler(Cron cron, Clock clock, PrintStream log) {
+    /** @param planned told each next firing as soon as it is known (the metrics file records it) */
+    public Scheduler(Cron cron, Clock clock, PrintStream log, Consumer<ZonedDateTime> planned) {
         this.cron = cron;
         this.clock = clock;
         this.log = log;
+        this.planned = planned;
     }
 
     /**
@@ -35,6 +39,7 @@ public final class Scheduler {
         for (int runs = 0; maxRuns == 0 || runs < maxRuns; runs++) {
             ZonedDateTime next = cron.next(ZonedDateTime.now(clock));
             log.println("schedule '" + cron + "': next run at " + next);
+            planned.accept(next);
             sleepUntil(next);
             last = job.getAsInt();
             log.println("schedule: run ended with exit code " + last);

@@ -1,5 +1,6 @@
 package dev.cairn.service.console;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.util.unit.DataSize;
 
@@ -22,6 +23,10 @@ public class ConsoleSettings {
     private long thumbnailMaxPixels = 64_000_000L;
     /** Objects counted per bucket on the buckets page; beyond it the count shows as "at least". */
     private int bucketCountLimit = 10_000;
+    /** The backup job's {@code --metrics-file}, read for the last run and the next one; none: not shown. */
+    private Path backupMetricsFile;
+    /** A directory archive of the backup job ({@code dir:} target), whose run reports make the history; none: not shown. */
+    private Path backupArchive;
 
     public boolean isEnabled() {
         return enabled;
@@ -77,6 +82,22 @@ public class ConsoleSettings {
 
     public void setBucketCountLimit(int v) {
         bucketCountLimit = v;
+    }
+
+    public Path getBackupMetricsFile() {
+        return backupMetricsFile;
+    }
+
+    public void setBackupMetricsFile(Path v) {
+        backupMetricsFile = v;
+    }
+
+    public Path getBackupArchive() {
+        return backupArchive;
+    }
+
+    public void setBackupArchive(Path v) {
+        backupArchive = v;
     }
 
     /** Checks the settings; called when the console starts. */

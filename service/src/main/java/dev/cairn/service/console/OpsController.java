@@ -4,6 +4,8 @@ import dev.cairn.service.CassandraStoreConfiguration.CassandraBackend;
 import dev.cairn.service.admin.Checkpoints;
 import dev.cairn.store.cassandra.CassandraObjectStore;
 import jakarta.servlet.http.HttpServletRequest;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,13 +28,19 @@ class OpsController {
     private final OpsSampler sampler;
     private final Checkpoints checkpoints;
     private final CassandraBackend cassandra;
+    private final BackupStatus backups;
 
     OpsController(ConsoleAccess access, OpsSampler sampler, ObjectProvider<Checkpoints> checkpoints,
-                  ObjectProvider<CassandraBackend> cassandra) {
+                  ObjectProvider<CassandraBackend> cassandra, ConsoleSettings settings) {
         this.access = access;
         this.sampler = sampler;
         this.checkpoints = checkpoints.getIfAvailable();
         this.cassandra = cassandra.getIfAvailable();
+        Path archive = settings.getBackupArchive();
+        if (archive != null && archive.toString().startsWith("dir:")) {
+            archive = Path.of(archive.toString().substring("dir:".length()));
+        }
+        this.backups = new BackupStatus(settings.getBackupMetricsFile(), archive, Clock.systemUTC());
     }
 
     @GetMapping("/console/ops")
@@ -53,6 +61,15 @@ class OpsController {
                 .raw("<h2>Backups</h2><table id=\"backups\" class=\"details\"><caption>Checkpoints held by backup jobs</caption>")
                 .raw("<thead><tr><th scope=\"col\">Id</th><th scope=\"col\">Taken</th><th scope=\"col\">Lease ends</th></tr>")
                 .raw("</thead><tbody></tbody></table>");
+        if (backups.configured()) {
+            h.raw("<h2>Backup job</h2><table id=\"backupjob\" class=\"details\"><caption>The last run, the last success")
+                    .raw(" and the next scheduled run, from the job's metrics file</caption><tbody></tbody></table>")
+                    .raw("<h2>Backup history</h2><table id=\"backuphistory\" class=\"details\"><caption>The newest runs")
+                    .raw(" of the backup archive</caption><thead><tr><th scope=\"col\">Backup</th>")
+                    .raw("<th scope=\"col\">Status</th><th scope=\"col\">Started</th><th scope=\"col\">Duration (s)</th>")
+                    .raw("<th scope=\"col\">Objects</th><th scope=\"col\">Copied</th><th scope=\"col\">Errors</th></tr>")
+                    .raw("</thead><tbody></tbody></table>");
+        }
         if (cassandra != null) {
             h.raw("<h2>Cassandra nodes</h2><table id=\"nodes\" class=\"details\"><caption>Every node as this service's")
                     .raw(" driver sees it (other datacenters: from the cluster's status events)</caption><thead><tr>")
@@ -81,6 +98,10 @@ class OpsController {
                 held.add(Map.of("id", c.id(), "createdAt", c.createdAt().toString(), "expiresAt", c.expiresAt().toString()));
             }
             out.put("checkpoints", held);
+        }
+        if (backups.configured()) {
+            out.put("backup", backups.latest());
+            out.put("backupHistory", backups.history());
         }
         if (cassandra != null) {
             List<Map<String, Object>> nodes = new ArrayList<>();
