@@ -3,6 +3,7 @@ package dev.cairn.service.console;
 import dev.cairn.engine.Engine;
 import dev.cairn.service.CairnProperties;
 import dev.cairn.service.keys.KeyRing;
+import dev.cairn.store.ObjectStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.file.Path;
@@ -51,6 +52,11 @@ public class ConsoleConfiguration {
     ThumbnailCache thumbnailCache(ConsoleSettings settings, CairnProperties props) {
         return new ThumbnailCache(new Thumbnailer(settings.getThumbnailMaxPixels()),
                 props.getDataDir().resolve(THUMBNAIL_DIR), settings.getThumbnailCacheSize().toBytes());
+    }
+
+    @Bean(destroyMethod = "close")
+    ThumbnailSweeper thumbnailSweeper(ThumbnailCache cache, ObjectStore store, ConsoleSettings settings) {
+        return new ThumbnailSweeper(cache, store, settings.getThumbnailSweepInterval());
     }
 
     @Bean

@@ -23,6 +23,8 @@ public class ConsoleSettings {
     private long thumbnailMaxPixels = 64_000_000L;
     /** Objects counted per bucket on the buckets page; beyond it the count shows as "at least". */
     private int bucketCountLimit = 10_000;
+    /** How often thumbnails of content no object holds any more are removed; 0: never. */
+    private Duration thumbnailSweepInterval = Duration.ofHours(1);
     /** The backup job's {@code --metrics-file}, read for the last run and the next one; none: not shown. */
     private Path backupMetricsFile;
     /** A directory archive of the backup job ({@code dir:} target), whose run reports make the history; none: not shown. */
@@ -84,6 +86,14 @@ public class ConsoleSettings {
         bucketCountLimit = v;
     }
 
+    public Duration getThumbnailSweepInterval() {
+        return thumbnailSweepInterval;
+    }
+
+    public void setThumbnailSweepInterval(Duration v) {
+        thumbnailSweepInterval = v;
+    }
+
     public Path getBackupMetricsFile() {
         return backupMetricsFile;
     }
@@ -109,6 +119,7 @@ public class ConsoleSettings {
         require(thumbnailMaxInputSize.toBytes() > 0, "cairn.console.thumbnail-max-input-size must be positive");
         require(thumbnailMaxPixels > 0, "cairn.console.thumbnail-max-pixels must be positive");
         require(bucketCountLimit >= 1, "cairn.console.bucket-count-limit must be at least 1");
+        require(!thumbnailSweepInterval.isNegative(), "cairn.console.thumbnail-sweep-interval must not be negative");
     }
 
     private static void require(boolean ok, String message) {

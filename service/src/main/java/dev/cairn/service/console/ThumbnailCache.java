@@ -88,6 +88,59 @@ public final class ThumbnailCache {
         }
     }
 
+    /** Whether stored content is still held by some object or part. */
+    public interface ContentCheck {
+        boolean held(String sha256) throws IOException;
+    }
+
+    /**
+     * Removes the thumbnails of content no object holds any more, from disk and memory, and
+     * temporary files left by a crash; returns the thumbnails removed. A thumbnail of content
+     * stored again later is simply made again.
+     */
+    public int sweep(ContentCheck check) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        int removed = 0;
+        long staleTemp = System.currentTimeMillis() - java.util.concurrent.TimeUnit.HOURS.toMillis(1);
+        java.util.Map<String, Boolean> held = new java.util.HashMap<>();
+        try (java.nio.file.DirectoryStream<Path> shards = Files.newDirectoryStream(dir)) {
+            for (Path shard : shards) {
+                if (!Files.isDirectory(shard)) {
+                    continue;
+                }
+                try (java.nio.file.DirectoryStream<Path> files = Files.newDirectoryStream(shard)) {
+                    for (Path f : files) {
+                        String name = f.getFileName().toString();
+                        if (name.endsWith(".tmp")) {
+                            if (Files.getLastModifiedTime(f).toMillis() < staleTemp) {
+                                Files.deleteIfExists(f);
+                            }
+                            continue;
+                        }
+                        int dash = name.indexOf('-');
+                        String sha = dash > 0 ? name.substring(0, dash) : "";
+                        if (!dev.cairn.store.Hex.isSha256(sha) || !name.endsWith(".jpg")) {
+                            continue;
+                        }
+                        Boolean keep = held.get(sha);
+                        if (keep == null) {
+                            keep = check.held(sha);
+                            held.put(sha, keep);
+                        }
+                        if (!keep) {
+                            memory.asMap().remove(name.substring(0, name.length() - ".jpg".length()));
+                            Files.deleteIfExists(f);
+                            removed++;
+                        }
+                    }
+                }
+            }
+        }
+        return removed;
+    }
+
     /** Thumbnails made since start (not read from memory or disk). */
     public long computed() {
         return computed.get();

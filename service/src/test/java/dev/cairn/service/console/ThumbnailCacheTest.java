@@ -60,6 +60,39 @@ class ThumbnailCacheTest {
     }
 
     @Test
+    void theSweepRemovesThumbnailsOfContentNoObjectHoldsAndKeepsTheRest() throws Exception {
+        byte[] kept = ThumbnailerTest.image("png", 300, 200);
+        byte[] gone = ThumbnailerTest.image("jpeg", 200, 300);
+        String keptSha = sha256(kept);
+        Path leftover = dir.resolve(keptSha.substring(0, 2)).resolve("leftover.tmp");
+        ThumbnailCache cache = new ThumbnailCache(new Thumbnailer(64_000_000L), dir, 1 << 20);
+        for (int size : ThumbnailCache.SIZES) {
+            cache.get(sha256(kept), size, () -> new ByteArrayInputStream(kept));
+            cache.get(sha256(gone), size, () -> new ByteArrayInputStream(gone));
+        }
+        java.nio.file.Files.writeString(leftover, "x");
+        java.nio.file.Files.setLastModifiedTime(leftover,
+                java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 2 * 3_600_000));
+        List<String> asked = new ArrayList<>();
+        int removed = cache.sweep(sha -> {
+            asked.add(sha);
+            return sha.equals(keptSha);
+        });
+        assertEquals(ThumbnailCache.SIZES.length, removed);
+        assertEquals(2, asked.size(), "the store is asked once per content, not per size");
+        assertEquals(false, java.nio.file.Files.exists(leftover), "a crash's temporary file an hour old");
+        cache.get(sha256(kept), 256, () -> {
+            throw new AssertionError("a held content's thumbnail was removed");
+        });
+        AtomicInteger again = new AtomicInteger();
+        cache.get(sha256(gone), 256, () -> {
+            again.incrementAndGet();
+            return new ByteArrayInputStream(gone);
+        });
+        assertEquals(1, again.get(), "a removed thumbnail is made again when asked for (from disk and memory alike)");
+    }
+
+    @Test
     void aThumbnailIsComputedOncePerContentAndSizeAndKeptOnDisk() throws Exception {
         byte[] jpeg = ThumbnailerTest.image("jpeg", 640, 480);
         String sha = sha256(jpeg);
