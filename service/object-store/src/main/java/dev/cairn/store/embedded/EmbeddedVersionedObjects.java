@@ -179,7 +179,8 @@ final class EmbeddedVersionedObjects {
     }
 
     /** Makes an older object version current again: its row moves back, its reference with it. */
-    private void promote(WriteBatch batch, String bucket, String key, byte[] rowKey, EmbeddedVersions.Stored next) {
+    private void promote(WriteBatch batch, String bucket, String key, byte[] rowKey, EmbeddedVersions.Stored next)
+            throws IOException {
         batch.delete(t.versions, EmbeddedVersions.rowKey(bucket, key, next.sort()));
         batch.putRow(t.objects, rowKey, ObjectRow.toRow(next.version().info(), next.sort()));
     }
