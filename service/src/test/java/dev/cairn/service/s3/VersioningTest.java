@@ -82,7 +82,7 @@ class VersioningTest extends ServiceTestSupport {
         S3Exception missing = assertThrows(S3Exception.class, () -> get(bucket, "k", "-ENoX3KbVwL2fQ8c"));
         assertEquals("NoSuchVersion", missing.awsErrorDetails().errorCode());
         assertEquals(404, status(missing));
-        S3Exception malformed = assertThrows(S3Exception.class, () -> get(bucket, "k", "not-a-version-id"));
+        S3Exception malformed = assertThrows(S3Exception.class, () -> get(bucket, "k", "v2"));
         assertEquals("InvalidArgument", malformed.awsErrorDetails().errorCode());
         assertEquals(400, status(malformed));
     }
