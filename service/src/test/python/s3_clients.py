@@ -113,6 +113,41 @@ def run_boto3(endpoint, access, secret, prefix):
         check(False, "bucket gone")
     except ClientError as e:
         check(e.response["ResponseMetadata"]["HTTPStatusCode"] == 404, "bucket gone")
+    run_boto3_versioning(s3, prefix + "-boto3-versions")
+
+
+def run_boto3_versioning(s3, bucket):
+    from botocore.exceptions import ClientError
+
+    s3.create_bucket(Bucket=bucket)
+    check(s3.get_bucket_versioning(Bucket=bucket).get("Status") is None, "a new bucket has no versioning status")
+    s3.put_bucket_versioning(Bucket=bucket, VersioningConfiguration={"Status": "Enabled"})
+    check(s3.get_bucket_versioning(Bucket=bucket)["Status"] == "Enabled", "versioning enabled")
+    v1 = s3.put_object(Bucket=bucket, Key="k", Body=b"one")["VersionId"]
+    v2 = s3.put_object(Bucket=bucket, Key="k", Body=b"two")["VersionId"]
+    check(v1 != v2 and v2 < v1, "each write has its own version id, newest sorting first")
+    check(s3.get_object(Bucket=bucket, Key="k", VersionId=v1)["Body"].read() == b"one", "an old version by id")
+    marker = s3.delete_object(Bucket=bucket, Key="k")
+    check(marker["DeleteMarker"] and marker["VersionId"] not in (v1, v2), "a delete makes a delete marker")
+    try:
+        s3.get_object(Bucket=bucket, Key="k")
+        check(False, "the key is hidden by its delete marker")
+    except ClientError as e:
+        headers = e.response["ResponseMetadata"]["HTTPHeaders"]
+        check(e.response["Error"]["Code"] == "NoSuchKey" and headers.get("x-amz-delete-marker") == "true",
+              "NoSuchKey with x-amz-delete-marker")
+    listed = s3.list_object_versions(Bucket=bucket)
+    check([v["VersionId"] for v in listed["Versions"]] == [v2, v1], "versions listed newest first")
+    check([m["VersionId"] for m in listed["DeleteMarkers"]] == [marker["VersionId"]]
+          and listed["DeleteMarkers"][0]["IsLatest"], "the delete marker is the latest")
+    pages = list(s3.get_paginator("list_object_versions").paginate(Bucket=bucket, PaginationConfig={"PageSize": 1}))
+    check(len(pages) == 3, "versions paged one by one")
+    s3.delete_object(Bucket=bucket, Key="k", VersionId=marker["VersionId"])
+    check(s3.get_object(Bucket=bucket, Key="k")["Body"].read() == b"two", "removing the marker brings the key back")
+    gone = s3.delete_objects(Bucket=bucket, Delete={"Objects": [{"Key": "k", "VersionId": v1}, {"Key": "k", "VersionId": v2}]})
+    check(sorted(d["VersionId"] for d in gone["Deleted"]) == sorted([v1, v2]), "delete_objects by version")
+    check(not s3.list_object_versions(Bucket=bucket).get("Versions"), "no version left")
+    s3.delete_bucket(Bucket=bucket)
 
 
 def run_cli(endpoint, access, secret, prefix):

@@ -103,6 +103,16 @@ public final class CachingObjectStore extends ForwardingObjectStore {
         }
     }
 
+    /** Rows cached before carry no version id; versioning changes are rare, so all go. */
+    @Override
+    public void setBucketVersioning(String bucket, Versioning versioning) throws IOException {
+        try {
+            delegate.setBucketVersioning(bucket, versioning);
+        } finally {
+            cache.invalidateAll();
+        }
+    }
+
     @Override
     public void close() throws IOException {
         cache.invalidateAll();

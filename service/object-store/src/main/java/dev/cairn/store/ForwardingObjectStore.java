@@ -74,6 +74,51 @@ abstract class ForwardingObjectStore implements ObjectStore {
         return delegate.getObject(bucket, key);
     }
 
+    /** A call to the delegate that may change the versions of one key. */
+    protected interface VersionWrite {
+        ObjectVersion apply() throws IOException;
+    }
+
+    /** Runs {@code write}, which may change the current row of {@code bucket/key}. */
+    protected ObjectVersion versionWrite(String bucket, String key, VersionWrite write) throws IOException {
+        ObjectVersion[] result = new ObjectVersion[1];
+        objectWrite(bucket, key, () -> {
+            result[0] = write.apply();
+            return null;
+        });
+        return result[0];
+    }
+
+    @Override
+    public void setBucketVersioning(String bucket, Versioning versioning) throws IOException {
+        delegate.setBucketVersioning(bucket, versioning);
+    }
+
+    @Override
+    public ObjectVersion objectVersion(String bucket, String key, String versionId) throws IOException {
+        return delegate.objectVersion(bucket, key, versionId);
+    }
+
+    @Override
+    public ObjectRead getObjectVersion(String bucket, String key, String versionId) throws IOException {
+        return delegate.getObjectVersion(bucket, key, versionId);
+    }
+
+    @Override
+    public ObjectVersion currentDeleteMarker(String bucket, String key) throws IOException {
+        return delegate.currentDeleteMarker(bucket, key);
+    }
+
+    @Override
+    public ObjectVersion deleteObjectVersion(String bucket, String key, String versionId) throws IOException {
+        return versionWrite(bucket, key, () -> delegate.deleteObjectVersion(bucket, key, versionId));
+    }
+
+    @Override
+    public VersionPage listObjectVersions(String bucket, VersionQuery query) throws IOException {
+        return delegate.listObjectVersions(bucket, query);
+    }
+
     @Override
     public ObjectInfo deleteObject(String bucket, String key) throws IOException {
         return objectWrite(bucket, key, () -> delegate.deleteObject(bucket, key));

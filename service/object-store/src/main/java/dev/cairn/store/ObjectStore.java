@@ -130,6 +130,65 @@ public interface ObjectStore extends AutoCloseable {
     /** Deletes the row; returns it, or null when there was none. NO_SUCH_BUCKET. */
     ObjectInfo deleteObject(String bucket, String key) throws IOException;
 
+    /**
+     * Sets a bucket's versioning (ENABLED or SUSPENDED; a bucket never goes back to UNVERSIONED);
+     * NO_SUCH_BUCKET. Its state is {@link BucketInfo#versioning()}.
+     *
+     * @throws UnsupportedOperationException when the store keeps no versions
+     */
+    default void setBucketVersioning(String bucket, Versioning versioning) throws IOException {
+        throw new UnsupportedOperationException("bucket versioning");
+    }
+
+    /**
+     * One version of a key, current or not, delete markers included; null when the key has no
+     * version of that id. NO_SUCH_BUCKET. {@code versionId} is {@link VersionId#NULL} or well formed.
+     * This default serves stores without versions, whose only version is {@code null}.
+     */
+    default ObjectVersion objectVersion(String bucket, String key, String versionId) throws IOException {
+        ObjectInfo o = headObject(bucket, key);
+        return o != null && VersionId.NULL.equals(versionId) ? ObjectVersion.of(o, true) : null;
+    }
+
+    /**
+     * The content of one object version, read consistently; null when there is no object version
+     * of that id (a delete marker included). NO_SUCH_BUCKET. Close it.
+     */
+    default ObjectRead getObjectVersion(String bucket, String key, String versionId) throws IOException {
+        if (!VersionId.NULL.equals(versionId)) {
+            return null;
+        }
+        return getObject(bucket, key);
+    }
+
+    /**
+     * The key's current delete marker: the newest version when it is one; null otherwise.
+     * NO_SUCH_BUCKET.
+     */
+    default ObjectVersion currentDeleteMarker(String bucket, String key) throws IOException {
+        return null;
+    }
+
+    /**
+     * DeleteObject with versioning. {@code versionId} null: as the bucket's versioning says —
+     * unversioned, the row goes; Enabled, a delete marker becomes the current version; Suspended, a
+     * delete marker replaces the version {@code null}. Returns the marker made, or the version
+     * removed; null when nothing was there to remove. With a {@code versionId}, that version goes
+     * for good (its content's reference with it) and the next newest becomes current. NO_SUCH_BUCKET.
+     */
+    default ObjectVersion deleteObjectVersion(String bucket, String key, String versionId) throws IOException {
+        if (versionId != null && !VersionId.NULL.equals(versionId)) {
+            return null;
+        }
+        ObjectInfo removed = deleteObject(bucket, key);
+        return removed == null ? null : ObjectVersion.of(removed, true);
+    }
+
+    /** One page of a bucket's versions and delete markers. NO_SUCH_BUCKET. */
+    default VersionPage listObjectVersions(String bucket, VersionQuery query) throws IOException {
+        return VersionListing.ofCurrentObjects(this, bucket, query);
+    }
+
     /** One page of keys of a bucket. NO_SUCH_BUCKET. */
     ListPage listObjects(String bucket, ListQuery query) throws IOException;
 

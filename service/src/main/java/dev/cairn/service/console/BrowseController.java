@@ -153,7 +153,13 @@ class BrowseController {
         for (Map.Entry<String, String> c : o.checksums().entrySet()) {
             row(h, "Checksum " + c.getKey(), c.getValue());
         }
+        if (b != null && b.versioning() != dev.cairn.store.Versioning.UNVERSIONED) {
+            row(h, "Version id", o.versionId() == null ? dev.cairn.store.VersionId.NULL : o.versionId());
+        }
         h.raw("</tbody></table>");
+        if (b != null && b.versioning() != dev.cairn.store.Versioning.UNVERSIONED) {
+            versions(h, bucket, key);
+        }
         h.raw("<section class=\"links\" aria-labelledby=\"linksTitle\" data-bucket=\"").text(bucket).raw("\" data-key=\"")
                 .text(key).raw("\"><h2 id=\"linksTitle\">Share</h2>")
                 .raw("<label for=\"expiry\">Signed link expires after</label><select id=\"expiry\">")
@@ -175,6 +181,26 @@ class BrowseController {
         }
         return Pages.html(200, h.end());
     }
+
+    /** The key's versions, newest first (at most {@link #VERSIONS_SHOWN}). */
+    private void versions(Html h, String bucket, String key) throws IOException {
+        dev.cairn.store.VersionPage page = store.listObjectVersions(bucket,
+                new dev.cairn.store.VersionQuery(key, null, null, null, VERSIONS_SHOWN));
+        h.raw("<table class=\"versions\"><caption>Versions</caption><thead><tr><th>Version id</th>")
+                .raw("<th>Last modified</th><th>Size</th><th>ETag</th></tr></thead><tbody>");
+        for (dev.cairn.store.ObjectVersion v : page.versions()) {
+            if (!v.key().equals(key)) {
+                break;
+            }
+            h.raw("<tr><td>").text(v.versionId() + (v.latest() ? " (current)" : "")).raw("</td><td>")
+                    .text(Instant.ofEpochMilli(v.lastModified()).toString()).raw("</td><td>")
+                    .text(v.deleteMarker() ? "delete marker" : Html.bytes(v.info().size())).raw("</td><td>")
+                    .text(v.deleteMarker() ? "" : "\"" + v.info().etag() + "\"").raw("</td></tr>");
+        }
+        h.raw("</tbody></table>");
+    }
+
+    private static final int VERSIONS_SHOWN = 50;
 
     @PostMapping("/console/b/{bucket}/object/delete")
     ResponseEntity<Void> delete(@PathVariable("bucket") String bucket, @RequestParam("key") String key, HttpServletRequest request)

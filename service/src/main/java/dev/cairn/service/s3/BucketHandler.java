@@ -123,9 +123,40 @@ final class BucketHandler {
         r.sendXml(200, x);
     }
 
+    /** A bucket whose versioning was never set answers an empty configuration, as S3. */
     void getVersioning(S3Request r) throws IOException, S3Exception {
+        BucketInfo b = requireBucket(r);
+        Xml x = Xml.document("VersioningConfiguration");
+        if (b.versioning().status() != null) {
+            x.element("Status", b.versioning().status());
+        }
+        r.sendXml(200, x);
+    }
+
+    void putVersioning(S3Request r) throws IOException, S3Exception {
         requireBucket(r);
-        r.sendXml(200, Xml.document("VersioningConfiguration"));
+        Element root = Xml.parse(Bodies.readXml(ctx, r));
+        if (!Xml.localNameOf(root).equals("VersioningConfiguration")) {
+            throw new S3Exception(S3Error.MALFORMED_XML);
+        }
+        String mfa = Xml.childText(root, "MfaDelete");
+        if (mfa != null && mfa.trim().equals("Enabled")) {
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "MFA delete is not supported");
+        }
+        if (mfa != null && !mfa.trim().equals("Disabled")) {
+            throw new S3Exception(S3Error.MALFORMED_XML);
+        }
+        String status = Xml.childText(root, "Status");
+        dev.cairn.store.Versioning v = dev.cairn.store.Versioning.ofStatus(status == null ? null : status.trim());
+        if (v == null) {
+            throw new S3Exception(S3Error.MALFORMED_XML);
+        }
+        try {
+            ctx.store().setBucketVersioning(r.bucket(), v);
+        } catch (UnsupportedOperationException e) {
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "bucket versioning is not supported by this store");
+        }
+        r.sendEmpty(200);
     }
 
     void getBucketAcl(S3Request r) throws IOException, S3Exception {
@@ -136,17 +167,32 @@ final class BucketHandler {
     /** The object's own ACL; a public-read bucket makes a private object readable by anyone all the same. */
     void getObjectAcl(S3Request r) throws IOException, S3Exception {
         requireBucket(r);
-        ObjectReadHandler.checkVersionId(r);
-        ObjectInfo o = ctx.store().headObject(r.bucket(), r.key());
-        if (o == null) {
-            throw new S3Exception(S3Error.NO_SUCH_KEY);
+        String versionId = ObjectReadHandler.versionIdParam(r);
+        ObjectInfo o;
+        if (versionId == null) {
+            o = ctx.store().headObject(r.bucket(), r.key());
+            if (o == null) {
+                throw new S3Exception(S3Error.NO_SUCH_KEY);
+            }
+        } else {
+            o = ObjectReadHandler.objectVersion(ctx, r, versionId);
+            r.setHeader("x-amz-version-id", versionId);
         }
         sendAcl(r, o.acl());
     }
 
     void putObjectAcl(S3Request r) throws IOException, S3Exception {
         requireBucket(r);
-        ObjectReadHandler.checkVersionId(r);
+        String versionId = ObjectReadHandler.versionIdParam(r);
+        if (versionId != null) {
+            ObjectInfo current = ctx.store().headObject(r.bucket(), r.key());
+            String currentId = current == null || current.versionId() == null ? dev.cairn.store.VersionId.NULL
+                    : current.versionId();
+            if (current == null || !currentId.equals(versionId)) {
+                ObjectReadHandler.objectVersion(ctx, r, versionId);
+                throw new S3Exception(S3Error.NOT_IMPLEMENTED, "the ACL of a version that is not current cannot be changed");
+            }
+        }
         BucketAcl acl = requestedAcl(r, true);
         try {
             ctx.store().setObjectAcl(r.bucket(), r.key(), acl);

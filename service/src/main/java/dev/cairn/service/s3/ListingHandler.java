@@ -3,6 +3,10 @@ package dev.cairn.service.s3;
 import dev.cairn.store.ListPage;
 import dev.cairn.store.ListQuery;
 import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.ObjectVersion;
+import dev.cairn.store.VersionId;
+import dev.cairn.store.VersionPage;
+import dev.cairn.store.VersionQuery;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.UploadInfo;
 import dev.cairn.store.Utf8Order;
@@ -12,7 +16,7 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * ListObjectsV2, ListObjects, ListObjectVersions (every object as version "null") and
+ * ListObjectsV2, ListObjects, ListObjectVersions (versions and delete markers) and
  * ListMultipartUploads. One store page per response. Thread-safe.
  */
 final class ListingHandler {
@@ -95,16 +99,34 @@ final class ListingHandler {
         String keyMarker = r.param("key-marker");
         String versionMarker = r.param("version-id-marker");
         int maxKeys = r.intParam("max-keys", MAX_KEYS, 0, MAX_KEYS);
-        if (versionMarker != null && !versionMarker.isEmpty() && !versionMarker.equals("null")) {
-            throw new S3Exception(S3Error.INVALID_ARGUMENT, "Invalid version id specified");
+        if (versionMarker != null && !versionMarker.isEmpty()) {
+            if (keyMarker == null || keyMarker.isEmpty()) {
+                throw new S3Exception(S3Error.INVALID_ARGUMENT,
+                        "A version-id marker cannot be specified without a key marker.");
+            }
+            if (!VersionId.isWellFormed(versionMarker)) {
+                throw new S3Exception(S3Error.INVALID_ARGUMENT, "Invalid version id specified");
+            }
         }
-        ListPage page = page(r, prefix, delimiter, emptyToNull(keyMarker), maxKeys);
+        VersionPage page;
+        if (maxKeys == 0) {
+            if (ctx.store().bucket(r.bucket()) == null) {
+                throw new StoreException(StoreException.Reason.NO_SUCH_BUCKET, r.bucket());
+            }
+            page = new VersionPage(List.of(), List.of(), false, null, null);
+        } else {
+            page = ctx.store().listObjectVersions(r.bucket(),
+                    new VersionQuery(prefix, delimiter, keyMarker, versionMarker, maxKeys));
+        }
 
         Xml x = Xml.document("ListVersionsResult");
         x.element("Name", r.bucket()).element("Prefix", enc(prefix, url))
                 .element("KeyMarker", enc(nonNull(keyMarker), url)).element("VersionIdMarker", nonNull(versionMarker));
         if (page.truncated()) {
-            x.element("NextKeyMarker", enc(page.lastReturned(), url)).element("NextVersionIdMarker", "null");
+            x.element("NextKeyMarker", enc(page.nextKeyMarker(), url));
+            if (page.nextVersionIdMarker() != null) {
+                x.element("NextVersionIdMarker", page.nextVersionIdMarker());
+            }
         }
         x.element("MaxKeys", maxKeys);
         if (delimiter != null) {
@@ -114,9 +136,17 @@ final class ListingHandler {
         if (url) {
             x.element("EncodingType", "url");
         }
-        for (ObjectInfo o : page.objects()) {
-            x.start("Version").element("Key", enc(o.key(), url)).element("VersionId", "null")
-                    .element("IsLatest", true).element("LastModified", HttpDates.iso(o.lastModified()))
+        for (ObjectVersion v : page.versions()) {
+            if (v.deleteMarker()) {
+                x.start("DeleteMarker").element("Key", enc(v.key(), url)).element("VersionId", v.versionId())
+                        .element("IsLatest", v.latest()).element("LastModified", HttpDates.iso(v.lastModified()));
+                buckets.owner(x, "Owner");
+                x.end();
+                continue;
+            }
+            ObjectInfo o = v.info();
+            x.start("Version").element("Key", enc(v.key(), url)).element("VersionId", v.versionId())
+                    .element("IsLatest", v.latest()).element("LastModified", HttpDates.iso(o.lastModified()))
                     .element("ETag", "\"" + o.etag() + "\"").element("Size", o.size())
                     .element("StorageClass", "STANDARD");
             buckets.owner(x, "Owner");

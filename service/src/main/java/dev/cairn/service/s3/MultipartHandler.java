@@ -75,10 +75,7 @@ final class MultipartHandler {
         String uploadId = r.param("uploadId");
         ctx.store().upload(r.bucket(), r.key(), uploadId);
         String[] source = ObjectWriteHandler.copySource(r);
-        ObjectInfo src = ctx.store().headObject(source[0], source[1]);
-        if (src == null) {
-            throw new S3Exception(S3Error.NO_SUCH_KEY, "The specified copy source does not exist.");
-        }
+        ObjectInfo src = ObjectWriteHandler.copySourceObject(ctx, source);
         Conditions.checkCopySource(r, src);
         long first = 0;
         long length = src.size();
@@ -96,6 +93,9 @@ final class MultipartHandler {
              SpooledBody body = SpooledBody.read(in, length, ctx.maxObjectSize(), ctx.spoolThreshold(),
                      ctx.spoolDir(), List.of())) {
             PartInfo p = ctx.store().putPart(r.bucket(), r.key(), uploadId, partNumber, body);
+            if (src.versionId() != null) {
+                r.setHeader("x-amz-copy-source-version-id", src.versionId());
+            }
             r.sendXml(200, Xml.document("CopyPartResult")
                     .element("LastModified", HttpDates.iso(p.lastModified()))
                     .element("ETag", "\"" + p.etag() + "\""));
@@ -165,6 +165,9 @@ final class MultipartHandler {
         }
         if (type != null) {
             x.element("ChecksumType", type);
+        }
+        if (info.versionId() != null) {
+            r.setHeader("x-amz-version-id", info.versionId());
         }
         r.sendXml(200, x);
     }

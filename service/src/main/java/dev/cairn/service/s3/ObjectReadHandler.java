@@ -4,6 +4,8 @@ import dev.cairn.store.ContentRead;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
+import dev.cairn.store.ObjectVersion;
+import dev.cairn.store.VersionId;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -25,19 +27,28 @@ final class ObjectReadHandler {
 
     /** {@code publicOnly}: serve only a public-read object; anything else (absent too) is AccessDenied. */
     void getObject(S3Request r, boolean withBody, boolean publicOnly) throws IOException, S3Exception {
-        checkVersionId(r);
+        String versionId = versionIdParam(r);
         String partNumber = r.param("partNumber");
         if (partNumber != null && r.header("Range") != null) {
             throw new S3Exception(S3Error.INVALID_REQUEST, "Cannot specify both Range header and partNumber query parameter");
         }
-        try (ObjectRead read = ctx.store().getObject(r.bucket(), r.key())) {
+        try (ObjectRead read = versionId == null ? ctx.store().getObject(r.bucket(), r.key())
+                : readVersion(r, versionId, publicOnly)) {
             if (publicOnly && (read == null || read.info().acl() != dev.cairn.store.BucketAcl.PUBLIC_READ)) {
                 throw new S3Exception(S3Error.ACCESS_DENIED);
             }
             if (read == null) {
+                ObjectVersion marker = ctx.store().currentDeleteMarker(r.bucket(), r.key());
+                if (marker != null) {
+                    r.setHeader("x-amz-delete-marker", "true");
+                    r.setHeader("x-amz-version-id", marker.versionId());
+                }
                 throw new S3Exception(S3Error.NO_SUCH_KEY);
             }
             ObjectInfo info = read.info();
+            if (info.versionId() != null) {
+                r.setHeader("x-amz-version-id", info.versionId());
+            }
             String etag = "\"" + info.etag() + "\"";
             try {
                 Conditions.checkRead(r, info.etag(), info.lastModified());
@@ -211,11 +222,50 @@ final class ObjectReadHandler {
         }
     }
 
-    /** Buckets are unversioned: the only version is "null". */
-    static void checkVersionId(S3Request r) throws S3Exception {
+    /** The {@code versionId} parameter; null when absent; InvalidArgument when it is no version id. */
+    static String versionIdParam(S3Request r) throws S3Exception {
         String v = r.param("versionId");
-        if (v != null && !v.equals("null")) {
+        if (v == null) {
+            return null;
+        }
+        if (!VersionId.isWellFormed(v)) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "Invalid version id specified");
+        }
+        return v;
+    }
+
+    /**
+     * An object version by id: NoSuchVersion when the key has none of that id, and for a delete
+     * marker 405 MethodNotAllowed with {@code x-amz-delete-marker}, as S3.
+     */
+    static ObjectInfo objectVersion(S3Context ctx, S3Request r, String versionId) throws IOException, S3Exception {
+        ObjectVersion v = ctx.store().objectVersion(r.bucket(), r.key(), versionId);
+        if (v == null) {
             throw new S3Exception(S3Error.NO_SUCH_VERSION);
         }
+        if (v.deleteMarker()) {
+            throw deleteMarkerRead(r, v);
+        }
+        return v.info();
+    }
+
+    private static S3Exception deleteMarkerRead(S3Request r, ObjectVersion marker) {
+        r.setHeader("x-amz-delete-marker", "true");
+        r.setHeader("x-amz-version-id", marker.versionId());
+        r.setHeader("Allow", "DELETE");
+        return new S3Exception(S3Error.METHOD_NOT_ALLOWED);
+    }
+
+    /** One version's content; errors as {@link #objectVersion} (AccessDenied first for public-only reads). */
+    private ObjectRead readVersion(S3Request r, String versionId, boolean publicOnly) throws IOException, S3Exception {
+        ObjectRead read = ctx.store().getObjectVersion(r.bucket(), r.key(), versionId);
+        if (read != null || publicOnly) {
+            return read;
+        }
+        ObjectVersion v = ctx.store().objectVersion(r.bucket(), r.key(), versionId);
+        if (v != null && v.deleteMarker()) {
+            throw deleteMarkerRead(r, v);
+        }
+        throw new S3Exception(S3Error.NO_SUCH_VERSION);
     }
 }

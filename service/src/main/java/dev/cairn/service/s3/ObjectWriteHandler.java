@@ -6,6 +6,8 @@ import dev.cairn.store.ContentRead;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.ObjectVersion;
+import dev.cairn.store.VersionId;
 import dev.cairn.store.StoreException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,6 +41,9 @@ final class ObjectWriteHandler {
             checkContentSha256(r, body);
             ObjectInfo info = write(r, attrs, body, body.md5(), verified, condition);
             r.setHeader("ETag", "\"" + info.etag() + "\"");
+            if (info.versionId() != null) {
+                r.setHeader("x-amz-version-id", info.versionId());
+            }
             Checksums.echo(r, verified);
             r.sendEmpty(200);
         }
@@ -62,19 +67,17 @@ final class ObjectWriteHandler {
         } else {
             throw new S3Exception(S3Error.INVALID_ARGUMENT, "Unknown metadata directive.");
         }
-        if (!replace && source[0].equals(r.bucket()) && source[1].equals(r.key())) {
+        if (!replace && source[2] == null && source[0].equals(r.bucket()) && source[1].equals(r.key())) {
             throw new S3Exception(S3Error.INVALID_REQUEST, "This copy request is illegal because it is trying to copy "
                     + "an object to itself without changing the object's metadata, storage class, website redirect "
                     + "location or encryption attributes.");
         }
         ObjectInfo info = null;
+        String copiedVersion = null;
         // A source overwritten between reading its row and referencing its content may have had that
         // content reclaimed: the copy then takes the newer version, as a copy that started later would.
         for (int attempt = 1; info == null; attempt++) {
-            ObjectInfo src = ctx.store().headObject(source[0], source[1]);
-            if (src == null) {
-                throw new S3Exception(S3Error.NO_SUCH_KEY, "The specified copy source does not exist.");
-            }
+            ObjectInfo src = copySourceObject(ctx, source);
             Conditions.checkCopySource(r, src);
             // As S3: a copy gets the ACL its request names (private by default), never the source's.
             ObjectAttributes attrs = (replace ? attributesOf(r) : src.attributes()).withAcl(acl);
@@ -82,6 +85,7 @@ final class ObjectWriteHandler {
                 ContentSource content = storedContent(src);
                 // A copy made in one request is one part: S3 gives it the MD5 of its bytes as ETag.
                 info = write(r, attrs, content, ContentSource.md5Of(content), fullObjectChecksums(src), condition);
+                copiedVersion = src.versionId();
             } catch (StoreException e) {
                 if (e.reason() != StoreException.Reason.CONTENT_GONE) {
                     throw e;
@@ -91,14 +95,28 @@ final class ObjectWriteHandler {
                 }
             }
         }
+        if (copiedVersion != null) {
+            r.setHeader("x-amz-copy-source-version-id", copiedVersion);
+        }
+        if (info.versionId() != null) {
+            r.setHeader("x-amz-version-id", info.versionId());
+        }
         r.sendXml(200, Xml.document("CopyObjectResult")
                 .element("LastModified", HttpDates.iso(info.lastModified()))
                 .element("ETag", "\"" + info.etag() + "\""));
     }
 
     void deleteObject(S3Request r) throws IOException, S3Exception {
-        ObjectReadHandler.checkVersionId(r);
-        ctx.store().deleteObject(r.bucket(), r.key());
+        String versionId = ObjectReadHandler.versionIdParam(r);
+        ObjectVersion done = ctx.store().deleteObjectVersion(r.bucket(), r.key(), versionId);
+        if (done != null && done.deleteMarker()) {
+            r.setHeader("x-amz-delete-marker", "true");
+        }
+        if (done != null && (versionId != null || done.deleteMarker())) {
+            r.setHeader("x-amz-version-id", done.versionId());
+        } else if (versionId != null) {
+            r.setHeader("x-amz-version-id", versionId);
+        }
         r.sendEmpty(204);
     }
 
@@ -120,7 +138,7 @@ final class ObjectWriteHandler {
             if (key == null) {
                 throw new S3Exception(S3Error.MALFORMED_XML);
             }
-            if (version != null && !version.equals("null")) {
+            if (version != null && !VersionId.isWellFormed(version)) {
                 out.start("Error").element("Key", key).element("VersionId", version).element("Code", "NoSuchVersion")
                         .element("Message", S3Error.NO_SUCH_VERSION.message()).end();
                 continue;
@@ -130,9 +148,16 @@ final class ObjectWriteHandler {
                         .element("Message", "invalid key").end();
                 continue;
             }
-            ctx.store().deleteObject(r.bucket(), key);
+            ObjectVersion done = ctx.store().deleteObjectVersion(r.bucket(), key, version);
             if (!quiet) {
-                out.start("Deleted").element("Key", key).end();
+                out.start("Deleted").element("Key", key);
+                if (version != null) {
+                    out.element("VersionId", version);
+                }
+                if (done != null && done.deleteMarker()) {
+                    out.element("DeleteMarker", true).element("DeleteMarkerVersionId", done.versionId());
+                }
+                out.end();
             }
         }
         r.sendXml(200, out);
@@ -174,7 +199,30 @@ final class ObjectWriteHandler {
         };
     }
 
-    /** The source bucket and key of {@code x-amz-copy-source}. */
+    /**
+     * The object a copy reads: the current one (NoSuchKey when absent or a delete marker), or the
+     * version named (NoSuchVersion; a delete marker is InvalidRequest, as S3).
+     */
+    static ObjectInfo copySourceObject(S3Context ctx, String[] source) throws IOException, S3Exception {
+        if (source[2] == null) {
+            ObjectInfo src = ctx.store().headObject(source[0], source[1]);
+            if (src == null) {
+                throw new S3Exception(S3Error.NO_SUCH_KEY, "The specified copy source does not exist.");
+            }
+            return src;
+        }
+        ObjectVersion v = ctx.store().objectVersion(source[0], source[1], source[2]);
+        if (v == null) {
+            throw new S3Exception(S3Error.NO_SUCH_VERSION);
+        }
+        if (v.deleteMarker()) {
+            throw new S3Exception(S3Error.INVALID_REQUEST,
+                    "The source of a copy request may not specifically refer to a delete marker by version id.");
+        }
+        return v.info();
+    }
+
+    /** The source bucket, key and version id (null when none is named) of {@code x-amz-copy-source}. */
     static String[] copySource(S3Request r) throws S3Exception {
         String raw = r.header("x-amz-copy-source");
         if (raw == null || raw.isBlank()) {
@@ -182,10 +230,15 @@ final class ObjectWriteHandler {
         }
         String s = raw.trim();
         int q = s.indexOf('?');
+        String versionId = null;
         if (q >= 0) {
-            String version = s.substring(q + 1);
-            if (!version.equals("versionId=null")) {
-                throw new S3Exception(S3Error.NO_SUCH_VERSION);
+            String query = s.substring(q + 1);
+            if (!query.startsWith("versionId=")) {
+                throw new S3Exception(S3Error.INVALID_ARGUMENT, "Unsupported copy source parameter");
+            }
+            versionId = UrlCodec.decode(query.substring("versionId=".length()), false);
+            if (!VersionId.isWellFormed(versionId)) {
+                throw new S3Exception(S3Error.INVALID_ARGUMENT, "Invalid version id specified");
             }
             s = s.substring(0, q);
         }
@@ -197,7 +250,7 @@ final class ObjectWriteHandler {
         if (slash <= 0 || slash == s.length() - 1) {
             throw new S3Exception(S3Error.INVALID_ARGUMENT, "Copy Source must mention the source bucket and key");
         }
-        return new String[] {s.substring(0, slash), s.substring(slash + 1)};
+        return new String[] {s.substring(0, slash), s.substring(slash + 1), versionId};
     }
 
     static ObjectAttributes attributesOf(S3Request r) throws S3Exception {

@@ -8,6 +8,7 @@ public enum Operation {
     DELETE_BUCKET("DeleteBucket", false),
     GET_BUCKET_LOCATION("GetBucketLocation", true),
     GET_BUCKET_VERSIONING("GetBucketVersioning", true),
+    PUT_BUCKET_VERSIONING("PutBucketVersioning", false),
     GET_BUCKET_ACL("GetBucketAcl", false),
     PUT_BUCKET_ACL("PutBucketAcl", false),
     LIST_OBJECTS("ListObjects", true),

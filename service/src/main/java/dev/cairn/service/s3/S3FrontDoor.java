@@ -230,7 +230,7 @@ public final class S3FrontDoor {
                         return Operation.PUT_BUCKET_ACL;
                     }
                     if (r.hasParam("versioning")) {
-                        throw new S3Exception(S3Error.NOT_IMPLEMENTED, "buckets are unversioned");
+                        return Operation.PUT_BUCKET_VERSIONING;
                     }
                     return Operation.CREATE_BUCKET;
                 case "DELETE":
@@ -287,6 +287,7 @@ public final class S3FrontDoor {
             case DELETE_BUCKET -> buckets.deleteBucket(r);
             case GET_BUCKET_LOCATION -> buckets.getLocation(r);
             case GET_BUCKET_VERSIONING -> buckets.getVersioning(r);
+            case PUT_BUCKET_VERSIONING -> buckets.putVersioning(r);
             case GET_BUCKET_ACL -> buckets.getBucketAcl(r);
             case PUT_BUCKET_ACL -> buckets.putBucketAcl(r);
             case GET_OBJECT_ACL -> buckets.getObjectAcl(r);
@@ -339,6 +340,12 @@ public final class S3FrontDoor {
                 kept.put(h, v);
             }
         }
+        for (String h : VERSION_HEADERS) {
+            String v = http.responseHeader(h);
+            if (v != null) {
+                kept.put(h, v);
+            }
+        }
         http.reset();
         kept.forEach(http::setHeader);
         http.setHeader("x-amz-request-id", requestId);
@@ -361,4 +368,6 @@ public final class S3FrontDoor {
     }
 
     private static final List<String> KEPT_ON_ERROR = List.of("ETag", "Last-Modified", "Cache-Control", "Content-Range");
+    /** Set only when they describe the answer, errors included (a delete marker's 404 and 405). */
+    private static final List<String> VERSION_HEADERS = List.of("x-amz-delete-marker", "x-amz-version-id", "Allow");
 }

@@ -193,8 +193,6 @@ class AccessAndContentTest extends ServiceTestSupport {
     void unsupportedOperationsAnswerNotImplemented() throws Exception {
         assertEquals(501, statusOf(() -> s3.getBucketTagging(b -> b.bucket(privateBucket))));
         assertEquals(501, statusOf(() -> s3.getBucketPolicy(b -> b.bucket(privateBucket))));
-        assertEquals(501, statusOf(() -> s3.putBucketVersioning(b -> b.bucket(privateBucket)
-                .versioningConfiguration(v -> v.status("Enabled")))));
         s3.putObject(b -> b.bucket(privateBucket).key("t"), RequestBody.fromString("t"));
         assertEquals(501, statusOf(() -> s3.getObjectTagging(b -> b.bucket(privateBucket).key("t"))));
         assertEquals(501, statusOf(() -> s3.putObject(b -> b.bucket(privateBucket).key("t").acl("public-read-write"),

@@ -115,8 +115,11 @@ class ListingAndBatchTest extends ServiceTestSupport {
         assertTrue(v.deleteMarkers().isEmpty());
         assertEquals("a/1", s3.getObjectAsBytes(b -> b.bucket(bucket).key("a/1").versionId("null")).asUtf8String());
         S3Exception e = assertThrows(S3Exception.class,
-                () -> s3.getObjectAsBytes(b -> b.bucket(bucket).key("a/1").versionId("v2")));
+                () -> s3.getObjectAsBytes(b -> b.bucket(bucket).key("a/1").versionId("-ENoX3KbVwL2fQ8c")));
         assertEquals("NoSuchVersion", e.awsErrorDetails().errorCode());
+        S3Exception malformed = assertThrows(S3Exception.class,
+                () -> s3.getObjectAsBytes(b -> b.bucket(bucket).key("a/1").versionId("v2")));
+        assertEquals("InvalidArgument", malformed.awsErrorDetails().errorCode());
         String location = s3.getBucketLocation(b -> b.bucket(bucket)).locationConstraintAsString();
         assertTrue(location == null || location.isEmpty(), location);
     }

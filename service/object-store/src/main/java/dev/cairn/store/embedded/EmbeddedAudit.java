@@ -54,6 +54,19 @@ final class EmbeddedAudit {
                 expected.merge(refKey(info.sha256(), REF_OBJECT, bucket), 1L, Long::sum);
                 objects[0]++;
             });
+            int[] versions = {0};
+            scan(t.versions, at, (key, value) -> {
+                int zero = indexOf(key, (byte) 0);
+                String bucket = new String(key, 0, zero, StandardCharsets.UTF_8);
+                int keyEnd = key.length - dev.cairn.store.VersionId.SORT_BYTES - 1;
+                String name = new String(key, zero + 1, keyEnd - zero - 1, StandardCharsets.UTF_8);
+                byte[] sort = Arrays.copyOfRange(key, keyEnd + 1, key.length);
+                dev.cairn.store.ObjectVersion v = EmbeddedVersions.decode(name, sort, value);
+                if (!v.deleteMarker()) {
+                    expected.merge(refKey(v.info().sha256(), REF_OBJECT, bucket), 1L, Long::sum);
+                    versions[0]++;
+                }
+            });
             Map<String, String> uploadBuckets = new HashMap<>();
             scan(t.uploads, at, (key, value) -> {
                 String uploadId = new String(key, key.length - UPLOAD_ID_CHARS, UPLOAD_ID_CHARS, StandardCharsets.UTF_8);
@@ -121,7 +134,7 @@ final class EmbeddedAudit {
                             + "(the next sweep undoes it)");
                 }
             }
-            return new EmbeddedObjectStore.AuditReport(objects[0], parts[0], referenced.size(), bytes,
+            return new EmbeddedObjectStore.AuditReport(objects[0] + versions[0], parts[0], referenced.size(), bytes,
                     List.copyOf(problems));
         }
     }

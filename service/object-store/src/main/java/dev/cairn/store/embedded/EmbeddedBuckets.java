@@ -77,7 +77,23 @@ final class EmbeddedBuckets {
         lock.writeLock().lock();
         try {
             BucketInfo b = require(bucket);
-            BucketInfo info = new BucketInfo(bucket, b.createdMillis(), acl);
+            BucketInfo info = new BucketInfo(bucket, b.createdMillis(), acl, b.versioning());
+            t.buckets.put(bytes(bucket), EmbeddedRows.encodeBucket(info));
+            cache.put(bucket, info);
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    void setVersioning(String bucket, dev.cairn.store.Versioning versioning) throws IOException {
+        if (versioning == dev.cairn.store.Versioning.UNVERSIONED) {
+            throw new IllegalArgumentException("a bucket's versioning cannot be unset");
+        }
+        ReadWriteLock lock = lock(bucket);
+        lock.writeLock().lock();
+        try {
+            BucketInfo b = require(bucket);
+            BucketInfo info = new BucketInfo(bucket, b.createdMillis(), b.acl(), versioning);
             t.buckets.put(bytes(bucket), EmbeddedRows.encodeBucket(info));
             cache.put(bucket, info);
         } finally {

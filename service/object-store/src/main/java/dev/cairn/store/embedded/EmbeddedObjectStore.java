@@ -15,6 +15,10 @@ import dev.cairn.store.ObjectStore;
 import dev.cairn.store.PartInfo;
 import dev.cairn.store.StoreStats;
 import dev.cairn.store.UploadInfo;
+import dev.cairn.store.ObjectVersion;
+import dev.cairn.store.VersionPage;
+import dev.cairn.store.VersionQuery;
+import dev.cairn.store.Versioning;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -57,6 +61,7 @@ public final class EmbeddedObjectStore implements ObjectStore {
     private final EmbeddedReaders readers;
     private final EmbeddedObjects objects;
     private final EmbeddedMultipart multipart;
+    private final EmbeddedVersionedObjects versioned;
 
     /** Opens the store's tables in {@code engine} and sweeps what writers that died left. */
     public EmbeddedObjectStore(Engine engine) throws IOException {
@@ -66,6 +71,7 @@ public final class EmbeddedObjectStore implements ObjectStore {
         readers = new EmbeddedReaders(tables);
         objects = new EmbeddedObjects(tables, buckets, content, readers);
         multipart = new EmbeddedMultipart(tables, buckets, content, readers, objects);
+        versioned = new EmbeddedVersionedObjects(tables, buckets, content, readers, objects);
         sweep();
     }
 
@@ -173,9 +179,45 @@ public final class EmbeddedObjectStore implements ObjectStore {
         return objects.get(bucket, key);
     }
 
+    /** In a bucket whose versioning is configured, a delete marker; returns the current version it hid. */
     @Override
     public ObjectInfo deleteObject(String bucket, String key) throws IOException {
-        return objects.delete(bucket, key);
+        if (buckets.require(bucket).versioning() == Versioning.UNVERSIONED) {
+            return objects.delete(bucket, key);
+        }
+        ObjectInfo current = objects.head(bucket, key);
+        versioned.delete(bucket, key, null);
+        return current;
+    }
+
+    @Override
+    public void setBucketVersioning(String bucket, Versioning versioning) throws IOException {
+        buckets.setVersioning(bucket, versioning);
+    }
+
+    @Override
+    public ObjectVersion objectVersion(String bucket, String key, String versionId) throws IOException {
+        return versioned.version(bucket, key, versionId);
+    }
+
+    @Override
+    public ObjectRead getObjectVersion(String bucket, String key, String versionId) throws IOException {
+        return versioned.read(bucket, key, versionId);
+    }
+
+    @Override
+    public ObjectVersion currentDeleteMarker(String bucket, String key) throws IOException {
+        return versioned.currentDeleteMarker(bucket, key);
+    }
+
+    @Override
+    public ObjectVersion deleteObjectVersion(String bucket, String key, String versionId) throws IOException {
+        return versioned.delete(bucket, key, versionId);
+    }
+
+    @Override
+    public VersionPage listObjectVersions(String bucket, VersionQuery query) throws IOException {
+        return versioned.list(bucket, query);
     }
 
     @Override

@@ -25,6 +25,8 @@ import dev.cairn.store.ObjectRead;
 import dev.cairn.store.ObjectRecordCodec;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.StoreStats;
+import dev.cairn.store.VersionId;
+import dev.cairn.store.Versioning;
 import dev.cairn.store.WriteConditions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -54,6 +56,7 @@ final class EmbeddedObjects {
     private final EmbeddedBuckets buckets;
     private final EmbeddedContent content;
     private final EmbeddedReaders readers;
+    private final EmbeddedVersions versions;
     private final StripedLocks keyLocks = new StripedLocks(1024);
     private final AtomicLong logicalBytes = new AtomicLong();
     private final AtomicLong physicalBytes = new AtomicLong();
@@ -63,6 +66,7 @@ final class EmbeddedObjects {
         this.buckets = buckets;
         this.content = content;
         this.readers = readers;
+        this.versions = new EmbeddedVersions(t.versions);
     }
 
     /**
@@ -75,7 +79,7 @@ final class EmbeddedObjects {
         ReadWriteLock bucketLock = buckets.lock(bucket);
         bucketLock.readLock().lock();
         try {
-            buckets.require(bucket);
+            Versioning versioning = buckets.require(bucket).versioning();
             byte[] rowKey = objectKey(bucket, key);
             String sha = source.sha256();
             boolean large = source.size() > CHUNK_BYTES;
@@ -90,11 +94,19 @@ final class EmbeddedObjects {
                     acquired = true;
                 }
                 try (StripedLocks.Held k = keyLocks.lock(new String(rowKey, StandardCharsets.ISO_8859_1))) {
-                    ObjectInfo old = decodeOrNull(key, t.objects.get(rowKey));
+                    byte[] oldRow = t.objects.get(rowKey);
+                    ObjectInfo old = decodeOrNull(key, oldRow);
                     WriteConditions.check(key, old, onlyIfAbsent, expectedEtag);
                     ObjectInfo info = new ObjectInfo(key, sha, source.size(), etag, attributes,
                             System.currentTimeMillis(), partCount, checksums);
-                    try (StripedLocks.Held c = content.lock(sha, old == null ? null : old.sha256())) {
+                    EmbeddedVersions.Plan plan = versioning == Versioning.UNVERSIONED ? null
+                            : versions.plan(bucket, key, versioning, old, sortOf(oldRow));
+                    boolean replacesOld = old != null && (plan == null || plan.replacesOld());
+                    if (plan != null) {
+                        info = info.withVersionId(plan.newId());
+                    }
+                    try (StripedLocks.Held c = content.lock(sha, replacesOld ? old.sha256() : null,
+                            plan == null ? null : plan.droppedSha())) {
                         WriteBatch batch = new WriteBatch();
                         EmbeddedContent.RefChanges changes = content.new RefChanges();
                         if (!large) {
@@ -104,11 +116,14 @@ final class EmbeddedObjects {
                             }
                             changes.add(sha, REF_OBJECT, bucket, +1);
                         }
-                        if (old != null) {
+                        if (replacesOld) {
                             changes.add(old.sha256(), REF_OBJECT, bucket, -1);
                         }
+                        if (plan != null) {
+                            plan.apply(bucket, key, batch, changes, versions.table());
+                        }
                         changes.apply(batch);
-                        batch.putRow(t.objects, rowKey, ObjectRow.toRow(info));
+                        batch.putRow(t.objects, rowKey, ObjectRow.toRow(info, plan == null ? null : plan.newSort()));
                         if (partSizes != null) {
                             t.layouts.put(batch, rowKey, etag, partSizes);
                         } else if (old != null && old.partCount() > 0) {
@@ -148,7 +163,8 @@ final class EmbeddedObjects {
             buckets.require(bucket);
             byte[] rowKey = objectKey(bucket, key);
             try (StripedLocks.Held k = keyLocks.lock(new String(rowKey, StandardCharsets.ISO_8859_1))) {
-                ObjectInfo old = decodeOrNull(key, t.objects.get(rowKey));
+                byte[] oldRow = t.objects.get(rowKey);
+                ObjectInfo old = decodeOrNull(key, oldRow);
                 if (old == null) {
                     throw new StoreException(StoreException.Reason.NO_SUCH_KEY, key);
                 }
@@ -157,7 +173,7 @@ final class EmbeddedObjects {
                 }
                 ObjectInfo info = old.withAttributes(old.attributes().withAcl(acl));
                 WriteBatch batch = new WriteBatch();
-                batch.putRow(t.objects, rowKey, ObjectRow.toRow(info));
+                batch.putRow(t.objects, rowKey, ObjectRow.toRow(info, sortOf(oldRow)));
                 t.engine.write(batch);
                 return info;
             }
@@ -172,15 +188,15 @@ final class EmbeddedObjects {
     }
 
     ObjectInfo head(String bucket, String key) throws IOException {
-        buckets.require(bucket);
-        return decodeOrNull(key, t.objects.get(objectKey(bucket, key)));
+        Versioning versioning = buckets.require(bucket).versioning();
+        return named(versioning, decodeOrNull(key, t.objects.get(objectKey(bucket, key))));
     }
 
     ObjectRead get(String bucket, String key) throws IOException {
-        buckets.require(bucket);
+        Versioning versioning = buckets.require(bucket).versioning();
         byte[] rowKey = objectKey(bucket, key);
         for (int attempt = 0; attempt < UNPINNED_READS; attempt++) {
-            ObjectInfo info = decodeOrNull(key, t.objects.get(rowKey));
+            ObjectInfo info = named(versioning, decodeOrNull(key, t.objects.get(rowKey)));
             if (info == null) {
                 return null;
             }
@@ -193,19 +209,25 @@ final class EmbeddedObjects {
             }
             // The content was reclaimed after the row was read: the row changed; read it again.
         }
-        return pinnedRead(key, rowKey);
+        return pinnedRead(versioning, key, rowKey);
+    }
+
+    /** A row written before its bucket's versioning was configured is the version {@code null}. */
+    static ObjectInfo named(Versioning versioning, ObjectInfo info) {
+        return info == null || info.versionId() != null || versioning == Versioning.UNVERSIONED
+                ? info : info.withVersionId(VersionId.NULL);
     }
 
     /**
      * Reads the row and its content at one snapshot. A row change and the reclamation of the
      * content it released are one batch, so at a snapshot the content of the row is always there.
      */
-    private ObjectRead pinnedRead(String key, byte[] rowKey) throws IOException {
+    private ObjectRead pinnedRead(Versioning versioning, String key, byte[] rowKey) throws IOException {
         Snapshot snap = t.engine.snapshot();
         boolean handedOver = false;
         try {
             ReadOptions at = ReadOptions.at(snap);
-            ObjectInfo pinned = decodeOrNull(key, t.objects.get(rowKey, at));
+            ObjectInfo pinned = named(versioning, decodeOrNull(key, t.objects.get(rowKey, at)));
             if (pinned == null) {
                 return null;
             }
@@ -261,6 +283,11 @@ final class EmbeddedObjects {
                 throw new StoreException(StoreException.Reason.BUCKET_NOT_EMPTY, bucket);
             }
         }
+        try (EntryIterator it = versions.table().scan(KeyRange.prefix(bucketPrefix(bucket)))) {
+            if (it.hasNext()) {
+                throw new StoreException(StoreException.Reason.BUCKET_NOT_EMPTY, bucket);
+            }
+        }
     }
 
     ListPage list(String bucket, ListQuery query) throws IOException {
@@ -307,12 +334,25 @@ final class EmbeddedObjects {
         return new StoreStats(logicalBytes.get(), physicalBytes.get());
     }
 
-    private ObjectInfo decodeOrNull(String key, byte[] row) throws CorruptionException {
+    /** The sort id of a current row; null when it has none (or is absent). */
+    byte[] sortOf(byte[] row) throws CorruptionException {
+        if (row == null || ObjectRecordCodec.isRecord(row)) {
+            return null;
+        }
+        return ObjectRow.sortOf(t.objects.decodeRow(row));
+    }
+
+    /** Locks one key for a change of its rows; close to unlock. */
+    StripedLocks.Held lockKey(byte[] rowKey) {
+        return keyLocks.lock(new String(rowKey, StandardCharsets.ISO_8859_1));
+    }
+
+    ObjectInfo decodeOrNull(String key, byte[] row) throws CorruptionException {
         return row == null ? null : decode(key, row);
     }
 
     /** An engine row; or, from a store written before objects were rows, the object record's bytes. */
-    private ObjectInfo decode(String key, byte[] value) throws CorruptionException {
+    ObjectInfo decode(String key, byte[] value) throws CorruptionException {
         if (ObjectRecordCodec.isRecord(value)) {
             return ObjectRecordCodec.decode(key, value, "objects/" + key);
         }

@@ -7,6 +7,7 @@ import dev.cairn.store.Hex;
 import dev.cairn.store.PartInfo;
 import dev.cairn.store.RowBytes;
 import dev.cairn.store.UploadInfo;
+import dev.cairn.store.Versioning;
 
 /**
  * The values of the embedded store's bookkeeping rows — buckets, uploads, parts, and the counts
@@ -25,7 +26,12 @@ final class EmbeddedRows {
     }
 
     static byte[] encodeBucket(BucketInfo b) {
-        return new RowBytes.Writer().u8(FORMAT_VERSION).varint(b.createdMillis()).u8(b.acl().code()).bytes();
+        RowBytes.Writer w = new RowBytes.Writer().u8(FORMAT_VERSION).varint(b.createdMillis()).u8(b.acl().code());
+        // A bucket whose versioning was never configured keeps the row written before versioning existed.
+        if (b.versioning() != Versioning.UNVERSIONED) {
+            w.u8(b.versioning().code());
+        }
+        return w.bytes();
     }
 
     static BucketInfo decodeBucket(String name, byte[] v) throws CorruptionException {
@@ -38,7 +44,16 @@ final class EmbeddedRows {
         } catch (IllegalArgumentException e) {
             throw new CorruptionException("buckets/" + name + ": " + e.getMessage());
         }
-        return new BucketInfo(name, created, acl);
+        Versioning versioning = Versioning.UNVERSIONED;
+        if (r.remaining() > 0) {
+            int code = r.u8();
+            if (code != Versioning.ENABLED.code() && code != Versioning.SUSPENDED.code()) {
+                throw new CorruptionException("buckets/" + name + ": unknown versioning code " + code);
+            }
+            versioning = Versioning.ofCode(code);
+        }
+        r.end();
+        return new BucketInfo(name, created, acl, versioning);
     }
 
     static byte[] encodeUpload(UploadInfo u) {

@@ -17,6 +17,7 @@ final class EmbeddedTables {
     final Table refs;
     final Table uploads;
     final Table parts;
+    final Table versions;
     final Intents intents;
     final PartLayouts layouts;
 
@@ -29,6 +30,7 @@ final class EmbeddedTables {
         refs = engine.table("refs");
         uploads = engine.table("uploads");
         parts = engine.table("parts");
+        versions = engine.table("versions");
         intents = new Intents(engine.table("intents"));
         layouts = new PartLayouts(engine.table("layouts"));
     }

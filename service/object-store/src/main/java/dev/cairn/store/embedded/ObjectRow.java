@@ -7,6 +7,7 @@ import dev.cairn.store.BucketAcl;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.VersionId;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Locale;
@@ -38,6 +39,10 @@ final class ObjectRow {
     static final String CHECKSUM_PREFIX = "x-amz-checksum-";
     /** Present only when the object is not private; its value is the {@link BucketAcl} code. */
     static final String ACL = "x-amz-acl";
+    /** Present on rows written in a bucket whose versioning is configured: the 12-byte sort id (docs/format/versions.md). */
+    static final String VERSION_ID = "version-id";
+    /** Present (value 1) when the row's version id is {@code null}. */
+    static final String VERSION_NULL = "version-null";
 
     private static final Pattern MD5_HEX = Pattern.compile("[0-9a-f]{32}");
     private static final HexFormat HEX = HexFormat.of();
@@ -46,6 +51,11 @@ final class ObjectRow {
     }
 
     static Row toRow(ObjectInfo o) {
+        return toRow(o, null);
+    }
+
+    /** {@code sort}: the version's sort id when the bucket's versioning is configured, else null. */
+    static Row toRow(ObjectInfo o, byte[] sort) {
         Row.Builder row = Row.builder()
                 .fixed(CONTENT_SHA256, Hex.decode(o.sha256()))
                 .uint(CONTENT_LENGTH, o.size())
@@ -69,6 +79,12 @@ final class ObjectRow {
         }
         if (o.acl() != BucketAcl.PRIVATE) {
             row.uint(ACL, o.acl().code());
+        }
+        if (sort != null) {
+            row.fixed(VERSION_ID, sort);
+            if (VersionId.NULL.equals(o.versionId())) {
+                row.uint(VERSION_NULL, 1);
+            }
         }
         return row.build();
     }
@@ -120,7 +136,23 @@ final class ObjectRow {
         ObjectAttributes attributes = new ObjectAttributes(text(row, CONTENT_TYPE), text(row, CACHE_CONTROL),
                 text(row, CONTENT_DISPOSITION), text(row, CONTENT_ENCODING), text(row, CONTENT_LANGUAGE),
                 text(row, EXPIRES), user, acl);
-        return new ObjectInfo(key, sha, size, etagText, attributes, modified, partCount, checksums);
+        byte[] sort = sortOf(row);
+        String versionId = null;
+        if (sort != null) {
+            if (sort.length != VersionId.SORT_BYTES) {
+                throw new CorruptionException(where + ": bad " + VERSION_ID + " column");
+            }
+            versionId = row.get(VERSION_NULL) != null ? VersionId.NULL : VersionId.encode(sort);
+        } else if (row.get(VERSION_NULL) != null) {
+            throw new CorruptionException(where + ": " + VERSION_NULL + " without " + VERSION_ID);
+        }
+        return new ObjectInfo(key, sha, size, etagText, attributes, modified, partCount, checksums, versionId);
+    }
+
+    /** The row's sort id; null when it was written before its bucket's versioning was configured. */
+    static byte[] sortOf(Row row) {
+        ColumnValue v = row.get(VERSION_ID);
+        return v == null || v.type() != ColumnValue.Type.FIXED ? null : v.bytes();
     }
 
     /** The binary MD5 when the ETag is its hex form (with "-partCount" for a multipart upload), else the text. */
@@ -155,7 +187,7 @@ final class ObjectRow {
     private static boolean isStandard(String column) {
         return switch (column) {
             case CONTENT_SHA256, CONTENT_LENGTH, ETAG, LAST_MODIFIED, PART_COUNT, CONTENT_TYPE, CACHE_CONTROL,
-                    CONTENT_DISPOSITION, CONTENT_ENCODING, CONTENT_LANGUAGE, EXPIRES, ACL -> true;
+                    CONTENT_DISPOSITION, CONTENT_ENCODING, CONTENT_LANGUAGE, EXPIRES, ACL, VERSION_ID, VERSION_NULL -> true;
             default -> false;
         };
     }

@@ -1,0 +1,307 @@
+package dev.cairn.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.engine.Engine;
+import dev.cairn.engine.EngineOptions;
+import dev.cairn.store.embedded.EmbeddedObjectStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Versioning in the embedded store: a seeded random walk of writes, deletes, deletes of one
+ * version and versioning changes against a model, checking after every step the versions listed
+ * (paged), the content of every version, the current object and that reference counts are exact.
+ */
+class EmbeddedVersioningTest {
+    @TempDir
+    Path dir;
+    private Engine engine;
+    private EmbeddedObjectStore store;
+
+    @BeforeEach
+    void open() throws IOException {
+        engine = Engine.open(options());
+        store = new EmbeddedObjectStore(engine);
+    }
+
+    private EngineOptions options() {
+        return EngineOptions.builder(dir.resolve("engine")).memtableBytes(4L << 20).build();
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        engine.close();
+    }
+
+    private record Model(String id, boolean marker, String content) {
+    }
+
+    private ObjectInfo put(String bucket, String key, String content) throws IOException {
+        BytesContent c = BytesContent.of(content);
+        return store.putObject(bucket, key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+    }
+
+    private static String text(ObjectRead r) throws IOException {
+        try (r; InputStream in = r.open(0, r.size())) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void versionIdsSortNewestFirstAndRoundTrip() {
+        byte[] older = VersionId.sortAt(1_000_000);
+        byte[] newer = VersionId.sortAt(1_000_001);
+        String a = VersionId.encode(older);
+        String b = VersionId.encode(newer);
+        assertEquals(VersionId.CHARS, a.length());
+        assertTrue(b.compareTo(a) < 0, b + " sorts before " + a);
+        assertArrayEquals(older, VersionId.decode(a));
+        assertEquals(1_000_000, VersionId.micros(older));
+        assertTrue(a.matches("[-0-9A-Za-z_]{16}"));
+        assertNull(VersionId.decode("null"));
+        assertFalse(VersionId.isWellFormed("not a version"));
+        assertTrue(VersionId.isWellFormed("null"));
+    }
+
+    @Test
+    void aBucketNeverVersionedKeepsItsRowsAsBefore() throws IOException {
+        store.createBucket("plain", BucketAcl.PRIVATE);
+        ObjectInfo o = put("plain", "k", "one");
+        assertNull(o.versionId());
+        assertEquals(Versioning.UNVERSIONED, store.bucket("plain").versioning());
+        assertNull(store.currentDeleteMarker("plain", "k"));
+        ObjectVersion removed = store.deleteObjectVersion("plain", "k", null);
+        assertFalse(removed.deleteMarker());
+        assertNull(store.headObject("plain", "k"));
+        assertTrue(store.audit().problems().isEmpty(), store.audit().problems().toString());
+    }
+
+    @Test
+    void oldVersionsCostARowNotTheirBytes() throws IOException {
+        store.createBucket("v", BucketAcl.PRIVATE);
+        store.setBucketVersioning("v", Versioning.ENABLED);
+        byte[] big = new byte[EmbeddedObjectStore.CHUNK_BYTES + 10];
+        big[3] = 3;
+        BytesContent c = BytesContent.of(big);
+        ObjectInfo first = store.putObject("v", "big", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        put("v", "big", "small now");
+        ObjectInfo third = store.putObject("v", "big", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        assertNotEquals(first.versionId(), third.versionId());
+        EmbeddedObjectStore.AuditReport audit = store.audit();
+        assertTrue(audit.problems().isEmpty(), audit.problems().toString());
+        assertEquals(2, audit.contents(), "two distinct contents for three versions");
+        try (ObjectRead r = store.getObjectVersion("v", "big", first.versionId()); InputStream in = r.open(0, r.size())) {
+            assertArrayEquals(big, in.readAllBytes());
+        }
+        store.deleteObjectVersion("v", "big", third.versionId());
+        assertEquals("small now", text(store.getObject("v", "big")));
+        store.deleteObjectVersion("v", "big", first.versionId());
+        audit = store.audit();
+        assertTrue(audit.problems().isEmpty(), audit.problems().toString());
+        assertEquals(1, audit.contents(), "the big content went with its last version");
+        assertThrows(StoreException.class, () -> store.deleteBucket("v"));
+    }
+
+    @Test
+    void randomWalkMatchesTheModel() throws IOException {
+        for (long seed = 1; seed <= 4; seed++) {
+            walk(seed, 250);
+        }
+    }
+
+    private void walk(long seed, int steps) throws IOException {
+        Random rnd = new Random(seed);
+        String bucket = "walk" + seed;
+        store.createBucket(bucket, BucketAcl.PRIVATE);
+        List<String> keys = List.of("a", "a/b", "a/c", "b", "b/x/y", "c");
+        List<String> contents = List.of("one", "two", "three", "");
+        TreeMap<String, List<Model>> model = new TreeMap<>();
+        Versioning versioning = Versioning.UNVERSIONED;
+        for (int step = 0; step < steps; step++) {
+            String key = keys.get(rnd.nextInt(keys.size()));
+            List<Model> versions = model.computeIfAbsent(key, k -> new ArrayList<>());
+            int op = rnd.nextInt(20);
+            String where = "seed " + seed + " step " + step + " key " + key;
+            if (op < 8) {
+                String content = contents.get(rnd.nextInt(contents.size()));
+                ObjectInfo o = put(bucket, key, content);
+                if (versioning == Versioning.ENABLED) {
+                    assertNotNull(VersionId.decode(o.versionId()), where);
+                } else {
+                    versions.removeIf(m -> m.id.equals(VersionId.NULL));
+                    assertEquals(versioning == Versioning.UNVERSIONED ? null : VersionId.NULL, o.versionId(), where);
+                }
+                versions.add(0, new Model(o.versionId() == null ? VersionId.NULL : o.versionId(), false, content));
+            } else if (op < 12) {
+                ObjectVersion done = store.deleteObjectVersion(bucket, key, null);
+                if (versioning == Versioning.UNVERSIONED) {
+                    versions.clear();
+                } else {
+                    assertTrue(done.deleteMarker(), where);
+                    if (versioning == Versioning.SUSPENDED) {
+                        versions.removeIf(m -> m.id.equals(VersionId.NULL));
+                    }
+                    versions.add(0, new Model(done.versionId(), true, null));
+                }
+            } else if (op < 17) {
+                if (versions.isEmpty()) {
+                    assertNull(store.deleteObjectVersion(bucket, key, VersionId.encode(VersionId.sortAt(5))), where);
+                    continue;
+                }
+                Model victim = versions.get(rnd.nextInt(versions.size()));
+                ObjectVersion done = store.deleteObjectVersion(bucket, key, victim.id);
+                assertNotNull(done, where);
+                assertEquals(victim.marker, done.deleteMarker(), where);
+                versions.remove(victim);
+            } else if (op < 19) {
+                versioning = rnd.nextBoolean() ? Versioning.ENABLED : Versioning.SUSPENDED;
+                store.setBucketVersioning(bucket, versioning);
+            } else {
+                engine.flush();
+            }
+            check(bucket, model, where, 1 + rnd.nextInt(4));
+        }
+        for (Map.Entry<String, List<Model>> e : model.entrySet()) {
+            for (Model m : e.getValue()) {
+                store.deleteObjectVersion(bucket, e.getKey(), m.id);
+            }
+        }
+        store.deleteBucket(bucket);
+        assertTrue(store.audit().problems().isEmpty(), store.audit().problems().toString());
+    }
+
+    private void check(String bucket, TreeMap<String, List<Model>> model, String where, int pageSize) throws IOException {
+        List<String> expected = new ArrayList<>();
+        for (Map.Entry<String, List<Model>> e : model.entrySet()) {
+            boolean latest = true;
+            for (Model m : e.getValue()) {
+                expected.add(e.getKey() + " " + m.id + (m.marker ? " marker" : " " + m.content) + (latest ? " latest" : ""));
+                latest = false;
+            }
+            List<Model> versions = e.getValue();
+            ObjectInfo head = store.headObject(bucket, e.getKey());
+            if (versions.isEmpty() || versions.get(0).marker) {
+                assertNull(head, where);
+                ObjectVersion marker = store.currentDeleteMarker(bucket, e.getKey());
+                assertEquals(versions.isEmpty() ? null : versions.get(0).id, marker == null ? null : marker.versionId(), where);
+            } else {
+                assertEquals(versions.get(0).content, text(store.getObject(bucket, e.getKey())), where);
+            }
+            for (Model m : versions) {
+                ObjectVersion v = store.objectVersion(bucket, e.getKey(), m.id);
+                assertNotNull(v, where + " version " + m.id);
+                assertEquals(m.marker, v.deleteMarker(), where);
+                if (!m.marker) {
+                    assertEquals(m.content, text(store.getObjectVersion(bucket, e.getKey(), m.id)), where);
+                } else {
+                    assertNull(store.getObjectVersion(bucket, e.getKey(), m.id), where);
+                }
+            }
+        }
+        List<String> listed = new ArrayList<>();
+        String keyMarker = null;
+        String versionMarker = null;
+        for (int pages = 0; ; pages++) {
+            assertTrue(pages < 1000, where);
+            VersionPage page = store.listObjectVersions(bucket, new VersionQuery("", null, keyMarker, versionMarker, pageSize));
+            for (ObjectVersion v : page.versions()) {
+                String content = v.deleteMarker() ? " marker" : " " + text(store.getObjectVersion(bucket, v.key(), v.versionId()));
+                listed.add(v.key() + " " + v.versionId() + content + (v.latest() ? " latest" : ""));
+            }
+            if (!page.truncated()) {
+                break;
+            }
+            keyMarker = page.nextKeyMarker();
+            versionMarker = page.nextVersionIdMarker();
+        }
+        assertEquals(expected, listed, where);
+        EmbeddedObjectStore.AuditReport audit = store.audit();
+        assertTrue(audit.problems().isEmpty(), where + ": " + audit.problems());
+    }
+
+    @Test
+    void concurrentWritersOfOneKeyEachKeepTheirVersion() throws Exception {
+        store.createBucket("race", BucketAcl.PRIVATE);
+        store.setBucketVersioning("race", Versioning.ENABLED);
+        int threads = 4;
+        int each = 50;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            List<java.util.concurrent.Future<List<String>>> ids = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                ids.add(pool.submit(() -> {
+                    List<String> mine = new ArrayList<>();
+                    for (int i = 0; i < each; i++) {
+                        if (i % 10 == 9) {
+                            mine.add(store.deleteObjectVersion("race", "k", null).versionId());
+                        } else {
+                            mine.add(put("race", "k", "t" + thread + "-" + (i % 3)).versionId());
+                        }
+                    }
+                    return mine;
+                }));
+            }
+            java.util.Set<String> written = new java.util.HashSet<>();
+            for (java.util.concurrent.Future<List<String>> f : ids) {
+                written.addAll(f.get());
+            }
+            assertEquals(threads * each, written.size(), "every write has its own id");
+            List<String> listed = new ArrayList<>();
+            VersionPage page = store.listObjectVersions("race", new VersionQuery("", null, null, null, 1000));
+            for (ObjectVersion v : page.versions()) {
+                listed.add(v.versionId());
+            }
+            assertEquals(written, new java.util.HashSet<>(listed));
+            List<String> sorted = new ArrayList<>(listed);
+            sorted.sort(null);
+            assertEquals(sorted, listed, "newest first is id order");
+            assertTrue(page.versions().get(0).latest());
+            assertTrue(store.audit().problems().isEmpty(), store.audit().problems().toString());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void delimiterRollsUpVersionsAndMarkers() throws IOException {
+        store.createBucket("d", BucketAcl.PRIVATE);
+        store.setBucketVersioning("d", Versioning.ENABLED);
+        put("d", "p/x", "1");
+        put("d", "p/x", "2");
+        store.deleteObjectVersion("d", "q/y", null);
+        put("d", "top", "3");
+        VersionPage page = store.listObjectVersions("d", new VersionQuery("", "/", null, null, 10));
+        assertEquals(List.of("p/", "q/"), page.commonPrefixes());
+        assertEquals(1, page.versions().size());
+        assertEquals("top", page.versions().get(0).key());
+        VersionPage first = store.listObjectVersions("d", new VersionQuery("", "/", null, null, 1));
+        assertTrue(first.truncated());
+        assertEquals("p/", first.nextKeyMarker());
+        VersionPage second = store.listObjectVersions("d", new VersionQuery("", "/", first.nextKeyMarker(), null, 1));
+        assertEquals(List.of("q/"), second.commonPrefixes());
+        VersionPage under = store.listObjectVersions("d", new VersionQuery("p/", "/", null, null, 10));
+        assertEquals(2, under.versions().size());
+        assertTrue(under.versions().get(0).latest());
+        assertFalse(under.versions().get(1).latest());
+    }
+}
