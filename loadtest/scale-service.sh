@@ -203,6 +203,7 @@ for count in "${counts[@]}"; do
   put_pid=$!
   sleep 5
   stop_cairn KILL
+  kill "$put_pid" 2>/dev/null || true
   wait "$put_pid" 2>/dev/null || true
   drop_caches "before the start after kill -9"
   start_cairn "$data" "$log"

@@ -69,19 +69,15 @@ final class ScaleReport {
                     s.filesPerLevel().toString(), s.lsmBytes() / 1e6, s.blockCacheBytes() / 1e6, s.crashWrites(),
                     s.crashWritesFound()));
         }
-        out.append("""
-
-                reads/GET: reads the engine issued to its files (block cache misses + value reads), page-cache hits \
-                included;
-                blocks/GET: SSTable blocks read (block cache misses); device rd/GET: reads completed by the whole \
-                block device
-                (other processes included); bytes read/GET: what this process read from the device (/proc/self/io).
-                "just opened": the first GETs after the open, block cache empty; "engine warm": after the page cache \
-                was
-                dropped again with the engine kept open, so values are cold and the LSM blocks the first phase read \
-                are cached.
-                wr amp: bytes appended to the engine's files / user bytes, then the kernel's count (/proc/self/io).
-                """);
+        out.append(String.join(System.lineSeparator(), "",
+                "reads/GET: reads the engine issued to its files (block cache misses + value reads), page-cache hits"
+                        + " included; blocks/GET: SSTable blocks read (block cache misses);",
+                "device rd/GET: reads completed by the whole block device (other processes included); bytes read/GET:"
+                        + " what this process read from the device (/proc/self/io read_bytes).",
+                "just opened: the first GETs after the open, block cache empty; engine warm: after the page cache was"
+                        + " dropped again with the engine kept open (values cold, LSM blocks cached).",
+                "wr amp: bytes appended to the engine's files / user bytes, then the kernel's count (/proc/self/io).",
+                ""));
         return out.toString();
     }
 
