@@ -63,11 +63,11 @@ public record BlockDeviceStat(long reads, long sectorsRead) {
 
     /** glibc's {@code gnu_dev_major}. */
     static long major(long dev) {
-        return ((dev >>> 8) & 0xfff) | ((dev >>> 32) & ~0xfffL);
+        return ((dev & 0xfff00L) >>> 8) | ((dev & 0xfffff00000000000L) >>> 32);
     }
 
     /** glibc's {@code gnu_dev_minor}. */
     static long minor(long dev) {
-        return (dev & 0xff) | ((dev >>> 12) & ~0xffL);
+        return (dev & 0xffL) | ((dev & 0xffffff00000L) >>> 12);
     }
 }

@@ -71,8 +71,9 @@ class ScaleBenchmarkTest {
             assertTrue(size.get("kill_acked_writes").asLong() == 0 && size.get("open_after_kill_ms").isNull(),
                     "--crash-seconds 0 skips the kill -9 step");
         }
-        // A warm GET of a separated value reads the value file at least once.
-        assertTrue(sizes.get(1).get("warm").get("file_reads_per_get").asDouble() >= 1.0);
+        // A warm GET reads the value file once, except for the 1% of values under 4 KiB kept in the LSM.
+        assertTrue(sizes.get(1).get("warm").get("file_reads_per_get").asDouble() >= 0.9,
+                sizes.get(1).get("warm").toString());
         assertTrue(Files.isDirectory(dir));
         try (var left = Files.list(dir)) {
             assertEquals(0, left.count(), "each count's data is deleted after its run");
