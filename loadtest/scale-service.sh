@@ -120,6 +120,9 @@ stop_cairn() { # signal; sets stop_ms
   stop_ms=$(( $(now_ms) - t0 ))
   cairn_pid=""
 }
+num() { # a JSON number, or null for anything else
+  if [[ $1 =~ ^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$ ]]; then echo "$1"; else echo null; fi
+}
 run_figures() { # result file -> "ops/s p50-ms p99-ms errors"
   jq -r '.perOperation | to_entries[0].value | [.opsPerSecond, .p50Ms, .p99Ms, .errorCount] | @tsv' "$1"
 }
@@ -216,19 +219,16 @@ for count in "${counts[@]}"; do
     "$device_reads_per_get" "$block_reads_per_get" "$(printf '%.0f' "$bytes_per_get")" \
     "$(awk -v b="$index_filter" -v n="$count" 'BEGIN { printf "%.1f", b / n }')" "$get_errors" \
     "$clean_stop_ms" "$open_clean_ms" "$open_kill_ms")")
-  json_rows+=("$(jq -cn --argjson objects "$count" --argjson data_gb "$data_gb" --argjson load_ops "$load_ops" \
-    --argjson load_mb_per_s "$load_mbs" --argjson write_amp_device "$write_amp" --argjson get_ops "$get_ops" \
-    --argjson get_p50_ms "$get_p50" --argjson get_p99_ms "$get_p99" --argjson get_errors "$get_errors" \
-    --argjson device_reads_per_get "$device_reads_per_get" --argjson block_reads_per_get "$block_reads_per_get" \
-    --argjson read_bytes_per_get "$bytes_per_get" --argjson index_filter_bytes "$index_filter" \
-    --argjson stop_ms "$clean_stop_ms" --argjson start_after_stop_ms "$open_clean_ms" \
-    --argjson start_after_kill_ms "$open_kill_ms" \
-    '{objects: $objects, data_gb: $data_gb, load_ops: $load_ops, load_mb_per_s: $load_mb_per_s,
-      write_amp_device: $write_amp_device, get_ops: $get_ops, get_p50_ms: $get_p50_ms, get_p99_ms: $get_p99_ms,
-      get_errors: $get_errors, device_reads_per_get: $device_reads_per_get,
-      block_reads_per_get: $block_reads_per_get, read_bytes_per_get: $read_bytes_per_get,
-      index_filter_bytes_per_object: ($index_filter_bytes / $objects), stop_ms: $stop_ms,
-      start_after_stop_ms: $start_after_stop_ms, start_after_kill_ms: $start_after_kill_ms}')")
+  echo "$me: ${rows[-1]}" >&2
+  index_filter_per_object=$(awk -v b="$index_filter" -v n="$count" 'BEGIN { printf "%.3f", b / n }')
+  json_rows+=("$(printf '{"objects":%s,"data_gb":%s,"load_ops":%s,"load_mb_per_s":%s,"write_amp_device":%s,'\
+'"get_ops":%s,"get_p50_ms":%s,"get_p99_ms":%s,"get_errors":%s,"device_reads_per_get":%s,'\
+'"block_reads_per_get":%s,"read_bytes_per_get":%s,"index_filter_bytes_per_object":%s,"stop_ms":%s,'\
+'"start_after_stop_ms":%s,"start_after_kill_ms":%s}' "$(num "$count")" "$(num "$data_gb")" "$(num "$load_ops")" \
+    "$(num "$load_mbs")" "$(num "$write_amp")" "$(num "$get_ops")" "$(num "$get_p50")" "$(num "$get_p99")" \
+    "$(num "$get_errors")" "$(num "$device_reads_per_get")" "$(num "$block_reads_per_get")" \
+    "$(num "$bytes_per_get")" "$(num "$index_filter_per_object")" "$(num "$clean_stop_ms")" \
+    "$(num "$open_clean_ms")" "$(num "$open_kill_ms")")")
 done
 
 echo
