@@ -173,7 +173,6 @@ for count in "${counts[@]}"; do
   done
   read -r rb1 wb1 cw1 < <(proc_io "$cairn_pid")
   write_amp=$(awk -v w=$((wb1 - wb0 - (cw1 - cw0))) -v mb="$load_mb" 'BEGIN { printf "%.3f", w / (mb * 1e6) }')
-  index_filter=$(metric cairn_engine_index_filter_bytes)
   data_gb=$(du -sk "$data" | awk '{ printf "%.1f", $1 * 1024 / 1e9 }')
 
   stop_cairn TERM
@@ -181,6 +180,7 @@ for count in "${counts[@]}"; do
   drop_caches "before the start after a clean stop"
   start_cairn "$data" "$log"
   open_clean_ms=$start_ms
+  index_filter=$(metric cairn_engine_index_filter_bytes)  # after the open, which flushes the log into a table
 
   echo "== $count objects: cold GETs over plain HTTP, uniform keys, ${duration}s" >&2
   drop_caches "before the cold GETs"
@@ -195,10 +195,10 @@ for count in "${counts[@]}"; do
   bm1=$(metric cairn_engine_block_cache_misses)
   read -r get_ops get_p50 get_p99 get_errors < <(run_figures "$workdir/results/get-$count.json")
   gets=$(jq '.perOperation | to_entries[0].value.count' "$workdir/results/get-$count.json")
-  per_get() { awk -v a="$1" -v n="$gets" 'BEGIN { printf "%.3f", n > 0 ? a / n : 0 }'; }
+  per_get() { awk -v a="$1" -v n="$gets" 'BEGIN { printf "%.3f", (n > 0 ? a / n : 0) }'; }
   bytes_per_get=$(per_get $((rb1 - rb0)))
   device_reads_per_get=$(per_get $((dr1 - dr0)))
-  block_reads_per_get=$(awk -v a="$bm0" -v b="$bm1" -v n="$gets" 'BEGIN { printf "%.3f", n > 0 ? (b - a) / n : 0 }')
+  block_reads_per_get=$(awk -v a="$bm0" -v b="$bm1" -v n="$gets" 'BEGIN { printf "%.3f", (n > 0 ? (b - a) / n : 0) }')
 
   echo "== $count objects: kill -9 during PUTs, then start" >&2
   lt run "${common[@]}" "${s3[@]}" -w write-only --threads "$threads" --duration 30s --ops 100000000 --quiet \
