@@ -8,7 +8,8 @@ import java.io.UncheckedIOException;
 import java.util.Map;
 
 /**
- * Writes one flat JSON object on one line, with Jackson's streaming writer. A whole double below
+ * Writes one JSON object on one line, with Jackson's streaming writer; values may be maps and
+ * lists (as objects and arrays) besides scalars. A whole double below
  * 10^15 is written as an integer and a non-finite one as null, so the benchmarks' JSON lines stay
  * as they were. Thread-safety: stateless.
  */
@@ -51,6 +52,19 @@ final class Json {
             json.writeNumber(value.toString());
         } else if (value instanceof Boolean b) {
             json.writeBoolean(b);
+        } else if (value instanceof Map<?, ?> map) {
+            json.writeStartObject();
+            for (Map.Entry<?, ?> field : map.entrySet()) {
+                json.writeFieldName(field.getKey().toString());
+                value(json, field.getValue());
+            }
+            json.writeEndObject();
+        } else if (value instanceof Iterable<?> list) {
+            json.writeStartArray();
+            for (Object element : list) {
+                value(json, element);
+            }
+            json.writeEndArray();
         } else {
             json.writeString(value.toString());
         }

@@ -67,6 +67,22 @@ public final class BlockCache {
         return block;
     }
 
+    /** Whether {@code bytes} more would fit without evicting anything. */
+    boolean hasRoomFor(long bytes) {
+        if (capacity == 0) {
+            return false;
+        }
+        long used = blocks.policy().eviction().orElseThrow().weightedSize().orElse(capacity);
+        return capacity - used >= bytes;
+    }
+
+    /** Caches a block unless one is already cached at that place (read ahead of need: no hit or miss counted). */
+    void putIfAbsent(long fileNumber, long blockOffset, Block block) {
+        if (capacity > 0 && block.chargeBytes() <= capacity) {
+            blocks.asMap().putIfAbsent(new Key(fileNumber, blockOffset), block);
+        }
+    }
+
     void put(long fileNumber, long blockOffset, Block block) {
         if (capacity > 0 && block.chargeBytes() <= capacity) {
             blocks.put(new Key(fileNumber, blockOffset), block);

@@ -18,13 +18,17 @@ import java.util.List;
 
 /**
  * An open SSTable. {@link #open} reads and verifies the footer, index, filter and properties
- * blocks once and keeps them in memory, so a point lookup reads at most one data block from the
- * file, and none when the {@link BlockCache} holds it. Every block read is checked against its
+ * blocks once and keeps them in memory, so a point lookup does at most one read of the file
+ * (one data block, or its aligned run while the cache has room), and none when the
+ * {@link BlockCache} holds the block. Every block read is checked against its
  * crc32c; a mismatch throws {@link CorruptionException} naming the file and the block offset.
  * Thread-safe: any number of threads may read at once; {@link #close()} must come after the last
  * read (later reads fail with an {@link IOException} unless their block is cached).
  */
 public final class SSTableReader implements AutoCloseable {
+    /** Data blocks a point lookup's miss reads at once while the block cache has room (64 KiB of 4 KiB blocks). */
+    static final int PREFETCH_BLOCKS = 16;
+
     private final Path path;
     private final String fileName;
     private final long fileNumber;
@@ -157,7 +161,7 @@ public final class SSTableReader implements AutoCloseable {
      */
     public Entry seekFirstAtOrAfter(byte[] internalKey, boolean fillCache) throws IOException {
         for (int i = findBlock(internalKey); i < separators.length; i++) {
-            Block.Cursor cursor = dataBlock(i, fillCache).cursor(fileName);
+            Block.Cursor cursor = pointLookupBlock(i, fillCache).cursor(fileName);
             cursor.seek(internalKey);
             if (cursor.valid()) {
                 return new Entry(cursor.key(), cursor.value());
@@ -217,31 +221,77 @@ public final class SSTableReader implements AutoCloseable {
     }
 
     Block dataBlock(int index, boolean fillCache) throws IOException {
-        long offset = blockOffsets[index];
-        Block block = cache.get(fileNumber, offset);
-        if (block == null) {
-            block = Block.parse(readBlock(new BlockHandle(offset, blockSizes[index])), offset, fileName);
-            if (fillCache) {
-                cache.put(fileNumber, offset, block);
+        Block block = cache.get(fileNumber, blockOffsets[index]);
+        return block != null ? block : readDataBlock(index, fillCache);
+    }
+
+    /**
+     * A data block for a point lookup. On a miss while the cache has room, the aligned run of
+     * {@link #PREFETCH_BLOCKS} blocks around it is read in one read and cached whole: right after
+     * an open the cache is empty, and a cold lookup would otherwise pay a device read for its
+     * index block on top of the one for its value until nearly every block had been missed once.
+     * Once the cache is full, a miss reads its block alone, so prefetching never evicts.
+     */
+    Block pointLookupBlock(int index, boolean fillCache) throws IOException {
+        Block block = cache.get(fileNumber, blockOffsets[index]);
+        if (block != null) {
+            return block;
+        }
+        int first = index - index % PREFETCH_BLOCKS;
+        int end = Math.min(separators.length, first + PREFETCH_BLOCKS);
+        long from = blockOffsets[first];
+        long to = blockOffsets[end - 1] + blockSizes[end - 1] + BLOCK_TRAILER_BYTES;
+        if (!fillCache || end - first == 1 || !cache.hasRoomFor(2 * (to - from))) {
+            return readDataBlock(index, fillCache);
+        }
+        byte[] run = readFully(from, (int) (to - from));
+        Block wanted = null;
+        for (int b = first; b < end; b++) {
+            BlockHandle handle = new BlockHandle(blockOffsets[b], blockSizes[b]);
+            Block parsed;
+            try {
+                parsed = Block.parse(verified(run, (int) (handle.offset() - from), handle), handle.offset(), fileName);
+            } catch (CorruptionException e) {
+                if (b == index) {
+                    throw e;
+                }
+                continue; // a damaged neighbour fails its own lookups, not this one
             }
+            cache.putIfAbsent(fileNumber, handle.offset(), parsed);
+            if (b == index) {
+                wanted = parsed;
+            }
+        }
+        return wanted;
+    }
+
+    private Block readDataBlock(int index, boolean fillCache) throws IOException {
+        long offset = blockOffsets[index];
+        Block block = Block.parse(readBlock(new BlockHandle(offset, blockSizes[index])), offset, fileName);
+        if (fillCache) {
+            cache.put(fileNumber, offset, block);
         }
         return block;
     }
 
     /** The verified contents of a block, without its trailer. */
     private byte[] readBlock(BlockHandle handle) throws IOException {
-        byte[] bytes = readFully(handle.offset(), handle.size() + BLOCK_TRAILER_BYTES);
+        return verified(readFully(handle.offset(), handle.size() + BLOCK_TRAILER_BYTES), 0, handle);
+    }
+
+    /** The contents of the block at {@code at} in {@code bytes} (read from the handle's offset on), checked. */
+    private byte[] verified(byte[] bytes, int at, BlockHandle handle) throws CorruptionException {
         int size = handle.size();
-        int stored = ByteBuffer.wrap(bytes, size + 1, 4).getInt();
-        int actual = Checksums.crc32c(bytes, 0, size + 1);
+        int stored = ByteBuffer.wrap(bytes, at + size + 1, 4).getInt();
+        int actual = Checksums.crc32c(bytes, at, size + 1);
         if (stored != actual) {
             throw Block.corrupt(fileName, handle.offset(), "checksum mismatch (stored 0x"
                     + Integer.toHexString(stored) + ", computed 0x" + Integer.toHexString(actual) + ")");
         }
-        if (bytes[size] != COMPRESSION_NONE) {
-            throw Block.corrupt(fileName, handle.offset(), "unknown compression type " + (bytes[size] & 0xFF));
+        if (bytes[at + size] != COMPRESSION_NONE) {
+            throw Block.corrupt(fileName, handle.offset(), "unknown compression type " + (bytes[at + size] & 0xFF));
         }
-        return size == bytes.length ? bytes : Arrays.copyOf(bytes, size);
+        return at == 0 && size == bytes.length ? bytes : Arrays.copyOfRange(bytes, at, at + size);
     }
 
     private byte[] readFully(long offset, int length) throws IOException {
