@@ -45,17 +45,24 @@ public final class PackWriter implements AutoCloseable {
         return size < LOOSE_FROM_BYTES;
     }
 
+    /**
+     * A pack being filled. Appends gather in a buffer written out a mebibyte at a time: one write
+     * per blob, and one for its 41-byte entry header, would cost a system call per few kilobytes.
+     */
     private final class OpenPack {
         final String id = PackFormat.newPackId();
         final Target.Staged file;
         final List<PackFormat.IndexEntry> entries = new ArrayList<>();
         final byte[] entryHeader = new byte[PackFormat.ENTRY_HEADER_BYTES];
+        final byte[] buffer = new byte[WRITE_BYTES];
+        int buffered;
+        long size;
 
         OpenPack() throws IOException {
             file = target.stage(ArchiveLayout.pack(id));
             boolean ok = false;
             try {
-                file.write(PackFormat.header(id), 0, PackFormat.HEADER_BYTES);
+                put(PackFormat.header(id), PackFormat.HEADER_BYTES);
                 ok = true;
             } finally {
                 if (!ok) {
@@ -66,12 +73,35 @@ public final class PackWriter implements AutoCloseable {
 
         void add(String sha256, byte[] bytes, int length) throws IOException {
             PackFormat.entryHeader(entryHeader, sha256, length);
-            file.write(entryHeader, 0, entryHeader.length);
-            long offset = file.size();
-            file.write(bytes, 0, length);
+            put(entryHeader, entryHeader.length);
+            long offset = size;
+            put(bytes, length);
             entries.add(new PackFormat.IndexEntry(sha256, offset, length));
         }
+
+        private void put(byte[] bytes, int length) throws IOException {
+            if (length > buffer.length - buffered) {
+                drain();
+            }
+            if (length >= buffer.length) {
+                file.write(bytes, 0, length);
+            } else {
+                System.arraycopy(bytes, 0, buffer, buffered, length);
+                buffered += length;
+            }
+            size += length;
+        }
+
+        void drain() throws IOException {
+            if (buffered > 0) {
+                file.write(buffer, 0, buffered);
+                buffered = 0;
+            }
+        }
     }
+
+    /** Bytes gathered before each write to an open pack. */
+    static final int WRITE_BYTES = 1 << 20;
 
     /**
      * Appends a blob whose bytes were checked against {@code sha256}. It is part of the archive
@@ -100,7 +130,7 @@ public final class PackWriter implements AutoCloseable {
                 broken.file.close();
                 throw failure;
             }
-            full = current.file.size() >= targetBytes;
+            full = current.size >= targetBytes;
             if (full) {
                 toSeal.add(current);
                 current = null;
@@ -152,8 +182,12 @@ public final class PackWriter implements AutoCloseable {
     }
 
     private void seal(OpenPack pack) throws IOException {
-        pack.file.write(PackFormat.end(pack.entries.size()), 0, 9);
-        long size = pack.file.size();
+        pack.put(PackFormat.end(pack.entries.size()), 9);
+        pack.drain();
+        long size = pack.size;
+        if (size != pack.file.size()) {
+            throw new IllegalStateException("pack " + pack.id + ": " + pack.file.size() + " bytes written of " + size);
+        }
         pack.file.commit();
         PackFormat.Index index = new PackFormat.Index(pack.id, size, pack.entries);
         byte[] bytes = PackFormat.encodeIndex(index);
