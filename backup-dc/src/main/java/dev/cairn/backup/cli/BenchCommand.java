@@ -111,7 +111,9 @@ public final class BenchCommand implements Callable<Integer> {
             row(out, "restore into embedded store", restored.bytes(), restoreS, restored.bytes() / restoreS / 1e6, restoreCpu);
             row(out, "verify (re-hash every blob)", v.blobBytesChecked.get(), verifyS, v.blobBytesChecked.get() / verifyS / 1e6,
                     verifyCpu);
-            out.printf(Locale.ROOT, "full backup / device read = %.2f; verify problems: %d%n", fullMBs / deviceMBs, v.problems().size());
+            long[] files = archiveFiles(target);
+            out.printf(Locale.ROOT, "full backup / device read = %.2f; archive: %,d files, %,d of them packs; verify problems: %d%n",
+                    fullMBs / deviceMBs, files[0], files[1], v.problems().size());
             json.put("objects", objects);
             json.put("bytes", full.trailer().logicalBytes());
             json.put("device_read_mb_s", round(deviceMBs));
@@ -122,7 +124,11 @@ public final class BenchCommand implements Callable<Integer> {
             json.put("full_cpu_seconds_per_gb", round(fullCpu / (full.trailer().logicalBytes() / 1e9)));
             json.put("incremental_cpu_seconds", round(incrCpu));
             json.put("restore_cpu_seconds", round(restoreCpu));
+            json.put("restore_cpu_seconds_per_gb", round(restoreCpu / (restored.bytes() / 1e9)));
             json.put("verify_cpu_seconds", round(verifyCpu));
+            json.put("verify_cpu_seconds_per_gb", round(verifyCpu / (v.blobBytesChecked.get() / 1e9)));
+            json.put("archive_files", files[0]);
+            json.put("archive_packs", files[1]);
             json.put("load_average", round(java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
             json.put("incremental_seconds", round(incr.seconds()));
             json.put("incremental_copied_bytes", incr.trailer().copiedBytes());
@@ -142,6 +148,18 @@ public final class BenchCommand implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /** Files in the archive, and how many of them are packs. */
+    private static long[] archiveFiles(DirectoryTarget target) throws IOException {
+        long[] n = new long[2];
+        target.list("", e -> {
+            n[0]++;
+            if (e.name().endsWith(dev.cairn.backup.archive.ArchiveLayout.PACK_SUFFIX)) {
+                n[1]++;
+            }
+        });
+        return n;
     }
 
     private static double round(double v) {
