@@ -16,9 +16,10 @@ import java.util.concurrent.Future;
  * verify from the pack indexes and one listing of {@code blobs/}: the set of blobs the archive
  * holds, so a run never copies one again.
  *
- * <p>A blob is found by the first 128 bits of its SHA-256, in an open-addressed table of about
- * 40 bytes per blob (13 million blobs: about 0.5 GB of heap). Two contents sharing 128 bits is
- * beyond any archive's size; every read of a blob still checks its whole SHA-256.
+ * <p>A blob is found by the first 128 bits of its SHA-256, in an open-addressed table of 36
+ * bytes per slot, at most three quarters full: 48 to 96 bytes per blob (13 million blobs: under
+ * 1.3 GB of heap). Two contents sharing 128 bits is beyond any archive's size; every read of a
+ * blob still checks its whole SHA-256.
  *
  * <p>Thread-safety: safe for concurrent use.
  */
