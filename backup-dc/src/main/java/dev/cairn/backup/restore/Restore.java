@@ -105,6 +105,9 @@ public final class Restore {
         }
         checkManifest(manifestName);
         BlobLocations locations = BlobLocations.load(archive);
+        for (String problem : locations.problems()) {
+            log.println("warning: " + problem + "; objects whose content lies there fail to restore");
+        }
         boolean resumed = state != null;
         if (state == null) {
             state = new State(backupId, destination.describe(), filter(), 0, 0, 0, false);
