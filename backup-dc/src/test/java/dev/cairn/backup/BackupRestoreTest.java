@@ -220,9 +220,9 @@ class BackupRestoreTest {
         List<Catalog.Backup> left = Catalog.backups(target);
         assertEquals(1, left.size());
         assertEquals(third, left.get(0).id());
-        BlobLocations left = BlobLocations.load(target);
-        assertTrue(left.size(Seed.hash("SHA-256", Seed.bytes(4321, 99))) < 0, "a blob only pruned backups referenced is gone");
-        assertTrue(left.size(Seed.hash("SHA-256", Seed.bytes(1234, 98))) > 0);
+        BlobLocations archived = BlobLocations.load(target);
+        assertTrue(archived.size(Seed.hash("SHA-256", Seed.bytes(4321, 99))) < 0, "a blob only pruned backups referenced is gone");
+        assertTrue(archived.size(Seed.hash("SHA-256", Seed.bytes(1234, 98))) > 0);
         assertNotEquals(first, third);
         assertEquals(0, cli("verify", "--target", "dir:" + target.root(), "--restore-drill"));
         assertEquals(0, cli("list", "--target", "dir:" + target.root()));
