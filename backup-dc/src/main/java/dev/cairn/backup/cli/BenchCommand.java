@@ -75,8 +75,10 @@ public final class BenchCommand implements Callable<Integer> {
             RunSettings settings = new RunSettings(4, 4, 5000, Duration.ofSeconds(10), Duration.ofSeconds(120));
 
             double c0 = cpuSeconds();
+            double[] k0 = userSystemSeconds();
             BackupRun.Result full = backup(storeDir, target, settings);
             double fullCpu = cpuSeconds() - c0;
+            double[] k1 = userSystemSeconds();
             changeOnePercent(storeDir);
             double c1 = cpuSeconds();
             BackupRun.Result incr = backup(storeDir, target, settings);
@@ -122,6 +124,8 @@ public final class BenchCommand implements Callable<Integer> {
             json.put("full_to_device_ratio", round(fullMBs / deviceMBs));
             json.put("full_cpu_seconds", round(fullCpu));
             json.put("full_cpu_seconds_per_gb", round(fullCpu / (full.trailer().logicalBytes() / 1e9)));
+            json.put("full_user_seconds", round(k1[0] - k0[0]));
+            json.put("full_system_seconds", round(k1[1] - k0[1]));
             json.put("incremental_cpu_seconds", round(incrCpu));
             json.put("restore_cpu_seconds", round(restoreCpu));
             json.put("restore_cpu_seconds_per_gb", round(restoreCpu / (restored.bytes() / 1e9)));
@@ -147,6 +151,21 @@ public final class BenchCommand implements Callable<Integer> {
                     walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
                 }
             }
+        }
+    }
+
+    /**
+     * User and system CPU seconds of this process from /proc/self/stat (zeros elsewhere): system
+     * time is the kernel's work for the job, such as creating files.
+     */
+    private static double[] userSystemSeconds() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            double tick = 100.0; // USER_HZ on Linux
+            return new double[] {Long.parseLong(f[11]) / tick, Long.parseLong(f[12]) / tick};
+        } catch (IOException | RuntimeException e) {
+            return new double[] {0, 0};
         }
     }
 
