@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.backup.archive.ArchiveLayout;
 import dev.cairn.backup.archive.BackupRow;
+import dev.cairn.backup.archive.BlobLocations;
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.report.RunReport;
 import dev.cairn.backup.run.Json;
@@ -184,10 +185,11 @@ class BackupRestoreTest {
         assertEquals(0, cli("verify", "--target", "dir:" + target.root(), "--restore-drill"));
 
         BackupRow victim = StoreFixture.rows(target, id).get(5);
-        Path blob = target.root().resolve(ArchiveLayout.blob(victim.info().sha256()));
-        byte[] bytes = Files.readAllBytes(blob);
-        bytes[bytes.length / 2] ^= 0x01;
-        Files.write(blob, bytes);
+        BlobLocations.Location at = BlobLocations.load(target).find(victim.info().sha256());
+        Path file = target.root().resolve(at.file(victim.info().sha256()));
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[(int) (at.offset() + at.length() / 2)] ^= 0x01;
+        Files.write(file, bytes);
 
         assertEquals(Main.EXIT_FAILED, cli("verify", "--target", "dir:" + target.root()));
         assertEquals(Main.EXIT_FAILED, cli("verify", "--target", "dir:" + target.root(), "--restore-drill"),
@@ -195,7 +197,7 @@ class BackupRestoreTest {
         assertEquals(Main.EXIT_FAILED, cli("restore", "--target", "dir:" + target.root(),
                 "--into", "embedded:" + dir.resolve("from-corrupt")), "a restore reading the corrupt blob fails");
         assertEquals(Main.EXIT_FAILED, cli("verify", "--target", "dir:" + target.root(), "--delete-corrupt"));
-        assertTrue(Files.notExists(blob));
+        assertNull(BlobLocations.load(target).find(victim.info().sha256()), "the corrupt blob is out of the archive");
         assertEquals(Main.EXIT_FAILED, cli("verify", "--target", "dir:" + target.root()), "the manifest entry no longer resolves");
 
         assertEquals(0, backup());
@@ -218,9 +220,9 @@ class BackupRestoreTest {
         List<Catalog.Backup> left = Catalog.backups(target);
         assertEquals(1, left.size());
         assertEquals(third, left.get(0).id());
-        assertTrue(target.size(ArchiveLayout.blob(Seed.hash("SHA-256", Seed.bytes(4321, 99)))) < 0,
-                "a blob only pruned backups referenced is gone");
-        assertTrue(target.size(ArchiveLayout.blob(Seed.hash("SHA-256", Seed.bytes(1234, 98)))) > 0);
+        BlobLocations archived = BlobLocations.load(target);
+        assertTrue(archived.size(Seed.hash("SHA-256", Seed.bytes(4321, 99))) < 0, "a blob only pruned backups referenced is gone");
+        assertTrue(archived.size(Seed.hash("SHA-256", Seed.bytes(1234, 98))) > 0);
         assertNotEquals(first, third);
         assertEquals(0, cli("verify", "--target", "dir:" + target.root(), "--restore-drill"));
         assertEquals(0, cli("list", "--target", "dir:" + target.root()));

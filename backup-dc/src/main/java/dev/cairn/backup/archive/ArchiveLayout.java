@@ -6,6 +6,9 @@ package dev.cairn.backup.archive;
  */
 public final class ArchiveLayout {
     public static final String BLOBS = "blobs/";
+    public static final String PACKS = "packs/";
+    public static final String PACK_SUFFIX = ".pack";
+    public static final String PACK_INDEX_SUFFIX = ".idx";
     public static final String MANIFESTS = "manifests/";
     public static final String MANIFEST_SUFFIX = ".manifest";
     public static final String RUNS = "runs/";
@@ -35,6 +38,27 @@ public final class ArchiveLayout {
         }
         String last = name.substring(name.lastIndexOf('/') + 1);
         return dev.cairn.store.Hex.isSha256(last) && name.equals(blob(last)) ? last : null;
+    }
+
+    /** {@code packs/<id>.pack}: small blobs, back to back. */
+    public static String pack(String packId) {
+        return PACKS + packId + PACK_SUFFIX;
+    }
+
+    /** {@code packs/<id>.idx}: where each blob of the pack lies; the pack is part of the archive once it exists. */
+    public static String packIndex(String packId) {
+        return PACKS + packId + PACK_INDEX_SUFFIX;
+    }
+
+    /** The pack id of a pack's or a pack index's name, or null for any other name. */
+    public static String packId(String name) {
+        if (!name.startsWith(PACKS)) {
+            return null;
+        }
+        String rest = name.substring(PACKS.length());
+        String id = rest.endsWith(PACK_SUFFIX) ? rest.substring(0, rest.length() - PACK_SUFFIX.length())
+                : rest.endsWith(PACK_INDEX_SUFFIX) ? rest.substring(0, rest.length() - PACK_INDEX_SUFFIX.length()) : null;
+        return id != null && PackFormat.isPackId(id) ? id : null;
     }
 
     public static String manifest(String backupId) {

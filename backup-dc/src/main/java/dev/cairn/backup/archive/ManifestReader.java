@@ -64,9 +64,9 @@ public final class ManifestReader implements AutoCloseable {
             throw new IOException(name + ": not a backup manifest (bad magic)");
         }
         int version = in.readUnsignedShort();
-        if (version != ManifestWriter.VERSION) {
+        if (version < ManifestWriter.OLDEST_VERSION || version > ManifestWriter.VERSION) {
             throw new IOException(name + ": manifest version " + version + " is not supported (this build reads "
-                    + ManifestWriter.VERSION + ")");
+                    + ManifestWriter.OLDEST_VERSION + " to " + ManifestWriter.VERSION + ")");
         }
         if (in.readUnsignedByte() != ManifestWriter.TAG_HEADER) {
             throw new IOException(name + ": corrupt manifest: no header");

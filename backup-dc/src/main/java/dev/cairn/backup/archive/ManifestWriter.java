@@ -15,7 +15,14 @@ import java.security.MessageDigest;
  */
 public final class ManifestWriter implements AutoCloseable {
     public static final byte[] MAGIC = "CAIRNBAK".getBytes(StandardCharsets.US_ASCII);
-    public static final int VERSION = 1;
+    /**
+     * 2: the rows' blobs may lie in packs ({@code packs/}) as well as under {@code blobs/}; the
+     * bytes are those of version 1, whose blobs all lie under {@code blobs/}. A job that reads only
+     * version 1 refuses a version 2 manifest by its number rather than failing on a missing blob.
+     */
+    public static final int VERSION = 2;
+    /** The oldest version this build reads. */
+    public static final int OLDEST_VERSION = 1;
     public static final int TAG_HEADER = 'H';
 
     private final OutputStream raw;

@@ -23,6 +23,12 @@ public final class RowCodec {
     /** An object row followed by its ACL: written for every object that is not private. */
     public static final int TAG_ROW_WITH_ACL = 'A';
     public static final int TAG_END = 'E';
+    /**
+     * Reserved for the rows of object versions (a bucket's noncurrent versions and delete
+     * markers); no reader of manifest version 2 accepts it, so an archive holding them is refused
+     * by jobs that could not restore them.
+     */
+    public static final int TAG_RESERVED_VERSION = 'V';
     public static final int TAG_TRAILER = 'T';
     private static final int MAX_STRING = 64 << 20;
 

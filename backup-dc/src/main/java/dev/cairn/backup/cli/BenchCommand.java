@@ -75,8 +75,10 @@ public final class BenchCommand implements Callable<Integer> {
             RunSettings settings = new RunSettings(4, 4, 5000, Duration.ofSeconds(10), Duration.ofSeconds(120));
 
             double c0 = cpuSeconds();
+            double[] k0 = userSystemSeconds();
             BackupRun.Result full = backup(storeDir, target, settings);
             double fullCpu = cpuSeconds() - c0;
+            double[] k1 = userSystemSeconds();
             changeOnePercent(storeDir);
             double c1 = cpuSeconds();
             BackupRun.Result incr = backup(storeDir, target, settings);
@@ -111,7 +113,9 @@ public final class BenchCommand implements Callable<Integer> {
             row(out, "restore into embedded store", restored.bytes(), restoreS, restored.bytes() / restoreS / 1e6, restoreCpu);
             row(out, "verify (re-hash every blob)", v.blobBytesChecked.get(), verifyS, v.blobBytesChecked.get() / verifyS / 1e6,
                     verifyCpu);
-            out.printf(Locale.ROOT, "full backup / device read = %.2f; verify problems: %d%n", fullMBs / deviceMBs, v.problems().size());
+            long[] files = archiveFiles(target);
+            out.printf(Locale.ROOT, "full backup / device read = %.2f; archive: %,d files, %,d of them packs; verify problems: %d%n",
+                    fullMBs / deviceMBs, files[0], files[1], v.problems().size());
             json.put("objects", objects);
             json.put("bytes", full.trailer().logicalBytes());
             json.put("device_read_mb_s", round(deviceMBs));
@@ -120,9 +124,15 @@ public final class BenchCommand implements Callable<Integer> {
             json.put("full_to_device_ratio", round(fullMBs / deviceMBs));
             json.put("full_cpu_seconds", round(fullCpu));
             json.put("full_cpu_seconds_per_gb", round(fullCpu / (full.trailer().logicalBytes() / 1e9)));
+            json.put("full_user_seconds", round(k1[0] - k0[0]));
+            json.put("full_system_seconds", round(k1[1] - k0[1]));
             json.put("incremental_cpu_seconds", round(incrCpu));
             json.put("restore_cpu_seconds", round(restoreCpu));
+            json.put("restore_cpu_seconds_per_gb", round(restoreCpu / (restored.bytes() / 1e9)));
             json.put("verify_cpu_seconds", round(verifyCpu));
+            json.put("verify_cpu_seconds_per_gb", round(verifyCpu / (v.blobBytesChecked.get() / 1e9)));
+            json.put("archive_files", files[0]);
+            json.put("archive_packs", files[1]);
             json.put("load_average", round(java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
             json.put("incremental_seconds", round(incr.seconds()));
             json.put("incremental_copied_bytes", incr.trailer().copiedBytes());
@@ -142,6 +152,33 @@ public final class BenchCommand implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /**
+     * User and system CPU seconds of this process from /proc/self/stat (zeros elsewhere): system
+     * time is the kernel's work for the job, such as creating files.
+     */
+    private static double[] userSystemSeconds() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            double tick = 100.0; // USER_HZ on Linux
+            return new double[] {Long.parseLong(f[11]) / tick, Long.parseLong(f[12]) / tick};
+        } catch (IOException | RuntimeException e) {
+            return new double[] {0, 0};
+        }
+    }
+
+    /** Files in the archive, and how many of them are packs. */
+    private static long[] archiveFiles(DirectoryTarget target) throws IOException {
+        long[] n = new long[2];
+        target.list("", e -> {
+            n[0]++;
+            if (e.name().endsWith(dev.cairn.backup.archive.ArchiveLayout.PACK_SUFFIX)) {
+                n[1]++;
+            }
+        });
+        return n;
     }
 
     private static double round(double v) {

@@ -42,8 +42,8 @@ public final class VerifyCommand implements Callable<Integer> {
             v.verifyManifests(backupId);
             v.verifyBlobs(deleteCorrupt);
             double s = (System.nanoTime() - t0) / 1e9;
-            System.err.printf("verify: %,d manifest rows resolved, %,d blobs (%,d bytes) re-hashed in %.1f s (%.1f MB/s)%n",
-                    v.rowsChecked.get(), v.blobsChecked.get(), v.blobBytesChecked.get(), s,
+            System.err.printf("verify: %,d manifest rows resolved, %,d blobs (%,d bytes; %,d packs) re-hashed in %.1f s (%.1f MB/s)%n",
+                    v.rowsChecked.get(), v.blobsChecked.get(), v.blobBytesChecked.get(), v.packsChecked.get(), s,
                     v.blobBytesChecked.get() / Math.max(s, 1e-3) / 1e6);
             if (restoreDrill) {
                 v.restoreDrill(backupId == null ? Catalog.find(t, null).id() : backupId);

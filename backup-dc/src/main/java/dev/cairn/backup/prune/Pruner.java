@@ -4,6 +4,8 @@ import dev.cairn.backup.archive.ArchiveLayout;
 import dev.cairn.backup.archive.BackupRow;
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.archive.ManifestReader;
+import dev.cairn.backup.archive.PackFormat;
+import dev.cairn.backup.archive.PackListing;
 import dev.cairn.backup.run.Lease;
 import dev.cairn.backup.run.RowChunks;
 import dev.cairn.backup.target.Target;
@@ -17,7 +19,10 @@ import java.util.Set;
 
 /**
  * Deletes the manifests retention does not keep, then every blob that no kept manifest and no
- * unfinished run references. It holds the archive's writer lock, the one a backup run holds, so
+ * unfinished run references: a blob stored alone is deleted; a pack is deleted (its index first,
+ * then the pack) when none of its blobs is referenced, and kept whole while any is — packs are
+ * never rewritten by prune, so a pack's bytes are reclaimed once its last blob is unreferenced.
+ * A pack without an index (left by a run that died before sealing it) is deleted. It holds the archive's writer lock, the one a backup run holds, so
  * no run writes while it decides (and it refuses while a run holds it). Blobs an unfinished
  * (crashed) run recorded stay, so that the run can resume; blobs it copied after its last
  * checkpoint may go, and the resumed run copies them again.
@@ -28,11 +33,12 @@ public final class Pruner {
 
     /** What a prune did (or would do, dry). */
     public record Result(int keptBackups, List<String> deletedBackups, long deletedBlobs, long deletedBytes,
-                         long liveBlobs, boolean dryRun) {
+                         long liveBlobs, boolean dryRun, long deletedPacks, long keptPacks, long deadBytesInKeptPacks) {
         public String summary() {
-            return String.format("prune%s: kept %d backups, %s %d backups %s, %,d unreferenced blobs (%,d bytes); %,d blobs referenced",
+            return String.format("prune%s: kept %d backups, %s %d backups %s, %,d unreferenced blobs (%,d bytes, %,d whole "
+                            + "packs among them); %,d blobs referenced; %,d packs kept, holding %,d bytes of unreferenced blobs",
                     dryRun ? " (dry run)" : "", keptBackups, dryRun ? "would delete" : "deleted", deletedBackups.size(),
-                    deletedBackups, deletedBlobs, deletedBytes, liveBlobs);
+                    deletedBackups, deletedBlobs, deletedBytes, deletedPacks, liveBlobs, keptPacks, deadBytesInKeptPacks);
         }
     }
 
@@ -86,8 +92,66 @@ public final class Pruner {
                     deleted[1] += e.size();
                 }
             });
-            return new Result(keep.size(), deletedBackups, deleted[0], deleted[1], live.size(), dryRun);
+            long[] packs = prunePacks(live, dryRun, lease);
+            if (!dryRun && target instanceof dev.cairn.backup.target.DirectoryTarget dir) {
+                // Every writer of these names holds the lease this prune holds: their temporaries are abandoned.
+                dir.removeAbandonedTemporaries(ArchiveLayout.PACKS);
+                dir.removeAbandonedTemporaries(ArchiveLayout.BLOBS);
+            }
+            return new Result(keep.size(), deletedBackups, deleted[0] + packs[0], deleted[1] + packs[1], live.size(), dryRun,
+                    packs[2], packs[3], packs[4]);
         }
+    }
+
+    /**
+     * Deletes the packs none of whose blobs is live, index first (from then on the pack is not
+     * part of the archive), and the packs that have no index. Returns blobs and bytes deleted,
+     * packs deleted, packs kept and the unreferenced bytes those hold.
+     */
+    private long[] prunePacks(HashSet64 live, boolean dryRun, Lease lease) throws IOException {
+        long[] out = new long[5];
+        PackListing listing = PackListing.of(target);
+        for (var pack : listing.packSizes().entrySet()) {
+            String id = pack.getKey();
+            if (!listing.indexSizes().containsKey(id)) {
+                log.println("prune: removing " + ArchiveLayout.pack(id) + ", which has no index (a run died before sealing it)");
+                if (!dryRun) {
+                    lease.check();
+                    target.delete(ArchiveLayout.pack(id));
+                }
+                continue;
+            }
+            PackFormat.Index index;
+            try {
+                index = PackListing.readIndex(target, id);
+            } catch (IOException e) {
+                log.println("prune: leaving pack " + id + " alone: " + e.getMessage());
+                continue;
+            }
+            long liveBlobs = 0;
+            long deadBytes = 0;
+            for (PackFormat.IndexEntry e : index.entries()) {
+                if (live.contains(e.sha256())) {
+                    liveBlobs++;
+                } else {
+                    deadBytes += e.length();
+                }
+            }
+            if (liveBlobs > 0) {
+                out[3]++;
+                out[4] += deadBytes;
+                continue;
+            }
+            if (!dryRun) {
+                lease.check();
+                target.delete(ArchiveLayout.packIndex(id));
+                target.delete(ArchiveLayout.pack(id));
+            }
+            out[0] += index.entries().size();
+            out[1] += deadBytes;
+            out[2]++;
+        }
+        return out;
     }
 
     private void addManifest(String id, HashSet64 live) throws IOException {

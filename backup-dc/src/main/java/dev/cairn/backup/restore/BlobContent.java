@@ -1,6 +1,7 @@
 package dev.cairn.backup.restore;
 
 import dev.cairn.backup.archive.ArchiveLayout;
+import dev.cairn.backup.archive.BlobLocations;
 import dev.cairn.backup.run.HashCheckingInputStream;
 import dev.cairn.backup.target.Target;
 import dev.cairn.store.ContentSource;
@@ -8,13 +9,18 @@ import dev.cairn.store.ObjectInfo;
 import java.io.IOException;
 import java.io.InputStream;
 
-/** A row's content read from the archive, its SHA-256 and size checked as it streams. */
+/**
+ * A row's content read from the archive — a range of its pack, or its own file — its SHA-256 and
+ * size checked as it streams.
+ */
 final class BlobContent implements ContentSource {
     private final Target archive;
+    private final BlobLocations locations;
     private final ObjectInfo row;
 
-    BlobContent(Target archive, ObjectInfo row) {
+    BlobContent(Target archive, BlobLocations locations, ObjectInfo row) {
         this.archive = archive;
+        this.locations = locations;
         this.row = row;
     }
 
@@ -36,11 +42,18 @@ final class BlobContent implements ContentSource {
 
     @Override
     public InputStream open() throws IOException {
-        String name = ArchiveLayout.blob(row.sha256());
-        InputStream in = archive.open(name);
-        if (in == null) {
-            throw new IOException(archive.describe() + ": blob " + name + " is missing (run verify)");
+        BlobLocations.Location at = locations.find(row.sha256());
+        if (at == null) {
+            throw new IOException(archive.describe() + ": blob " + row.sha256() + " is missing (run verify)");
         }
-        return new HashCheckingInputStream(in, row.sha256(), row.size(), "archive blob " + name);
+        String file = at.file(row.sha256());
+        InputStream in = at.packed() ? archive.open(file, at.offset(), at.length()) : archive.open(file);
+        if (in == null) {
+            throw new IOException(archive.describe() + ": " + file + " holding blob " + row.sha256()
+                    + " is missing (run verify)");
+        }
+        String what = at.packed() ? "archive blob " + row.sha256() + " in " + file + " at offset " + at.offset()
+                : "archive blob " + file;
+        return new HashCheckingInputStream(in, row.sha256(), row.size(), what);
     }
 }

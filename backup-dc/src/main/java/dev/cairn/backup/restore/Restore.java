@@ -2,6 +2,7 @@ package dev.cairn.backup.restore;
 
 import dev.cairn.backup.archive.ArchiveLayout;
 import dev.cairn.backup.archive.BackupRow;
+import dev.cairn.backup.archive.BlobLocations;
 import dev.cairn.backup.archive.ManifestHeader;
 import dev.cairn.backup.archive.ManifestReader;
 import dev.cairn.backup.report.Progress;
@@ -103,6 +104,10 @@ public final class Restore {
             return new Result(state.objects(), state.bytes(), true, true, 0);
         }
         checkManifest(manifestName);
+        BlobLocations locations = BlobLocations.load(archive);
+        for (String problem : locations.problems()) {
+            log.println("warning: " + problem + "; objects whose content lies there fail to restore");
+        }
         boolean resumed = state != null;
         if (state == null) {
             state = new State(backupId, destination.describe(), filter(), 0, 0, 0, false);
@@ -135,7 +140,7 @@ public final class Restore {
                     ordinal++;
                     if (ordinal > state.rowsDone() && selected(row)) {
                         batch.add(pool.submit(() -> {
-                            destination.put(row.bucket(), row.info(), new BlobContent(archive, row.info()));
+                            destination.put(row.bucket(), row.info(), new BlobContent(archive, locations, row.info()));
                             progress.objects.incrementAndGet();
                             progress.bytes.addAndGet(row.info().size());
                             return null;

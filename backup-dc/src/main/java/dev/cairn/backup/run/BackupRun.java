@@ -2,6 +2,8 @@ package dev.cairn.backup.run;
 
 import dev.cairn.backup.archive.ArchiveLayout;
 import dev.cairn.backup.archive.BackupRow;
+import dev.cairn.backup.archive.BlobLocations;
+import dev.cairn.backup.archive.PackWriter;
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.archive.ManifestHeader;
 import dev.cairn.backup.archive.ManifestTrailer;
@@ -52,7 +54,8 @@ public final class BackupRun {
     private final RunSettings settings;
     private final PrintStream log;
     private final Progress progress;
-    private final BlobCopier copier;
+    private volatile BlobCopier copier;
+    private volatile PackWriter packs;
     private final Map<String, RunState.SplitProgress> finalProgress = new ConcurrentHashMap<>();
     private final List<String> warnings = Collections.synchronizedList(new ArrayList<>());
     private volatile Lease lease;
@@ -65,7 +68,6 @@ public final class BackupRun {
         this.settings = settings;
         this.log = log;
         this.progress = progress;
-        this.copier = new BlobCopier(source, target);
     }
 
     /** The run's id once it started (also when it failed later), else null. */
@@ -90,10 +92,19 @@ public final class BackupRun {
         try (Lease held = Lease.acquire(target, ArchiveLayout.WRITER_LOCK, "backup of " + source.describe(),
                 settings.leaseDuration())) {
             lease = held;
+            BlobLocations locations = BlobLocations.load(target);
+            for (String p : locations.problems()) {
+                warnings.add(p + "; its blobs count as absent and are copied again");
+                log.println("warning: " + p + "; its blobs count as absent and are copied again");
+            }
             List<BackupSource.Split> splits = source.splits();
             List<BucketInfo> buckets = source.buckets();
             state = resumeOrStart(splits);
-            scanAll(splits);
+            try (PackWriter writer = new PackWriter(target, locations, PackWriter.PACK_BYTES)) {
+                packs = writer;
+                copier = new BlobCopier(source, target, locations, writer);
+                scanAll(splits);
+            }
             held.check();
             Result r = writeManifest(buckets, (System.nanoTime() - t0) / 1e9);
             removeRunState(state.id());
@@ -214,7 +225,10 @@ public final class BackupRun {
             }
         }
 
-        /** Waits for the copies, makes them durable, then records the rows and the position. */
+        /**
+         * Waits for the copies, makes them durable (the packs holding them sealed and indexed,
+         * blobs stored alone synced), then records the rows and the position.
+         */
         void checkpoint(boolean done) throws IOException {
             List<BackupRow> kept = new ArrayList<>(rows.size());
             long bytes = 0;
@@ -242,6 +256,7 @@ public final class BackupRun {
                 kept.add(row);
             }
             lease.check();
+            packs.flush();
             target.sync();
             int chunks = progress.chunks();
             if (!kept.isEmpty()) {

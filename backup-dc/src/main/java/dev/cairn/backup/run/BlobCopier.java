@@ -1,6 +1,8 @@
 package dev.cairn.backup.run;
 
 import dev.cairn.backup.archive.ArchiveLayout;
+import dev.cairn.backup.archive.BlobLocations;
+import dev.cairn.backup.archive.PackWriter;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.target.Target;
 import dev.cairn.store.ObjectInfo;
@@ -12,10 +14,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
 /**
- * Makes sure a row's content is in the target: a blob already there with the row's size is
- * left alone (content addressing makes every backup after the first incremental); otherwise it
- * is copied from the source, its SHA-256 checked while it streams, and committed only when it
- * matches. A blob of the right name but the wrong size (damaged) is copied again.
+ * Makes sure a row's content is in the target: a blob the archive holds with the row's size
+ * ({@link BlobLocations}: its packs and loose blobs) is left alone (content addressing makes every
+ * backup after the first incremental); otherwise it is read from the source, its SHA-256 checked
+ * while it streams (the one hash of its bytes), and written only when it matches: a small blob
+ * into the open pack ({@link PackWriter}), a big one as a file of its own. A blob of the right
+ * name but the wrong size (damaged) is copied again.
  *
  * <p>Copies of different contents never wait for each other; rows that name a content being
  * copied by another thread wait for that copy and share its outcome.
@@ -28,12 +32,17 @@ final class BlobCopier {
 
     private final BackupSource source;
     private final Target target;
+    private final BlobLocations locations;
+    private final PackWriter packs;
+    private static final ThreadLocal<byte[][]> BUFFER = ThreadLocal.withInitial(() -> new byte[1][]);
     private final Set<String> known = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<String, CompletableFuture<Outcome>> inFlight = new ConcurrentHashMap<>();
 
-    BlobCopier(BackupSource source, Target target) {
+    BlobCopier(BackupSource source, Target target, BlobLocations locations, PackWriter packs) {
         this.source = source;
         this.target = target;
+        this.locations = locations;
+        this.packs = packs;
     }
 
     Outcome ensure(String bucket, ObjectInfo row) throws IOException {
@@ -68,18 +77,38 @@ final class BlobCopier {
 
     private Outcome copyIfAbsent(String bucket, ObjectInfo row) throws IOException {
         String sha = row.sha256();
-        String name = ArchiveLayout.blob(sha);
-        if (target.size(name) == row.size()) {
+        if (locations.size(sha) == row.size()) {
             return Outcome.PRESENT;
         }
         try (InputStream in = source.openContent(sha)) {
             if (in == null) {
                 return Outcome.MISSING_IN_SOURCE;
             }
-            target.putChecked(name, new HashCheckingInputStream(in, sha, row.size(),
-                    "source content " + sha + " of " + bucket + "/" + row.key()), row.size(), sha);
+            HashCheckingInputStream checked = new HashCheckingInputStream(in, sha, row.size(),
+                    "source content " + sha + " of " + bucket + "/" + row.key());
+            if (PackWriter.packs(row.size())) {
+                byte[] bytes = buffer((int) row.size());
+                int n = checked.readNBytes(bytes, 0, (int) row.size());
+                if (checked.read() != -1 || n != row.size()) {
+                    throw new IllegalStateException("unreachable: the checking stream throws first");
+                }
+                packs.append(sha, bytes, n);
+            } else {
+                String name = ArchiveLayout.blob(sha);
+                target.putChecked(name, checked, row.size(), sha);
+                locations.addLoose(sha, row.size());
+            }
         }
         return Outcome.COPIED;
+    }
+
+    /** This thread's buffer, at least {@code size} bytes (under {@link PackWriter#LOOSE_FROM_BYTES}). */
+    private static byte[] buffer(int size) {
+        byte[][] holder = BUFFER.get();
+        if (holder[0] == null || holder[0].length < size) {
+            holder[0] = new byte[Math.max(size, 256 * 1024)];
+        }
+        return holder[0];
     }
 
     private static Outcome awaitOther(CompletableFuture<Outcome> other) throws IOException {

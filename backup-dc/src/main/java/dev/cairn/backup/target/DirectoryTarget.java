@@ -162,6 +162,80 @@ public final class DirectoryTarget implements Target {
         }
     }
 
+    /**
+     * A temporary file beside {@code name}; {@link Staged#commit()} forces its data, renames it
+     * and forces the directory, so a committed file is durable on its own, without {@link #sync()}.
+     */
+    @Override
+    public Staged stage(String name) throws IOException {
+        Path file = path(name);
+        Path temp = tempBeside(file);
+        FileChannel channel = createTemp(temp);
+        return new Staged() {
+            private long size;
+            private boolean committed;
+
+            @Override
+            public void write(byte[] bytes, int offset, int length) throws IOException {
+                ByteBuffer b = ByteBuffer.wrap(bytes, offset, length);
+                try {
+                    while (b.hasRemaining()) {
+                        channel.write(b);
+                    }
+                } catch (IOException e) {
+                    throw fail("cannot write " + name, e);
+                }
+                size += length;
+            }
+
+            @Override
+            public long size() {
+                return size;
+            }
+
+            @Override
+            public void commit() throws IOException {
+                try {
+                    channel.force(false);
+                    channel.close();
+                    Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                    force(file.getParent());
+                    committed = true;
+                } catch (IOException e) {
+                    throw fail("cannot write " + name, e);
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                if (!committed) {
+                    channel.close();
+                    Files.deleteIfExists(temp);
+                }
+            }
+        };
+    }
+
+    /**
+     * Removes the temporary files under {@code prefix} that writers killed mid-write left behind.
+     * Only for a holder of the archive's writer lock: every other writer of those names holds it.
+     */
+    public void removeAbandonedTemporaries(String prefix) throws IOException {
+        Path dir = path(prefix);
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (var walk = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                if (p.getFileName().toString().contains(TEMP_MARK) && !p.getFileName().toString().contains(token)) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        } catch (NoSuchFileException gone) {
+            // removed while walking
+        }
+    }
+
     /** A name no other writer uses: this target's random token and a counter. */
     private Path tempBeside(Path file) {
         return file.resolveSibling(file.getFileName() + TEMP_MARK + token + "-" + tempCounter.incrementAndGet());

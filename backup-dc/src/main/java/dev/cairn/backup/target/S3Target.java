@@ -74,6 +74,69 @@ public final class S3Target implements Target {
         }
     }
 
+    /** One ranged GET: a blob inside a pack. */
+    @Override
+    public InputStream open(String name, long offset, long length) throws IOException {
+        if (length <= 0) {
+            return InputStream.nullInputStream();
+        }
+        try {
+            return call("cannot read " + name, () -> s3.getObject(b -> b.bucket(bucket).key(key(name))
+                    .range("bytes=" + offset + "-" + (offset + length - 1))));
+        } catch (NotFound e) {
+            return null;
+        }
+    }
+
+    /**
+     * Spools to a local temporary file, computing its CRC32C as it goes; {@link Staged#commit()}
+     * is one PutObject carrying that checksum ({@code x-amz-checksum-crc32c}), durable when it
+     * returns. CRC32C rather than SHA-256: a pack's blobs were each hashed on their way in, and a
+     * second SHA-256 over the whole pack would double the hashing.
+     */
+    @Override
+    public Staged stage(String name) throws IOException {
+        Path spool = Files.createTempFile("cairn-backup-pack", ".spool");
+        OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(spool), 1 << 16);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        return new Staged() {
+            private long size;
+            private boolean closed;
+
+            @Override
+            public void write(byte[] bytes, int offset, int length) throws IOException {
+                out.write(bytes, offset, length);
+                crc.update(bytes, offset, length);
+                size += length;
+            }
+
+            @Override
+            public long size() {
+                return size;
+            }
+
+            @Override
+            public void commit() throws IOException {
+                out.close();
+                int value = (int) crc.getValue();
+                String checksum = base64(new byte[] {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8),
+                        (byte) value});
+                PutObjectRequest req = PutObjectRequest.builder().bucket(bucket).key(key(name))
+                        .checksumCRC32C(checksum).build();
+                call("cannot write " + name, () -> s3.putObject(req, RequestBody.fromFile(spool)));
+            }
+
+            @Override
+            public void close() throws IOException {
+                if (!closed) {
+                    closed = true;
+                    out.close();
+                    Files.deleteIfExists(spool);
+                }
+            }
+        };
+    }
+
     @Override
     public void put(String name, InputStream in, long size) throws IOException {
         MessageDigest sha = sha256();

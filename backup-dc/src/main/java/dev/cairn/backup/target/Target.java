@@ -29,6 +29,36 @@ public interface Target extends AutoCloseable {
     }
 
     /**
+     * {@code length} bytes of the file from {@code offset} (a blob inside a pack), or null when the
+     * file is absent; the stream ends early when the file does. Close it.
+     */
+    default InputStream open(String name, long offset, long length) throws IOException {
+        InputStream in = open(name, offset);
+        return in == null ? null : new LimitedInputStream(in, length);
+    }
+
+    /**
+     * A file written by appends and published under {@code name} only by {@link Staged#commit()}:
+     * until then the name holds nothing, and a crash leaves nothing under it.
+     */
+    Staged stage(String name) throws IOException;
+
+    /** A file being written; see {@link #stage}. Not thread-safe. */
+    interface Staged extends AutoCloseable {
+        void write(byte[] bytes, int offset, int length) throws IOException;
+
+        /** Bytes written so far. */
+        long size();
+
+        /** Publishes the file under its name, durably: when this returns a crash keeps it. */
+        void commit() throws IOException;
+
+        /** Abandons the file unless it was committed. */
+        @Override
+        void close() throws IOException;
+    }
+
+    /**
      * Writes {@code name} from {@code in}, read to its end, replacing any file of that name
      * atomically. When reading {@code in} throws, nothing is written.
      *

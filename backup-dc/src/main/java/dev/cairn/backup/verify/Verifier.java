@@ -2,6 +2,11 @@ package dev.cairn.backup.verify;
 
 import dev.cairn.backup.archive.ArchiveLayout;
 import dev.cairn.backup.archive.BackupRow;
+import dev.cairn.backup.archive.BlobLocations;
+import dev.cairn.backup.archive.PackFormat;
+import dev.cairn.backup.archive.PackListing;
+import dev.cairn.backup.archive.PackReader;
+import dev.cairn.backup.archive.PackWriter;
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.archive.ManifestReader;
 import dev.cairn.backup.report.Progress;
@@ -30,7 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Checks an archive: every manifest resolves (its checksum holds, every row's blob is present
- * with the row's size), every blob's content hashes to its name, and, as a drill, a backup
+ * with the row's size, alone or in a pack), every blob's content hashes to its name (each pack
+ * read front to back, each blob in it checked against the pack's index), and, as a drill, a backup
  * restores into a scratch embedded store whose every object matches its row byte for byte (by
  * SHA-256) and by metadata. Each problem is one line; none found means none exist at the level
  * checked.
@@ -43,6 +49,8 @@ public final class Verifier {
     public final AtomicLong blobsChecked = new AtomicLong();
     public final AtomicLong blobBytesChecked = new AtomicLong();
     public final AtomicLong rowsChecked = new AtomicLong();
+    public final AtomicLong packsChecked = new AtomicLong();
+    private BlobLocations locations;
 
     public Verifier(Target target, PrintStream log, int threads) {
         this.target = target;
@@ -59,8 +67,17 @@ public final class Verifier {
         log.println("PROBLEM: " + p);
     }
 
+    private synchronized BlobLocations locations() throws IOException {
+        if (locations == null) {
+            locations = BlobLocations.load(target);
+            locations.problems().forEach(this::problem);
+        }
+        return locations;
+    }
+
     /** The manifests of these backups (all readable and damaged ones when null). */
     public void verifyManifests(String onlyId) throws IOException {
+        BlobLocations where = locations();
         Set<String> present = ConcurrentHashMap.newKeySet();
         for (Catalog.Backup b : Catalog.backups(target)) {
             if (onlyId != null && !onlyId.equals(b.id())) {
@@ -79,7 +96,7 @@ public final class Verifier {
                     if (present.contains(sha + row.info().size())) {
                         continue;
                     }
-                    long size = target.size(ArchiveLayout.blob(sha));
+                    long size = where.size(sha);
                     if (size < 0) {
                         problem("backup " + b.id() + ": " + row.bucket() + "/" + row.info().key() + ": blob " + sha + " is missing");
                     } else if (size != row.info().size()) {
@@ -99,11 +116,29 @@ public final class Verifier {
         }
     }
 
-    /** Re-hashes every blob; with {@code deleteCorrupt}, removes those whose content does not match their name. */
+    /**
+     * Re-hashes every blob, alone or in a pack; with {@code deleteCorrupt}, removes those whose
+     * content does not match their name (a pack holding one is rewritten without it).
+     */
     public void verifyBlobs(boolean deleteCorrupt) throws IOException, InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         List<Future<?>> pending = new ArrayList<>();
         try {
+            PackListing listing = PackListing.of(target);
+            for (String id : listing.indexSizes().keySet()) {
+                if (listing.packSizes().containsKey(id)) {
+                    pending.add(pool.submit(() -> {
+                        checkPack(id, deleteCorrupt);
+                        return null;
+                    }));
+                }
+            }
+            for (String id : listing.packSizes().keySet()) {
+                if (!listing.indexSizes().containsKey(id)) {
+                    log.println("verify: " + ArchiveLayout.pack(id) + " has no index: left by an interrupted run, never "
+                            + "part of the archive; prune removes it");
+                }
+            }
             target.list(ArchiveLayout.BLOBS, e -> {
                 String sha = ArchiveLayout.blobHash(e.name());
                 if (sha == null) {
@@ -152,6 +187,102 @@ public final class Verifier {
                 target.delete(e.name());
             }
         }
+    }
+
+    /**
+     * Reads a pack front to back: every blob where its index says, of the length it says, hashing
+     * to its name; the pack's own framing intact.
+     */
+    private void checkPack(String id, boolean deleteCorrupt) throws IOException {
+        String name = ArchiveLayout.pack(id);
+        PackFormat.Index index;
+        try {
+            index = PackListing.readIndex(target, id);
+        } catch (IOException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith(ArchiveLayout.packIndex(id))) {
+                return; // reported by locations()
+            }
+            throw e;
+        }
+        java.util.Map<Long, PackFormat.IndexEntry> byOffset = new java.util.HashMap<>();
+        for (PackFormat.IndexEntry e : index.entries()) {
+            byOffset.put(e.offset(), e);
+        }
+        Set<String> bad = new java.util.HashSet<>();
+        try (InputStream in = target.open(name)) {
+            if (in == null) {
+                return; // removed since listed
+            }
+            PackReader reader = new PackReader(name, in);
+            if (!reader.packId().equals(id)) {
+                problem(name + ": its header names pack " + reader.packId());
+            }
+            for (PackReader.Entry e = reader.next(); e != null; e = reader.next()) {
+                PackFormat.IndexEntry listed = byOffset.remove(e.offset());
+                if (listed == null || !listed.sha256().equals(e.sha256()) || listed.length() != e.length()) {
+                    problem(name + ": the blob at offset " + e.offset() + " (" + e.sha256() + ", " + e.length()
+                            + " bytes) is not the one its index names there");
+                    if (listed != null) {
+                        bad.add(listed.sha256());
+                    }
+                }
+                try {
+                    long n = new HashCheckingInputStream(e.content(), e.sha256(), e.length(),
+                            "blob " + e.sha256() + " in " + name + " at offset " + e.offset()).drain();
+                    blobsChecked.incrementAndGet();
+                    blobBytesChecked.addAndGet(n);
+                } catch (dev.cairn.backup.target.SourceReadException corrupt) {
+                    problem("corrupt " + corrupt.getMessage()
+                            + (deleteCorrupt ? "; the pack is rewritten without it, the next backup copies it again" : ""));
+                    bad.add(e.sha256());
+                }
+            }
+        } catch (IOException damaged) {
+            if (damaged.getMessage() == null || !damaged.getMessage().startsWith(name)) {
+                throw damaged;
+            }
+            problem(damaged.getMessage());
+        }
+        for (PackFormat.IndexEntry missed : byOffset.values()) {
+            if (!bad.contains(missed.sha256())) {
+                problem(name + ": blob " + missed.sha256() + " its index places at offset " + missed.offset()
+                        + " could not be checked there");
+                bad.add(missed.sha256());
+            }
+        }
+        packsChecked.incrementAndGet();
+        if (deleteCorrupt && !bad.isEmpty()) {
+            rewritePack(index, bad);
+        }
+    }
+
+    /**
+     * Copies every blob of the pack that still hashes to its name (read by its index's range)
+     * into a new pack, seals it, then removes the old index and pack: at no moment is a good blob
+     * in no indexed pack.
+     */
+    private void rewritePack(PackFormat.Index index, Set<String> bad) throws IOException {
+        String name = ArchiveLayout.pack(index.packId());
+        long kept = 0;
+        try (PackWriter writer = new PackWriter(target, new BlobLocations(), PackWriter.PACK_BYTES)) {
+            for (PackFormat.IndexEntry e : index.entries()) {
+                if (bad.contains(e.sha256())) {
+                    continue;
+                }
+                try (InputStream in = target.open(name, e.offset(), e.length())) {
+                    byte[] bytes = new HashCheckingInputStream(in, e.sha256(), e.length(), "blob " + e.sha256())
+                            .readAllBytes();
+                    writer.append(e.sha256(), bytes, bytes.length);
+                    kept++;
+                } catch (dev.cairn.backup.target.SourceReadException unreadable) {
+                    // damaged too: left out
+                }
+            }
+            writer.flush();
+        }
+        target.delete(ArchiveLayout.packIndex(index.packId()));
+        target.delete(name);
+        log.println("verify: rewrote " + name + " without " + bad.size() + " corrupt blob(s); " + kept + " kept");
     }
 
     /** Restores the backup into a scratch embedded store and compares every object with its row. */

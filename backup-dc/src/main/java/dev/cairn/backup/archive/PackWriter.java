@@ -1,0 +1,232 @@
+package dev.cairn.backup.archive;
+
+import dev.cairn.backup.target.Target;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Packs small blobs: appends each to the open pack (a staged file of the target), and seals a
+ * pack once it reaches {@link #targetBytes} or when {@link #flush()} is called: end tag, the pack
+ * committed (durable), then its index committed. Only then are its blobs part of the archive, and
+ * {@link BlobLocations} learns them. A pack never sealed (the job killed, the run failed) leaves
+ * nothing an index names.
+ *
+ * <p>Thread-safety: safe for concurrent use. Appends go to one open pack under a lock (a copy
+ * into the file's buffer); sealing (the syncs) happens outside it while appends fill the next pack.
+ */
+public final class PackWriter implements AutoCloseable {
+    /** A pack is sealed once it holds this many bytes. */
+    public static final long PACK_BYTES = 64L << 20;
+    /** Blobs of this size or more are stored alone: their own file costs little next to their bytes. */
+    public static final long LOOSE_FROM_BYTES = 1L << 20;
+
+    private final Target target;
+    private final BlobLocations locations;
+    private final long targetBytes;
+    private final Object appendLock = new Object();
+    private final Object sealLock = new Object();
+    private final ArrayDeque<OpenPack> toSeal = new ArrayDeque<>(); // guarded by appendLock
+    private OpenPack current; // guarded by appendLock
+    private volatile IOException sealFailure;
+    private long sealedPacks; // guarded by sealLock
+    private long sealedBytes; // guarded by sealLock
+    private boolean closed; // guarded by appendLock
+
+    public PackWriter(Target target, BlobLocations locations, long targetBytes) {
+        this.target = target;
+        this.locations = locations;
+        this.targetBytes = targetBytes;
+    }
+
+    /** Whether a blob of this size goes into a pack rather than a file of its own. */
+    public static boolean packs(long size) {
+        return size < LOOSE_FROM_BYTES;
+    }
+
+    /**
+     * A pack being filled. Appends gather in a buffer written out a mebibyte at a time: one write
+     * per blob, and one for its 41-byte entry header, would cost a system call per few kilobytes.
+     */
+    private final class OpenPack {
+        final String id = PackFormat.newPackId();
+        final Target.Staged file;
+        final List<PackFormat.IndexEntry> entries = new ArrayList<>();
+        final byte[] entryHeader = new byte[PackFormat.ENTRY_HEADER_BYTES];
+        final byte[] buffer = new byte[WRITE_BYTES];
+        int buffered;
+        long size;
+
+        OpenPack() throws IOException {
+            file = target.stage(ArchiveLayout.pack(id));
+            boolean ok = false;
+            try {
+                put(PackFormat.header(id), PackFormat.HEADER_BYTES);
+                ok = true;
+            } finally {
+                if (!ok) {
+                    file.close();
+                }
+            }
+        }
+
+        void add(String sha256, byte[] bytes, int length) throws IOException {
+            PackFormat.entryHeader(entryHeader, sha256, length);
+            put(entryHeader, entryHeader.length);
+            long offset = size;
+            put(bytes, length);
+            entries.add(new PackFormat.IndexEntry(sha256, offset, length));
+        }
+
+        private void put(byte[] bytes, int length) throws IOException {
+            if (length > buffer.length - buffered) {
+                drain();
+            }
+            if (length >= buffer.length) {
+                file.write(bytes, 0, length);
+            } else {
+                System.arraycopy(bytes, 0, buffer, buffered, length);
+                buffered += length;
+            }
+            size += length;
+        }
+
+        void drain() throws IOException {
+            if (buffered > 0) {
+                file.write(buffer, 0, buffered);
+                buffered = 0;
+            }
+        }
+    }
+
+    /** Bytes gathered before each write to an open pack. */
+    static final int WRITE_BYTES = 1 << 20;
+
+    /**
+     * Appends a blob whose bytes were checked against {@code sha256}. It is part of the archive
+     * after the next {@link #flush()} returns (or earlier, when its pack fills).
+     */
+    public void append(String sha256, byte[] bytes, int length) throws IOException {
+        boolean full;
+        synchronized (appendLock) {
+            if (closed) {
+                throw new IOException("pack writer closed");
+            }
+            if (current == null) {
+                current = new OpenPack();
+            }
+            try {
+                current.add(sha256, bytes, length);
+            } catch (IOException | RuntimeException e) {
+                // A half-written entry: the pack is abandoned, and with it blobs already counted as
+                // copied, so every later flush fails rather than let rows name them.
+                OpenPack broken = current;
+                current = null;
+                IOException failure = e instanceof IOException io ? io : new IOException(e);
+                if (sealFailure == null) {
+                    sealFailure = failure;
+                }
+                broken.file.close();
+                throw failure;
+            }
+            full = current.size >= targetBytes;
+            if (full) {
+                toSeal.add(current);
+                current = null;
+            }
+        }
+        if (full) {
+            sealPending();
+        }
+    }
+
+    /** Seals the open pack and every pack waiting to be sealed: when this returns, every blob appended before it is durable and indexed. */
+    public void flush() throws IOException {
+        synchronized (appendLock) {
+            if (current != null) {
+                toSeal.add(current);
+                current = null;
+            }
+        }
+        sealPending();
+    }
+
+    private void sealPending() throws IOException {
+        synchronized (sealLock) {
+            while (true) {
+                OpenPack pack;
+                synchronized (appendLock) {
+                    pack = toSeal.poll();
+                }
+                if (pack == null) {
+                    break;
+                }
+                try {
+                    seal(pack);
+                } catch (IOException | RuntimeException e) {
+                    IOException failure = e instanceof IOException io ? io : new IOException(e);
+                    if (sealFailure == null) {
+                        sealFailure = failure;
+                    }
+                    throw failure;
+                } finally {
+                    pack.file.close();
+                }
+            }
+            // A pack another thread failed to seal held blobs this caller may have counted on.
+            if (sealFailure != null) {
+                throw new IOException("a pack could not be written: " + sealFailure.getMessage(), sealFailure);
+            }
+        }
+    }
+
+    private void seal(OpenPack pack) throws IOException {
+        pack.put(PackFormat.end(pack.entries.size()), 9);
+        pack.drain();
+        long size = pack.size;
+        if (size != pack.file.size()) {
+            throw new IllegalStateException("pack " + pack.id + ": " + pack.file.size() + " bytes written of " + size);
+        }
+        pack.file.commit();
+        PackFormat.Index index = new PackFormat.Index(pack.id, size, pack.entries);
+        byte[] bytes = PackFormat.encodeIndex(index);
+        try (Target.Staged idx = target.stage(ArchiveLayout.packIndex(pack.id))) {
+            idx.write(bytes, 0, bytes.length);
+            idx.commit();
+        }
+        locations.addPack(index);
+        sealedPacks++;
+        sealedBytes += size;
+    }
+
+    public long sealedPacks() {
+        synchronized (sealLock) {
+            return sealedPacks;
+        }
+    }
+
+    public long sealedBytes() {
+        synchronized (sealLock) {
+            return sealedBytes;
+        }
+    }
+
+    /** Abandons the packs not sealed: their blobs were never part of the archive. */
+    @Override
+    public void close() throws IOException {
+        List<OpenPack> abandoned = new ArrayList<>();
+        synchronized (appendLock) {
+            closed = true;
+            if (current != null) {
+                abandoned.add(current);
+                current = null;
+            }
+            abandoned.addAll(toSeal);
+            toSeal.clear();
+        }
+        for (OpenPack p : abandoned) {
+            p.file.close();
+        }
+    }
+}
