@@ -20,12 +20,10 @@ WORK=$(mktemp -d /tmp/cairn-put-bench.XXXXXX)
 KEY=BENCHKEY SECRET=benchsecretbenchsecretbenchsecret1234
 JARS=${JARS:-${JAR:-$ROOT/service/target/cairn-service.jar}}
 WARP="$("$ROOT/loadtest/install-peers.sh" warp)/warp"
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
+pids=() me=put.sh workdir=$WORK keep=0
 # shellcheck source=../../../../loadtest/processes.sh
-me=put.sh
 . "$ROOT/loadtest/processes.sh"
+trap cleanup EXIT INT TERM
 
 read -r -a jars <<<"$JARS"
 ports=() cairn_pids=()
