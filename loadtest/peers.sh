@@ -166,8 +166,8 @@ if [ $tails = 1 ]; then
       # shellcheck disable=SC2046
       lt run $(target "$who") -w $workload --rate "$rate" --threads $((concurrent * 4)) --duration "${duration}s" \
         --quiet --label "$who-$kind-open" --out "$out/$who-$kind-open.json" >/dev/null
-      fig[$who.$kind.open.p99]=$(figure "$out/$who-$kind-open.json" "$op" p99Ms)
-      fig[$who.$kind.open.ops]=$(figure "$out/$who-$kind-open.json" "$op" opsPerSecond)
+      fig[$who.$kind.open.p99]=$(printf '%.1f' "$(figure "$out/$who-$kind-open.json" "$op" p99Ms)")
+      fig[$who.$kind.open.ops]=$(printf '%.1f' "$(figure "$out/$who-$kind-open.json" "$op" opsPerSecond)")
     done
     fig[$kind.rate]=$rate
   done
