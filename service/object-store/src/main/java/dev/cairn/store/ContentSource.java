@@ -19,6 +19,11 @@ public interface ContentSource {
         return null;
     }
 
+    /** The bytes themselves when they are in memory already, else null; callers must not change them. */
+    default byte[] inMemory() {
+        return null;
+    }
+
     /** A fresh stream over the bytes; may be called more than once. */
     InputStream open() throws IOException;
 

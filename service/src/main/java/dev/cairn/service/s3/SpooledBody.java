@@ -58,6 +58,9 @@ public final class SpooledBody implements ContentSource, AutoCloseable {
         }
         MessageDigest sha = digest("SHA-256");
         MessageDigest md5 = digest("MD5");
+        if (expected >= 0 && expected <= threshold) {
+            return readDeclared(in, (int) expected, maxSize, sha, md5, sinks);
+        }
         ByteArrayOutputStream mem = new ByteArrayOutputStream((int) Math.min(Math.max(expected, 0), threshold) + 1);
         Path file = null;
         OutputStream fileOut = null;
@@ -74,11 +77,7 @@ public final class SpooledBody implements ContentSource, AutoCloseable {
                 if (total > maxSize) {
                     throw new S3Exception(S3Error.ENTITY_TOO_LARGE);
                 }
-                sha.update(buf, 0, n);
-                md5.update(buf, 0, n);
-                for (ChecksumSink s : sinks) {
-                    s.update(buf, 0, n);
-                }
+                update(buf, 0, n, sha, md5, sinks);
                 if (fileOut == null && total > threshold) {
                     Files.createDirectories(spoolDir);
                     file = Files.createTempFile(spoolDir, "upload-", ".spool");
@@ -121,6 +120,52 @@ public final class SpooledBody implements ContentSource, AutoCloseable {
         }
     }
 
+    /**
+     * A body of a declared length small enough for memory, read straight into an array of that
+     * length: no buffer to copy through, no growing.
+     */
+    private static SpooledBody readDeclared(InputStream in, int expected, long maxSize, MessageDigest sha,
+                                            MessageDigest md5, List<ChecksumSink> sinks)
+            throws IOException, S3Exception {
+        byte[] data = new byte[expected];
+        int filled = 0;
+        while (filled < expected) {
+            int n = in.read(data, filled, expected - filled);
+            if (n < 0) {
+                throw new S3Exception(S3Error.INCOMPLETE_BODY);
+            }
+            update(data, filled, n, sha, md5, sinks);
+            filled += n;
+        }
+        // Read to the end: an aws-chunked body checks its last chunk and trailers there.
+        byte[] more = new byte[1];
+        long total = expected;
+        int n;
+        while ((n = in.read(more)) >= 0) {
+            total += n;
+            if (total > maxSize) {
+                throw new S3Exception(S3Error.ENTITY_TOO_LARGE);
+            }
+        }
+        if (total != expected) {
+            throw new S3Exception(S3Error.INCOMPLETE_BODY);
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        for (ChecksumSink s : sinks) {
+            values.put(s.algorithm(), s.base64());
+        }
+        return new SpooledBody(data, null, expected, Hex.encode(sha.digest()), md5.digest(), values);
+    }
+
+    private static void update(byte[] data, int offset, int length, MessageDigest sha, MessageDigest md5,
+                               List<ChecksumSink> sinks) {
+        sha.update(data, offset, length);
+        md5.update(data, offset, length);
+        for (ChecksumSink s : sinks) {
+            s.update(data, offset, length);
+        }
+    }
+
     /** An in-memory body (copies, small sources). */
     public static SpooledBody ofBytes(byte[] data) {
         MessageDigest sha = digest("SHA-256");
@@ -150,6 +195,11 @@ public final class SpooledBody implements ContentSource, AutoCloseable {
     /** The checksums computed, by algorithm name, base64. */
     public Map<String, String> checksums() {
         return checksums;
+    }
+
+    @Override
+    public byte[] inMemory() {
+        return memory;
     }
 
     @Override

@@ -83,6 +83,11 @@ public final class CountingFileSystem extends ForwardingFileSystem {
         }
 
         @Override
+        public boolean zeroFill(long bytes) throws IOException {
+            return file.zeroFill(bytes);
+        }
+
+        @Override
         public long size() {
             return file.size();
         }

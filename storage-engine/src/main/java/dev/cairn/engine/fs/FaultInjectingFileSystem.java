@@ -226,6 +226,11 @@ public final class FaultInjectingFileSystem implements FileSystem {
         }
 
         @Override
+        public boolean zeroFill(long bytes) throws IOException {
+            return file.zeroFill(bytes);
+        }
+
+        @Override
         public long size() {
             return file.size();
         }

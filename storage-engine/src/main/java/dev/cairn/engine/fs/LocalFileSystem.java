@@ -125,9 +125,13 @@ public final class LocalFileSystem implements FileSystem {
     }
 
     private static final class LocalWritableFile implements WritableFile {
+        private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 20).asReadOnlyBuffer();
+
         private final FileChannel channel;
         private final Path path;
         private long size;
+        /** Where the zeros written ahead of {@link #size} end (0: none). */
+        private long zeroFilledTo;
 
         LocalWritableFile(FileChannel channel, Path path) {
             this.channel = channel;
@@ -152,13 +156,33 @@ public final class LocalFileSystem implements FileSystem {
         }
 
         @Override
+        public boolean zeroFill(long bytes) throws IOException {
+            long end = size + bytes;
+            long at = Math.max(size, zeroFilledTo);
+            while (at < end) {
+                ByteBuffer zeros = ZEROS.duplicate();
+                zeros.limit((int) Math.min(zeros.capacity(), end - at));
+                at += channel.write(zeros, at);
+            }
+            zeroFilledTo = Math.max(zeroFilledTo, end);
+            channel.force(false);
+            return true;
+        }
+
+        @Override
         public void sync() throws IOException {
             channel.force(false);
         }
 
         @Override
         public void close() throws IOException {
-            channel.close();
+            try {
+                if (zeroFilledTo > size && channel.isOpen()) {
+                    channel.truncate(size);
+                }
+            } finally {
+                channel.close();
+            }
         }
     }
 

@@ -197,6 +197,11 @@ public final class SimulatedDeviceFileSystem extends ForwardingFileSystem {
         }
 
         @Override
+        public boolean zeroFill(long bytes) throws IOException {
+            return file.zeroFill(bytes);
+        }
+
+        @Override
         public long size() {
             return file.size();
         }

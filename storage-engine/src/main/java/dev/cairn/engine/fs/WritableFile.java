@@ -27,6 +27,17 @@ public interface WritableFile extends Closeable {
         return false;
     }
 
+    /**
+     * Writes zeros past the end of the file up to {@link #size()} {@code + bytes} and makes them
+     * durable, leaving {@link #size()} alone: later appends overwrite them in place, so the
+     * {@link #sync()} after them writes data only, with no change to the file's length or block
+     * map for the file system to journal. {@link #close()} cuts the zeros still unused. Returns
+     * whether it was done; a file that does not do it changes nothing.
+     */
+    default boolean zeroFill(long bytes) throws IOException {
+        return false;
+    }
+
     /** Makes everything appended so far durable (fdatasync). */
     void sync() throws IOException;
 

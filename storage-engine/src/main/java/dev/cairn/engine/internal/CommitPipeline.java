@@ -38,6 +38,12 @@ final class CommitPipeline {
     static final int LOG_FORMAT_VERSION = 1;
     /** Writes stall when level 0 holds this many times the compaction trigger. */
     static final int LEVEL0_STOP_FACTOR = 3;
+    /**
+     * How far the log is kept ahead of its records in durable zeros: the sync of a group then
+     * writes data only, where an append would also have the file system commit the file's new
+     * length and blocks to its journal, a second device write and flush on every group.
+     */
+    static final long LOG_ZERO_FILL_BYTES = 4 << 20;
     private static final int MAX_GROUP_OPS = 4096;
     private static final long MAX_GROUP_BYTES = 8 << 20;
     private static final byte[] EMPTY = new byte[0];
@@ -84,7 +90,8 @@ final class CommitPipeline {
     }
 
     static RecordFile.Writer createLog(FileSystem fs, Path dir, long number) throws IOException {
-        return new RecordFile.Writer(fs, FileNames.log(dir, number), LOG_MAGIC, LOG_FORMAT_VERSION, WriteLifetime.SHORT);
+        return new RecordFile.Writer(fs, FileNames.log(dir, number), LOG_MAGIC, LOG_FORMAT_VERSION, WriteLifetime.SHORT,
+                LOG_ZERO_FILL_BYTES);
     }
 
     /** Starts the write thread on the log recovery opened, after {@code lastSequence}. */

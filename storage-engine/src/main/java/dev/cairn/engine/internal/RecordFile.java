@@ -19,7 +19,9 @@ import java.util.zip.CRC32C;
  *   header:  magic (8 bytes) | formatVersion u32 | reserved u32 (0)          — 16 bytes
  *   record:  crc32c u32 | length u32 | payload (length bytes)
  * </pre>
- * All integers big-endian; the CRC32C covers the length field and the payload. Layout in
+ * All integers big-endian; the CRC32C covers the length field and the payload. Zeros after the
+ * last record (written ahead by {@link Writer}) end the file as cleanly as its end does; a record
+ * never starts with eight zero bytes, as the CRC32C of a zero length is not zero. Layout in
  * docs/format/commit-log.md and docs/format/manifest.md.
  */
 final class RecordFile {
@@ -35,13 +37,38 @@ final class RecordFile {
     static final class Writer implements AutoCloseable {
         private final WritableFile file;
         private final Path path;
+        private final long zeroFillBytes;
+        /** Where the zeros written ahead end; appends up to here need no metadata change. */
+        private long zeroFilledTo;
 
         Writer(FileSystem fs, Path path, String magic, int version, WriteLifetime lifetime) throws IOException {
+            this(fs, path, magic, version, lifetime, 0);
+        }
+
+        /**
+         * @param zeroFillBytes when positive, the file is kept this far ahead of its records in
+         *                      zeros made durable at once ({@link WritableFile#zeroFill}), so that
+         *                      each record's sync writes data only; a crash leaves the zeros after
+         *                      the last record, which {@link #read} takes for the file's end
+         */
+        Writer(FileSystem fs, Path path, String magic, int version, WriteLifetime lifetime, long zeroFillBytes)
+                throws IOException {
             this.path = path;
+            this.zeroFillBytes = zeroFillBytes;
             this.file = fs.create(path, lifetime);
             ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
             header.put(magicBytes(magic)).putInt(version).putInt(0).flip();
             file.append(header);
+            zeroFillFor(0);
+        }
+
+        private void zeroFillFor(long recordBytes) throws IOException {
+            if (zeroFillBytes > 0 && file.size() + recordBytes > zeroFilledTo) {
+                long ahead = Math.max(zeroFillBytes, recordBytes);
+                if (file.zeroFill(ahead)) {
+                    zeroFilledTo = file.size() + ahead;
+                }
+            }
         }
 
         Path path() {
@@ -56,6 +83,7 @@ final class RecordFile {
             crc.update(framed.array(), 4, 4 + payload.length);
             framed.putInt(0, (int) crc.getValue());
             framed.flip();
+            zeroFillFor(framed.remaining());
             file.append(framed);
         }
 
@@ -123,8 +151,25 @@ final class RecordFile {
                 records.add(payload);
                 at += RECORD_HEADER_BYTES + length;
             }
-            return new Contents(records, at, at < size, size);
+            return new Contents(records, at, at < size && !zerosFrom(file, at, size), size);
         }
+    }
+
+    /** Whether the file holds only zeros from {@code at} to {@code size}: written ahead, never used. */
+    private static boolean zerosFrom(ReadableFile file, long at, long size) throws IOException {
+        ByteBuffer chunk = ByteBuffer.allocate(64 << 10);
+        for (long pos = at; pos < size; pos += chunk.capacity()) {
+            chunk.clear();
+            chunk.limit((int) Math.min(chunk.capacity(), size - pos));
+            file.readFully(pos, chunk);
+            byte[] a = chunk.array();
+            for (int i = 0; i < chunk.limit(); i++) {
+                if (a[i] != 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     static byte[] magicBytes(String magic) {

@@ -235,6 +235,10 @@ final class EmbeddedContent {
 
     /** The bytes of content of at most one chunk. */
     static byte[] readSmall(ContentSource content) throws IOException {
+        byte[] held = content.inMemory();
+        if (held != null && held.length == content.size()) {
+            return held;
+        }
         try (InputStream in = content.open()) {
             byte[] b = in.readNBytes((int) content.size());
             if (b.length != content.size()) {
