@@ -44,7 +44,7 @@ import picocli.CommandLine.Option;
  * after 1 % of the objects changed; restore and verify throughput. A table, then one JSON line.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Backup throughput: full, incremental after 1% changed, restore, verify; next to the device's sequential read bandwidth.")
+        description = "Backup throughput: full, incremental after 1%% changed, restore, verify; next to the device's sequential read bandwidth.")
 public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--objects", defaultValue = "100000", description = "objects seeded (default: ${DEFAULT-VALUE})")
     int objects;
