@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import urllib.parse
+import urllib.error
 import urllib.request
 
 
@@ -55,7 +56,9 @@ FILES = {
 
 
 def run_rclone(endpoint, access, secret, bucket, work):
-    env = dict(os.environ, RCLONE_CONFIG_CAIRN_TYPE="s3", RCLONE_CONFIG_CAIRN_PROVIDER="Other",
+    # The AWS SDK in rclone refuses a CA bundle from the environment over plain HTTP.
+    env = {k: v for k, v in os.environ.items() if k != "AWS_CA_BUNDLE"}
+    env.update(RCLONE_CONFIG_CAIRN_TYPE="s3", RCLONE_CONFIG_CAIRN_PROVIDER="Other",
                RCLONE_CONFIG_CAIRN_ACCESS_KEY_ID=access, RCLONE_CONFIG_CAIRN_SECRET_ACCESS_KEY=secret,
                RCLONE_CONFIG_CAIRN_ENDPOINT=endpoint, RCLONE_CONFIG_CAIRN_REGION="us-east-1",
                RCLONE_CONFIG_CAIRN_FORCE_PATH_STYLE="true", RCLONE_CONFIG="/dev/null")
@@ -138,9 +141,15 @@ def run_s3cmd(endpoint, access, secret, bucket, work):
     except urllib.error.HTTPError as e:
         check(e.code == 403, "private after setacl --acl-private")
 
+    # signurl signs with Signature Version 2, which Cairn refuses as S3 does for buckets since 2020.
     signed = run(s3 + ["signurl", url + "/big.bin", "+600"]).strip()
-    with urllib.request.urlopen(signed.replace("https://", "http://")) as r:
-        check(hashlib.md5(r.read()).hexdigest() == hashlib.md5(FILES["big.bin"]).hexdigest(), "signurl")
+    try:
+        urllib.request.urlopen(signed)
+        check(False, "a SigV2 URL is refused")
+    except urllib.error.HTTPError as e:
+        body = e.read().decode()
+        check(e.code == 400 and "<Code>InvalidRequest</Code>" in body and "AWS4-HMAC-SHA256" in body,
+              "signurl's SigV2 URL is refused as unsupported: " + body)
 
     os.remove(os.path.join(src, "a.txt"))
     run(s3 + ["sync", "--delete-removed", src + "/", url + "/dir/"])

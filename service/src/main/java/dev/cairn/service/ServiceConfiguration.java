@@ -184,6 +184,9 @@ public class ServiceConfiguration {
                     hc.setSendXPoweredBy(false);
                     // Keys are any UTF-8: "..", "//" and encoded slashes are names, never paths.
                     hc.setUriCompliance(UriCompliance.UNSAFE);
+                    // Jetty's header cache would hand "text/plain; charset=utf-8" on as its own
+                    // cached spelling: values must stay as sent, they are signed and stored.
+                    hc.setHeaderCacheCaseSensitive(true);
                     if (c instanceof AbstractConnector ac && !(http instanceof LenientExpectConnectionFactory)) {
                         // S3 ignores an Expect it does not know; Jetty would answer 417.
                         ac.addConnectionFactory(LenientExpectConnectionFactory.replacing(http));
