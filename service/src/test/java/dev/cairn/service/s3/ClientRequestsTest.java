@@ -18,6 +18,8 @@ import software.amazon.awssdk.services.s3.model.BucketCannedACL;
 import software.amazon.awssdk.services.s3.model.EncodingType;
 import software.amazon.awssdk.services.s3.model.ListBucketsResponse;
 import software.amazon.awssdk.services.s3.model.Permission;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /**
  * Requests as today's clients send them, answered as S3 answers them: bodies in HTTP chunks
@@ -119,6 +121,18 @@ class ClientRequestsTest extends ServiceTestSupport {
             s3.putObject(b -> b.bucket(bucket).key("typed").contentType(type), RequestBody.fromString("typed"));
             assertEquals(type, s3.headObject(b -> b.bucket(bucket).key("typed")).contentType());
         }
+    }
+
+    @Test
+    void aCopyOntoItselfIsLegalWhenItNamesAStorageClass() {
+        s3.putObject(b -> b.bucket(bucket).key("self").contentType("text/plain"), RequestBody.fromString("self"));
+        S3Exception same = org.junit.jupiter.api.Assertions.assertThrows(S3Exception.class, () -> s3.copyObject(b -> b
+                .sourceBucket(bucket).sourceKey("self").destinationBucket(bucket).destinationKey("self")));
+        assertEquals(400, same.statusCode());
+        s3.copyObject(b -> b.sourceBucket(bucket).sourceKey("self").destinationBucket(bucket).destinationKey("self")
+                .storageClass(StorageClass.STANDARD));
+        assertEquals("text/plain", s3.headObject(b -> b.bucket(bucket).key("self")).contentType());
+        assertEquals("self", s3.getObjectAsBytes(b -> b.bucket(bucket).key("self")).asUtf8String());
     }
 
     @Test
