@@ -235,15 +235,17 @@ class CassandraConditionalWriteTest {
                     "every successful compare-and-swap counted once");
             body(store, bucket, "mixed");
             for (String key : List.of("counter", "mixed")) {
-                ObjectInfo last = put(store, bucket, key, "last " + key, false, null);
+                String lastBody = "last " + key + " of " + bucket;
+                ObjectInfo last = put(store, bucket, key, lastBody, false, null);
                 store.awaitSettled();
                 List<Row> recorded = rows("SELECT wid, sha256 FROM %ks.writes WHERE bucket = ? AND kind = 0 AND slot = ?",
                         bucket, key);
                 assertEquals(1, recorded.size(), key + ": " + recorded.size() + " writes recorded");
                 assertEquals(last.sha256(), recorded.get(0).getString("sha256"));
                 assertNotNull(rowOf("contents", last.sha256()));
-                assertEquals(1, rows("SELECT kind FROM %ks.refs WHERE sha256 = ?", last.sha256()).size());
-                assertArrayEquals(("last " + key).getBytes(StandardCharsets.UTF_8),
+                assertEquals(1, rows("SELECT kind FROM %ks.refs WHERE sha256 = ?", last.sha256()).size(),
+                        "no hold is left beside the record");
+                assertArrayEquals(lastBody.getBytes(StandardCharsets.UTF_8),
                         body(store, bucket, key).getBytes(StandardCharsets.UTF_8));
             }
         }
