@@ -26,7 +26,9 @@ final class ObjectAttributesHandler {
     }
 
     void getObjectAttributes(S3Request r) throws IOException, S3Exception {
-        Set<String> wanted = wanted(r.header("x-amz-object-attributes"));
+        // The AWS SDK for Java sends one header per attribute, the CLI one list.
+        java.util.List<String> named = r.http.headers().get("x-amz-object-attributes");
+        Set<String> wanted = wanted(named == null ? null : String.join(",", named));
         if (ctx.store().bucket(r.bucket()) == null) {
             throw new StoreException(StoreException.Reason.NO_SUCH_BUCKET, r.bucket());
         }
