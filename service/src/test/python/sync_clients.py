@@ -51,7 +51,7 @@ FILES = {
     "a.txt": b"alpha\n",
     "sub/b.bin": os.urandom(300 * 1024),
     "sub/deep/c d.txt": b"a key with a space\n",
-    "big.bin": os.urandom(11 * 1024 * 1024 + 17),  # multipart with 5 MB parts
+    "big.bin": os.urandom(5 * 1024 * 1024 + 17),  # multipart: a 5 MB part and a short one
 }
 
 

@@ -53,7 +53,10 @@ public final class ConditionalPutBench {
                 }
             }
             long[] fresh = new long[threads];
-            Put plain = (t, i) -> put(store, bucket, key(t, i % KEYS_PER_THREAD), false, null);
+            Put plain = (t, i) -> {
+                int k = i % KEYS_PER_THREAD;
+                etags[t][k] = put(store, bucket, key(t, k), false, null).etag();
+            };
             Put ifMatch = (t, i) -> {
                 int k = i % KEYS_PER_THREAD;
                 etags[t][k] = put(store, bucket, key(t, k), false, etags[t][k]).etag();
