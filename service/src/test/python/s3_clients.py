@@ -190,6 +190,24 @@ def run_cli(endpoint, access, secret, prefix):
         aws("s3api", "get-object", "--bucket", bucket, "--key", "single.txt", out)
         with open(out, "rb") as f:
             check(f.read() == b"alpha", "s3api get-object")
+    def aws_error(code, *args):
+        cmd = ["aws", "--endpoint-url", endpoint] + list(args)
+        out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        check(out.returncode != 0 and "(%s)" % code in out.stderr, "%s answers %s: %s" % (args[1], code, out.stderr.strip()))
+
+    aws("s3api", "head-bucket", "--bucket", bucket)
+    check(json.loads(aws("s3api", "get-bucket-location", "--bucket", bucket))["LocationConstraint"] is None,
+          "s3api get-bucket-location")
+    attributes = json.loads(aws("s3api", "get-object-attributes", "--bucket", bucket, "--key", "single.txt",
+                                "--object-attributes", "ETag", "ObjectSize", "StorageClass"))
+    check(attributes["ETag"] == hashlib.md5(b"alpha").hexdigest() and attributes["ObjectSize"] == 5,
+          "s3api get-object-attributes")
+    check(json.loads(aws("s3api", "get-object-tagging", "--bucket", bucket, "--key", "single.txt"))["TagSet"] == [],
+          "s3api get-object-tagging")
+    aws_error("NotImplemented", "s3api", "put-object-tagging", "--bucket", bucket, "--key", "single.txt",
+              "--tagging", "TagSet=[{Key=a,Value=b}]")
+    aws_error("NoSuchBucketPolicy", "s3api", "get-bucket-policy-status", "--bucket", bucket)
+    aws_error("OwnershipControlsNotFoundError", "s3api", "get-bucket-ownership-controls", "--bucket", bucket)
     etag = json.loads(aws("s3api", "put-object", "--bucket", bucket, "--key", "cas.txt"))["ETag"]
     aws("s3api", "put-object", "--bucket", bucket, "--key", "cas.txt", "--if-match", etag)
     upload = json.loads(aws("s3api", "create-multipart-upload", "--bucket", bucket, "--key", "up/x/1"))["UploadId"]

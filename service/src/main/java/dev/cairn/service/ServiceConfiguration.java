@@ -13,6 +13,7 @@ import dev.cairn.service.s3.ProtocolErrorHandler;
 import dev.cairn.service.s3.S3Context;
 import dev.cairn.service.s3.S3Metrics;
 import dev.cairn.service.s3.JettyS3Handler;
+import dev.cairn.service.s3.LenientExpectConnectionFactory;
 import dev.cairn.service.s3.S3FrontDoor;
 import dev.cairn.service.s3.SigV4Authenticator;
 import dev.cairn.store.CachingObjectStore;
@@ -33,6 +34,7 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
@@ -182,6 +184,13 @@ public class ServiceConfiguration {
                     hc.setSendXPoweredBy(false);
                     // Keys are any UTF-8: "..", "//" and encoded slashes are names, never paths.
                     hc.setUriCompliance(UriCompliance.UNSAFE);
+                    // Jetty's header cache would hand "text/plain; charset=utf-8" on as its own
+                    // cached spelling: values must stay as sent, they are signed and stored.
+                    hc.setHeaderCacheCaseSensitive(true);
+                    if (c instanceof AbstractConnector ac && !(http instanceof LenientExpectConnectionFactory)) {
+                        // S3 ignores an Expect it does not know; Jetty would answer 417.
+                        ac.addConnectionFactory(LenientExpectConnectionFactory.replacing(http));
+                    }
                 }
             }
             for (ServletContextHandler h : server.getDescendants(ServletContextHandler.class)) {

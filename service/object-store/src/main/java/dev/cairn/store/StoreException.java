@@ -17,7 +17,9 @@ public final class StoreException extends IOException {
         INVALID_PART_ORDER,
         ENTITY_TOO_SMALL,
         /** The content a copy named was reclaimed meanwhile. */
-        CONTENT_GONE
+        CONTENT_GONE,
+        /** Another conditional write of the key held it longer than this one could wait. */
+        CONDITIONAL_CONFLICT
     }
 
     private final Reason reason;

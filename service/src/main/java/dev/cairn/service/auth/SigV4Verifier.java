@@ -87,6 +87,10 @@ public final class SigV4Verifier {
         String authorization = request.firstHeader("authorization");
         boolean presigned = isPresigned(query);
         if (authorization == null && !presigned) {
+            if (isPresignedV2(query)) {
+                throw AuthException.invalidRequest("The authorization mechanism you have provided is not supported. "
+                        + "Please use " + ALGORITHM + ".");
+            }
             return anonymous(request);
         }
         if (authorization != null && presigned) {
@@ -105,6 +109,17 @@ public final class SigV4Verifier {
             }
         }
         return false;
+    }
+
+    /** A URL presigned with Signature Version 2 (s3cmd's {@code signurl} makes them), which is not accepted. */
+    private static boolean isPresignedV2(List<CanonicalRequest.QueryParam> query) {
+        boolean key = false;
+        boolean signature = false;
+        for (CanonicalRequest.QueryParam param : query) {
+            key |= param.rawName().equals("AWSAccessKeyId");
+            signature |= param.rawName().equals("Signature");
+        }
+        return key && signature;
     }
 
     private AuthResult anonymous(SignedRequest request) {

@@ -24,7 +24,7 @@ class ConsoleErrors {
     ResponseEntity<String> store(StoreException e, HttpServletRequest request) {
         int status = switch (e.reason()) {
             case NO_SUCH_BUCKET, NO_SUCH_KEY, CONTENT_GONE, NO_SUCH_UPLOAD -> 404;
-            case BUCKET_EXISTS, BUCKET_NOT_EMPTY, PRECONDITION_FAILED -> 409;
+            case BUCKET_EXISTS, BUCKET_NOT_EMPTY, PRECONDITION_FAILED, CONDITIONAL_CONFLICT -> 409;
             default -> 400;
         };
         return answer(request, status, e.getMessage());

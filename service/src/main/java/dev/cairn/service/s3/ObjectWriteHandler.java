@@ -67,7 +67,10 @@ final class ObjectWriteHandler {
         } else {
             throw new S3Exception(S3Error.INVALID_ARGUMENT, "Unknown metadata directive.");
         }
-        if (!replace && source[2] == null && source[0].equals(r.bucket()) && source[1].equals(r.key())) {
+        // Naming a storage class, even the object's own, makes a copy onto itself legal (rclone settier);
+        // so does naming a version (copying an older version back makes it current).
+        if (!replace && source[2] == null && r.header("x-amz-storage-class") == null && source[0].equals(r.bucket())
+                && source[1].equals(r.key())) {
             throw new S3Exception(S3Error.INVALID_REQUEST, "This copy request is illegal because it is trying to copy "
                     + "an object to itself without changing the object's metadata, storage class, website redirect "
                     + "location or encryption attributes.");

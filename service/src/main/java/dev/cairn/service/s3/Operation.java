@@ -29,6 +29,11 @@ public enum Operation {
     ABORT_MULTIPART_UPLOAD("AbortMultipartUpload", false),
     LIST_PARTS("ListParts", false),
     LIST_MULTIPART_UPLOADS("ListMultipartUploads", false),
+    /** A read of bucket configuration Cairn never holds (GetBucketPolicy, GetBucketCors, …): its "none" answer. */
+    GET_BUCKET_CONFIGURATION("GetBucketConfiguration", false),
+    GET_OBJECT_ATTRIBUTES("GetObjectAttributes", false),
+    GET_OBJECT_TAGGING("GetObjectTagging", false),
+    DELETE_OBJECT_TAGGING("DeleteObjectTagging", false),
     GET_CONTENT("GetContent", true),
     UNSUPPORTED("Unsupported", true);
 

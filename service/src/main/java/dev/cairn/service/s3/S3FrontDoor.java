@@ -40,6 +40,8 @@ public final class S3FrontDoor {
     private final ObjectReadHandler reads;
     private final ObjectWriteHandler writes;
     private final MultipartHandler multipart;
+    private final UnsetConfigurationHandler unset;
+    private final ObjectAttributesHandler attributes;
     private final String idPrefix;
     private final AtomicLong ids = new AtomicLong();
     private final dev.cairn.service.admin.AdminEndpoint admin;
@@ -65,6 +67,8 @@ public final class S3FrontDoor {
         this.reads = new ObjectReadHandler(ctx);
         this.writes = new ObjectWriteHandler(ctx);
         this.multipart = new MultipartHandler(ctx, buckets);
+        this.unset = new UnsetConfigurationHandler(ctx);
+        this.attributes = new ObjectAttributesHandler(ctx);
         this.idPrefix = String.format("%06X", new SecureRandom().nextInt(1 << 24));
     }
 
@@ -187,6 +191,10 @@ public final class S3FrontDoor {
             }
             throw new S3Exception(S3Error.METHOD_NOT_ALLOWED);
         }
+        Operation unset = readOfUnsetConfiguration(r);
+        if (unset != null) {
+            return unset;
+        }
         for (String name : r.query.keySet()) {
             if (UNSUPPORTED.contains(name)) {
                 throw new S3Exception(S3Error.NOT_IMPLEMENTED, "the " + name + " sub-resource is not supported");
@@ -278,6 +286,26 @@ public final class S3FrontDoor {
         }
     }
 
+    /**
+     * Reads of what Cairn never holds, answered with S3's "none" ({@link UnsetConfigurationHandler}),
+     * and GetObjectAttributes; null for any other request.
+     */
+    private static Operation readOfUnsetConfiguration(S3Request r) {
+        if (r.bucket == null) {
+            return null;
+        }
+        String m = r.method();
+        if (r.key == null) {
+            return m.equals("GET") && UnsetConfigurationHandler.bucketSubresource(r) != null
+                    ? Operation.GET_BUCKET_CONFIGURATION : null;
+        }
+        if (r.hasParam("tagging")) {
+            return m.equals("GET") ? Operation.GET_OBJECT_TAGGING
+                    : m.equals("DELETE") ? Operation.DELETE_OBJECT_TAGGING : null;
+        }
+        return m.equals("GET") && r.hasParam("attributes") ? Operation.GET_OBJECT_ATTRIBUTES : null;
+    }
+
     /** {@code publicOnly}: the request may read only what is public-read ({@link Authorizer#check}). */
     private void dispatch(S3Request r, boolean publicOnly) throws IOException, S3Exception {
         switch (r.operation) {
@@ -309,6 +337,10 @@ public final class S3FrontDoor {
             case COMPLETE_MULTIPART_UPLOAD -> multipart.complete(r);
             case ABORT_MULTIPART_UPLOAD -> multipart.abort(r);
             case LIST_PARTS -> multipart.listParts(r);
+            case GET_BUCKET_CONFIGURATION -> unset.getBucketConfiguration(r);
+            case GET_OBJECT_TAGGING -> unset.getObjectTagging(r);
+            case DELETE_OBJECT_TAGGING -> unset.deleteObjectTagging(r);
+            case GET_OBJECT_ATTRIBUTES -> attributes.getObjectAttributes(r);
             case UNSUPPORTED -> throw new S3Exception(S3Error.NOT_IMPLEMENTED);
         }
     }
@@ -324,6 +356,7 @@ public final class S3FrontDoor {
             case INVALID_PART -> S3Error.INVALID_PART;
             case INVALID_PART_ORDER -> S3Error.INVALID_PART_ORDER;
             case ENTITY_TOO_SMALL -> S3Error.ENTITY_TOO_SMALL;
+            case CONDITIONAL_CONFLICT -> S3Error.CONDITIONAL_REQUEST_CONFLICT;
         };
     }
 

@@ -53,9 +53,12 @@ public final class SigV4Authenticator implements Authenticator {
         };
     }
 
-    /** Whether a query string carries presigned-URL parameters (checked exactly by the verifier). */
+    /**
+     * Whether a query string carries presigned-URL parameters, SigV4's or SigV2's (refused by the
+     * verifier); checked exactly by the verifier.
+     */
     private static boolean hasSignatureParameter(String query) {
-        return query != null && (query.contains("X-Amz-") || query.contains("x-amz-"));
+        return query != null && (query.contains("X-Amz-") || query.contains("x-amz-") || query.contains("AWSAccessKeyId="));
     }
 
     /** The common anonymous read: no signature, no payload claim; the verifier has nothing to check. */

@@ -340,6 +340,14 @@ class SigV4VerifierTest {
     }
 
     @Test
+    void aUrlPresignedWithSignatureVersion2IsRefusedAsUnsupported() {
+        Wire wire = spec().sign().withoutHeader("Authorization");
+        AuthException e = rejected(wire.withQuery("AWSAccessKeyId=" + ACCESS_KEY + "&Expires=1795496000&Signature=c2ln"),
+                "InvalidRequest");
+        assertTrue(e.getMessage().contains("AWS4-HMAC-SHA256"), e.getMessage());
+    }
+
+    @Test
     void missingContentSha256IsRefused() {
         Wire wire = spec().sign();
         String authorization = wire.header("authorization").replace("x-amz-content-sha256;", "");

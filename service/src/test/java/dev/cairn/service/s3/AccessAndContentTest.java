@@ -191,10 +191,12 @@ class AccessAndContentTest extends ServiceTestSupport {
 
     @Test
     void unsupportedOperationsAnswerNotImplemented() throws Exception {
-        assertEquals(501, statusOf(() -> s3.getBucketTagging(b -> b.bucket(privateBucket))));
-        assertEquals(501, statusOf(() -> s3.getBucketPolicy(b -> b.bucket(privateBucket))));
+        assertEquals(501, statusOf(() -> s3.putBucketTagging(b -> b.bucket(privateBucket)
+                .tagging(t -> t.tagSet(tag -> tag.key("a").value("b"))))));
+        assertEquals(501, statusOf(() -> s3.putBucketPolicy(b -> b.bucket(privateBucket).policy("{}"))));
         s3.putObject(b -> b.bucket(privateBucket).key("t"), RequestBody.fromString("t"));
-        assertEquals(501, statusOf(() -> s3.getObjectTagging(b -> b.bucket(privateBucket).key("t"))));
+        assertEquals(501, statusOf(() -> s3.putObjectTagging(b -> b.bucket(privateBucket).key("t")
+                .tagging(t -> t.tagSet(tag -> tag.key("a").value("b"))))));
         assertEquals(501, statusOf(() -> s3.putObject(b -> b.bucket(privateBucket).key("t").acl("public-read-write"),
                 RequestBody.fromString("t"))));
         assertEquals(200, signedGet("/" + privateBucket + "/t?x-id=GetObject", Clock.systemUTC(), null).statusCode());

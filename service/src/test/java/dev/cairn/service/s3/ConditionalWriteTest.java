@@ -2,6 +2,7 @@ package dev.cairn.service.s3;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.service.ServiceTestSupport;
 import java.util.ArrayList;
@@ -82,33 +83,49 @@ class ConditionalWriteTest extends ServiceTestSupport {
     @Test
     void ofWritersRacingFromOneVersionExactlyOneWins() throws Exception {
         String base = s3.putObject(b -> b.bucket(bucket).key("race"), RequestBody.fromString("base")).eTag();
+        race("race", base, null);
+    }
+
+    @Test
+    void ofWritersRacingToCreateAKeyExactlyOneWins() throws Exception {
+        race("created", null, "*");
+    }
+
+    /**
+     * Writers racing with one condition: exactly one wins, the others answer 412 (or 409
+     * ConditionalRequestConflict, as S3 may while another conditional write is in progress), and
+     * the winner's body is the object.
+     */
+    private void race(String key, String ifMatch, String ifNoneMatch) throws Exception {
         int writers = 8;
         ExecutorService pool = Executors.newFixedThreadPool(writers);
         try {
             List<Future<Integer>> results = new ArrayList<>();
             for (int i = 0; i < writers; i++) {
+                int writer = i;
                 String body = "writer-" + i;
                 Callable<Integer> put = () -> {
                     try {
-                        s3Async().putObject(b -> b.bucket(bucket).key("race").ifMatch(base),
+                        s3Async().putObject(b -> b.bucket(bucket).key(key).ifMatch(ifMatch).ifNoneMatch(ifNoneMatch),
                                 AsyncRequestBody.fromString(body)).join();
-                        return 200;
+                        return writer;
                     } catch (java.util.concurrent.CompletionException e) {
-                        return ((S3Exception) e.getCause()).statusCode();
+                        return -((S3Exception) e.getCause()).statusCode();
                     }
                 };
                 results.add(pool.submit(put));
             }
-            int won = 0;
+            List<Integer> won = new ArrayList<>();
             for (Future<Integer> f : results) {
-                int status = f.get();
-                if (status == 200) {
-                    won++;
+                int outcome = f.get();
+                if (outcome >= 0) {
+                    won.add(outcome);
                 } else {
-                    assertEquals(412, status);
+                    assertTrue(outcome == -412 || outcome == -409, "status " + -outcome);
                 }
             }
-            assertEquals(1, won);
+            assertEquals(1, won.size(), "winners " + won);
+            assertEquals("writer-" + won.get(0), s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asUtf8String());
         } finally {
             pool.shutdownNow();
         }

@@ -36,6 +36,8 @@ import java.util.function.Predicate;
 final class CassandraContent {
     private static final int WRITES_IN_FLIGHT = 4;
     private static final int PUBLIC_CHECK_LIMIT = 1000;
+    /** How long a hold outlives a writer that died holding it. */
+    private static final int HOLD_TTL_SECONDS = 24 * 3600;
 
     private final CassandraTables t;
     private final CassandraBuckets buckets;
@@ -60,6 +62,23 @@ final class CassandraContent {
         return List.of(
                 t.async(t.write(t.q.insertWrite.bind(bucket, kind, slot, wid.buffer(), sha256))),
                 t.async(t.write(t.q.insertRef.bind(sha256, kind, bucket, slot, wid.buffer()))));
+    }
+
+    /**
+     * Holds content for a writer that records its write under the key only later (a conditional
+     * write, whose write id is taken under the key's lease): a reference of the readers' lease kind
+     * under {@code id}, with a TTL, which no settling of the key releases.
+     */
+    CompletableFuture<AsyncResultSet> holdAsync(String sha256, WriteId id) {
+        return t.async(t.write(t.q.insertLease.bind(sha256, id.toString(), id.buffer(), HOLD_TTL_SECONDS)));
+    }
+
+    /** Ends a {@link #holdAsync hold}; {@code reclaim}: and reclaims the content when nothing else references it. */
+    void unhold(String sha256, WriteId id, boolean reclaim) {
+        t.session.execute(t.write(t.q.deleteRef.bind(sha256, CassandraKeys.KIND_READ, "", id.toString(), id.buffer())));
+        if (reclaim) {
+            reclaim(sha256);
+        }
     }
 
     /** Removes the recorded writes of a slot that {@code dead} says can never be the row again. */

@@ -139,9 +139,14 @@ final class CassandraMultipart {
         return List.copyOf(out);
     }
 
-    /** {@code attributes} null: the upload's own; {@code checksums}: those the service computed over the parts. */
+    /**
+     * {@code attributes} null: the upload's own; {@code checksums}: those the service computed over
+     * the parts; {@code onlyIfAbsent}, {@code ifMatch}: the condition on the object replaced (the
+     * upload stays when it fails).
+     */
     ObjectInfo complete(String bucket, String key, String uploadId, List<CompletedPart> requested, long minPartSize,
-                        ObjectAttributes attributes, Map<String, String> checksums) throws IOException {
+                        ObjectAttributes attributes, Map<String, String> checksums, boolean onlyIfAbsent,
+                        String ifMatch) throws IOException {
         UploadInfo u = upload(bucket, key, uploadId);
         Map<Integer, PartInfo> parts = new TreeMap<>();
         Map<String, UUID> generations = new HashMap<>();
@@ -160,7 +165,7 @@ final class CassandraMultipart {
         });
         upload(bucket, key, uploadId);
         ObjectInfo info = objects.write(bucket, key, attributes == null ? u.attributes() : attributes, whole,
-                MultipartAssembly.etag(chosen), chosen.size(), checksums, false,
+                MultipartAssembly.etag(chosen), chosen.size(), checksums, onlyIfAbsent, ifMatch,
                 chosen.stream().mapToLong(PartInfo::size).toArray());
         drop(bucket, key, uploadId);
         return info;

@@ -77,7 +77,8 @@ public final class CassandraObjectStore implements ObjectStore {
         buckets = new CassandraBuckets(tables, settings.getBucketCacheTtl());
         content = new CassandraContent(tables, buckets);
         readers = new CassandraReaders(tables, content);
-        objects = new CassandraObjects(tables, buckets, content, readers, new DirectoryIndex(tables), settler);
+        objects = new CassandraObjects(tables, buckets, content, readers, new DirectoryIndex(tables), settler,
+                new KeyLocks(tables, settings.getRequestTimeout()));
         multipart = new CassandraMultipart(tables, buckets, content, readers, objects);
     }
 
@@ -160,6 +161,14 @@ public final class CassandraObjectStore implements ObjectStore {
     }
 
     @Override
+    public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
+                                       String etag, int partCount, Map<String, String> checksums, String expectedEtag)
+            throws IOException {
+        return CassandraTables.guard(() -> objects.write(bucket, key, attributes, content, etag, partCount, checksums,
+                false, expectedEtag, null));
+    }
+
+    @Override
     public long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
         return CassandraTables.guard(() -> objects.partSizes(bucket, key, info));
     }
@@ -229,18 +238,23 @@ public final class CassandraObjectStore implements ObjectStore {
     @Override
     public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
                                      long minPartSize) throws IOException {
-        return CassandraTables.guard(() -> multipart.complete(bucket, key, uploadId, requested, minPartSize, null, Map.of()));
+        return CassandraTables.guard(() -> multipart.complete(bucket, key, uploadId, requested, minPartSize, null, Map.of(),
+                false, null));
+    }
+
+    @Override
+    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
+                                     long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
+        return CassandraTables.guard(() -> multipart.complete(bucket, key, uploadId, requested, minPartSize, null, Map.of(),
+                onlyIfAbsent, ifMatch));
     }
 
     @Override
     public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
                                      long minPartSize, boolean onlyIfAbsent, String ifMatch,
                                      ObjectAttributes attributes, Map<String, String> checksums) throws IOException {
-        if (onlyIfAbsent || ifMatch != null) {
-            throw new UnsupportedOperationException("conditional completion");
-        }
         return CassandraTables.guard(() -> multipart.complete(bucket, key, uploadId, requested, minPartSize,
-                attributes, checksums));
+                attributes, checksums, onlyIfAbsent, ifMatch));
     }
 
     @Override

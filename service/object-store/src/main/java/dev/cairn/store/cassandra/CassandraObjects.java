@@ -18,6 +18,7 @@ import dev.cairn.store.ObjectRead;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.StoreStats;
 import dev.cairn.store.StoreUnavailableException;
+import dev.cairn.store.WriteConditions;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -46,12 +47,14 @@ final class CassandraObjects {
     private final CassandraReaders readers;
     private final DirectoryIndex directory;
     private final Settler settler;
+    private final KeyLocks locks;
     private final AtomicLong logicalBytes = new AtomicLong();
     private final AtomicLong physicalBytes = new AtomicLong();
 
     CassandraObjects(CassandraTables t, CassandraBuckets buckets, CassandraContent content, CassandraReaders readers,
-                     DirectoryIndex directory, Settler settler) {
+                     DirectoryIndex directory, Settler settler, KeyLocks locks) {
         this.settler = settler;
+        this.locks = locks;
         this.t = t;
         this.buckets = buckets;
         this.content = content;
@@ -70,20 +73,27 @@ final class CassandraObjects {
     ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
                      String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
             throws IOException {
-        return write(bucket, key, attributes, source, etag, partCount, checksums, onlyIfAbsent, null);
+        return write(bucket, key, attributes, source, etag, partCount, checksums, onlyIfAbsent, null, null);
     }
 
-    /** As above; {@code partSizes}: the sizes of the parts a multipart object is completed from, or null. */
+    /**
+     * As above; {@code ifMatch}: write only over an object with this ETag ({@code *}: any),
+     * checked with {@code onlyIfAbsent} under the key's lease ({@link #writeLeased}), or null;
+     * {@code partSizes}: the sizes of the parts a multipart object is completed from, or null.
+     */
     ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
                      String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent,
-                     long[] partSizes) throws IOException {
+                     String ifMatch, long[] partSizes) throws IOException {
         WriteId wid = t.ids.next();
         String sha = source.sha256();
+        boolean conditional = onlyIfAbsent || ifMatch != null;
         CompletableFuture<AsyncResultSet> bucketRow = t.async(t.read(t.q.selectBucket.bind(bucket)));
-        CompletableFuture<AsyncResultSet> existing = onlyIfAbsent
+        CompletableFuture<AsyncResultSet> existing = conditional
                 ? t.async(t.protocol(t.q.selectObject.bind(bucket, key))) : null;
         List<CompletableFuture<AsyncResultSet>> markers = directory.writeMarkersAsync(bucket, key);
-        List<CompletableFuture<AsyncResultSet>> recorded = content.recordWriteAsync(bucket, KIND_OBJECT, key, wid, sha);
+        // A conditional write records itself under the key only under the lease, with a later write id.
+        List<CompletableFuture<AsyncResultSet>> recorded = conditional ? List.of(content.holdAsync(sha, wid))
+                : content.recordWriteAsync(bucket, KIND_OBJECT, key, wid, sha);
         CompletableFuture<AsyncResultSet> generations = t.async(t.protocol(t.q.selectGenerations.bind(sha)));
         CompletableFuture<AsyncResultSet> earlier = t.async(t.protocol(t.q.selectWrites.bind(bucket, KIND_OBJECT, key)));
         CassandraTables.joinAll(recorded);
@@ -91,25 +101,101 @@ final class CassandraObjects {
         StoreException refused = null;
         if (CassandraTables.join(bucketRow).one() == null) {
             refused = new StoreException(StoreException.Reason.NO_SUCH_BUCKET, bucket);
-        } else if (existing != null && CassandraTables.join(existing).one() != null) {
-            refused = new StoreException(StoreException.Reason.PRECONDITION_FAILED, key + " exists");
+        } else if (existing != null) {
+            // Fails early when the condition fails already; it is checked again under the lease.
+            refused = conditionFailure(key, CassandraTables.join(existing).one(), onlyIfAbsent, ifMatch);
         }
         if (refused != null) {
-            content.release(bucket, KIND_OBJECT, key, List.of(new CassandraContent.Recorded(wid, sha)));
+            if (conditional) {
+                content.unhold(sha, wid, true);
+            } else {
+                content.release(bucket, KIND_OBJECT, key, List.of(new CassandraContent.Recorded(wid, sha)));
+            }
             throw refused;
         }
         CassandraContent.Stored stored = content.store(source, CassandraTables.allRows(CassandraTables.join(generations)));
-        ObjectInfo info = new ObjectInfo(key, sha, source.size(), etag, attributes,
-                wid.timestampMicros() / 1000, partCount, checksums);
-        writeRow(bucket, key, wid, RowFormat.encodeObject(wid, stored.generation(), info),
-                partSizes == null ? null : PartLayout.encode(wid, sha, partSizes),
-                stored.fresh() ? content.complete(sha, stored) : null);
-        settler.submit(() -> settle(bucket, key, wid, CassandraTables.allRows(CassandraTables.join(earlier))));
+        RowWriter rowWriter = w -> {
+            ObjectInfo written = new ObjectInfo(key, sha, source.size(), etag, attributes,
+                    w.timestampMicros() / 1000, partCount, checksums);
+            writeRow(bucket, key, w, RowFormat.encodeObject(w, stored.generation(), written),
+                    partSizes == null ? null : PartLayout.encode(w, sha, partSizes),
+                    stored.fresh() ? content.complete(sha, stored) : null);
+            return written;
+        };
+        ObjectInfo info;
+        if (!conditional) {
+            info = rowWriter.write(wid);
+            settler.submit(() -> settle(bucket, key, wid, CassandraTables.allRows(CassandraTables.join(earlier))));
+        } else {
+            info = writeLeased(bucket, key, wid, sha, onlyIfAbsent, ifMatch, rowWriter);
+        }
         logicalBytes.addAndGet(source.size());
         if (stored.fresh()) {
             physicalBytes.addAndGet(source.size());
         }
         return info;
+    }
+
+    /** Writes the object row (and what goes with it) at a write id; returns the row written. */
+    private interface RowWriter {
+        ObjectInfo write(WriteId wid);
+    }
+
+    /**
+     * A conditional write's row, under the key's lease ({@link KeyLocks}): the row is read at
+     * quorum and checked there, and written with a write id taken under the lease and ordered
+     * after the row read, so it orders after every write a previous holder made; of conditional
+     * writers racing from one version exactly one wins. That write id is recorded under the key
+     * first; the content was held until then by {@code held} ({@link CassandraContent#holdAsync}),
+     * which no other writer's settling can release as the record of a write that lost. The key's
+     * recorded writes are read again under the lease, so that the settling releases those of the
+     * holders before this one too.
+     */
+    private ObjectInfo writeLeased(String bucket, String key, WriteId held, String sha, boolean onlyIfAbsent,
+                                   String ifMatch, RowWriter rowWriter) throws IOException {
+        List<CassandraContent.Recorded> unused = new ArrayList<>();
+        StoreException refused;
+        try (KeyLocks.Lease lease = locks.acquire(bucket, key)) {
+            WriteId wid = t.ids.next();
+            CompletableFuture<AsyncResultSet> current = t.async(t.protocol(t.q.selectObject.bind(bucket, key)));
+            CompletableFuture<AsyncResultSet> writes = t.async(t.protocol(t.q.selectWrites.bind(bucket, KIND_OBJECT, key)));
+            CassandraTables.joinAll(content.recordWriteAsync(bucket, KIND_OBJECT, key, wid, sha));
+            Row row = CassandraTables.join(current).one();
+            refused = conditionFailure(key, row, onlyIfAbsent, ifMatch);
+            if (refused == null) {
+                WriteId now = row == null ? null : RowFormat.writeIdOf(row.getByteBuffer("row"));
+                if (now != null && now.compareTo(wid) >= 0) {
+                    // The row read was written with a clock ahead of this one: order after it.
+                    unused.add(new CassandraContent.Recorded(wid, sha));
+                    wid = t.ids.nextAfter(now);
+                    content.recordWrite(bucket, KIND_OBJECT, key, wid, sha);
+                }
+                ObjectInfo info = rowWriter.write(wid);
+                WriteId mine = wid;
+                settler.submit(() -> {
+                    content.unhold(sha, held, true);
+                    content.release(bucket, KIND_OBJECT, key, unused);
+                    settle(bucket, key, mine, CassandraTables.allRows(CassandraTables.join(writes)));
+                });
+                lease.requireHeld();
+                return info;
+            }
+            unused.add(new CassandraContent.Recorded(wid, sha));
+        }
+        content.release(bucket, KIND_OBJECT, key, unused);
+        content.unhold(sha, held, true);
+        throw refused;
+    }
+
+    /** Why a condition fails on the row as read (null: absent), or null when it holds. */
+    private static StoreException conditionFailure(String key, Row row, boolean onlyIfAbsent, String ifMatch) {
+        try {
+            WriteConditions.check(key, row == null ? null : RowFormat.decodeObject(key, row.getByteBuffer("row")).value(),
+                    onlyIfAbsent, ifMatch);
+            return null;
+        } catch (StoreException e) {
+            return e;
+        }
     }
 
     /**

@@ -36,10 +36,12 @@ final class CassandraSchema {
                     + " PRIMARY KEY (bucket, key, upload_id))",
             "CREATE TABLE IF NOT EXISTS parts (upload_id text, part_number int, row blob,"
                     + " PRIMARY KEY (upload_id, part_number))",
-            "CREATE TABLE IF NOT EXISTS layouts (bucket text, key text, row blob, PRIMARY KEY ((bucket, key)))");
+            "CREATE TABLE IF NOT EXISTS layouts (bucket text, key text, row blob, PRIMARY KEY ((bucket, key)))",
+            "CREATE TABLE IF NOT EXISTS key_locks (bucket text, key text, holder uuid, PRIMARY KEY ((bucket, key)))");
 
     static final List<String> TABLE_NAMES = List.of(
-            "buckets", "objects", "directory", "writes", "refs", "contents", "chunks", "uploads", "parts", "layouts");
+            "buckets", "objects", "directory", "writes", "refs", "contents", "chunks", "uploads", "parts", "layouts",
+            "key_locks");
 
     private CassandraSchema() {
     }

@@ -65,6 +65,10 @@ final class Statements {
     final PreparedStatement selectPartsAfter;
     final PreparedStatement deletePart;
 
+    final PreparedStatement acquireKeyLock;
+    final PreparedStatement releaseKeyLock;
+    final PreparedStatement selectKeyLock;
+
     Statements(CqlSession s, String ks) {
         insertBucket = s.prepare("INSERT INTO " + ks + ".buckets (name, created, acl) VALUES (?, ?, ?) IF NOT EXISTS");
         selectBucket = s.prepare("SELECT created, acl FROM " + ks + ".buckets WHERE name = ?");
@@ -130,5 +134,9 @@ final class Statements {
         selectPartsAfter = s.prepare("SELECT part_number, row FROM " + ks
                 + ".parts WHERE upload_id = ? AND part_number > ? LIMIT ?");
         deletePart = s.prepare("DELETE FROM " + ks + ".parts WHERE upload_id = ? AND part_number = ?");
+
+        acquireKeyLock = s.prepare("INSERT INTO " + ks + ".key_locks (bucket, key, holder) VALUES (?, ?, ?) IF NOT EXISTS USING TTL ?");
+        releaseKeyLock = s.prepare("DELETE FROM " + ks + ".key_locks WHERE bucket = ? AND key = ? IF holder = ?");
+        selectKeyLock = s.prepare("SELECT holder FROM " + ks + ".key_locks WHERE bucket = ? AND key = ?");
     }
 }

@@ -67,8 +67,19 @@ record WriteId(byte[] bytes) implements Comparable<WriteId> {
         }
 
         WriteId next() {
+            return withRandomSuffix(nextMicros());
+        }
+
+        /** A write id ordered after {@code floor}, even when floor's clock runs ahead of this one. */
+        WriteId nextAfter(WriteId floor) {
+            long after = floor.timestampMicros() + 1;
+            long now = System.currentTimeMillis() * 1000;
+            return withRandomSuffix(last.updateAndGet(prev -> Math.max(Math.max(prev + 1, now), after)));
+        }
+
+        private WriteId withRandomSuffix(long micros) {
             ByteBuffer b = ByteBuffer.allocate(LENGTH);
-            b.putLong(nextMicros());
+            b.putLong(micros);
             b.putLong(random.nextLong());
             return new WriteId(b.array());
         }
