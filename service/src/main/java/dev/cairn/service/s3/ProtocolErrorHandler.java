@@ -32,9 +32,6 @@ public final class ProtocolErrorHandler implements Request.Handler {
         if (Integer.valueOf(431).equals(status) || Integer.valueOf(414).equals(status)) {
             error = S3Error.REQUEST_HEADER_SECTION_TOO_LARGE;
             message = error.message();
-        } else if (Integer.valueOf(417).equals(status)) {
-            error = S3Error.EXPECTATION_FAILED;
-            message = error.message();
         } else if (Integer.valueOf(400).equals(status)) {
             error = S3Error.INVALID_REQUEST;
             Object reason = request.getAttribute(ErrorHandler.ERROR_MESSAGE);
