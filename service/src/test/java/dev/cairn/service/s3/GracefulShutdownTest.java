@@ -50,7 +50,11 @@ class GracefulShutdownTest {
         try (Socket s = new Socket("127.0.0.1", port)) {
             s.setSoTimeout(60_000);
             OutputStream out = s.getOutputStream();
-            out.write((put.head() + "Connection: close\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+            // The 100 answer proves the handler has the request: a connection whose head is still
+            // unparsed counts as idle, and a graceful shutdown may close it.
+            out.write((put.head() + "Expect: 100-continue\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            assertEquals(100, RawS3.read(s.getInputStream()).status());
             out.write(put.body(), 0, body.length / 2);
             out.flush();
             CompletableFuture<Void> stopping = CompletableFuture.runAsync(ctx::close);
