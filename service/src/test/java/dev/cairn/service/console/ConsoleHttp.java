@@ -48,6 +48,29 @@ final class ConsoleHttp {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** The session's CSRF token, from a page's {@code <meta name="csrf-token">}. */
+    String csrfToken() throws IOException, InterruptedException {
+        String page = get("/console/buckets").body();
+        Matcher m = Pattern.compile("<meta name=\"csrf-token\" content=\"([^\"]+)\">").matcher(page);
+        assertTrue(m.find(), page);
+        return m.group(1);
+    }
+
+    /** A form POST with the session's CSRF token. */
+    HttpResponse<String> post(String path, String form) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form + "&_csrf=" + enc(csrfToken()))).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A PUT of {@code body} as the page's script sends an upload, with the CSRF token. */
+    HttpResponse<String> put(String path, HttpRequest.BodyPublisher body) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofMinutes(2))
+                .header("X-CSRF-Token", csrfToken()).header("Content-Type", "application/octet-stream").PUT(body).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     JsonNode json(String path) throws IOException, InterruptedException {
         HttpResponse<String> r = get(path);
         assertEquals(200, r.statusCode(), r.body());
@@ -68,7 +91,7 @@ final class ConsoleHttp {
         throw new AssertionError("not within two minutes; last answer: " + last);
     }
 
-    private static String enc(String s) {
+    static String enc(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 }
