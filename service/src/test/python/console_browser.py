@@ -250,7 +250,7 @@ try:
     older_id = rows[1].get_attribute("data-version")
     check(rows[0].get_attribute("data-current") == "true", "the newest version is the current one")
     download = rows[1].find_element(By.LINK_TEXT, "Download")
-    check(download.get_attribute("download") is not None, "the old version's link downloads")
+    check(download.get_dom_attribute("download") is not None, "the old version's link downloads")
     check(sha256_in_browser(download.get_attribute("href")) == sha256_of(images[1]), "the old version downloads as it was")
     shot("versions")
     accessible("versions")

@@ -151,9 +151,9 @@ final class S3ArchiveClient implements ArchiveBucket {
         if (c.sessionToken() != null) {
             b.header("x-amz-security-token", c.sessionToken());
         }
-        CompletableFuture<HttpResponse<byte[]>> call = http.sendAsync(b.build(), info -> {
+        CompletableFuture<HttpResponse<byte[]>> call = http.sendAsync(b.build(), (HttpResponse.ResponseInfo info) -> {
             long declared = info.headers().firstValueAsLong("Content-Length").orElse(-1);
-            return declared > maxBytes ? HttpResponse.BodySubscribers.replacing(null) : HttpResponse.BodySubscribers.ofByteArray();
+            return declared > maxBytes ? HttpResponse.BodySubscribers.<byte[]>replacing(null) : HttpResponse.BodySubscribers.ofByteArray();
         });
         try {
             HttpResponse<byte[]> r = call.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
