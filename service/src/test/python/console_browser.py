@@ -107,6 +107,11 @@ def sha256_in_browser(path):
         path)
 
 
+def shot_of_versions(name):
+    driver.execute_script("document.getElementById('versions').scrollIntoView()")
+    shot(name)
+
+
 def version_rows():
     return driver.find_elements(By.CSS_SELECTOR, "#versions tbody tr")
 
@@ -252,7 +257,7 @@ try:
     download = rows[1].find_element(By.LINK_TEXT, "Download")
     check(download.get_dom_attribute("download") is not None, "the old version's link downloads")
     check(sha256_in_browser(download.get_attribute("href")) == sha256_of(images[1]), "the old version downloads as it was")
-    shot("versions")
+    shot_of_versions("versions")
     accessible("versions")
 
     # Make the old version current again: a copy of it on top.
@@ -262,7 +267,7 @@ try:
     check(sha256_of(images[1]) in driver.find_element(By.CSS_SELECTOR, "table.details").text, "the old content is current")
     wait.until(lambda d: len(version_rows()) == 3)
     wait.until(lambda d: d.execute_script("const i = document.querySelector('.preview img'); return i && i.complete && i.naturalWidth > 0"))
-    shot("version-restored")
+    shot_of_versions("version-restored")
 
     # Delete the newer version for good.
     row = driver.find_element(By.CSS_SELECTOR, "#versions tr[data-version='%s']" % newer_id)
@@ -271,7 +276,7 @@ try:
     wait.until(lambda d: "permanently" in d.find_element(By.CSS_SELECTOR, "p.notice").text)
     ids = [r.get_attribute("data-version") for r in version_rows()]
     check(len(ids) == 2 and newer_id not in ids and older_id in ids, "the newer version is gone for good: %s" % ids)
-    shot("version-deleted")
+    shot_of_versions("version-deleted")
 
     # The operations page draws live charts.
     driver.find_element(By.LINK_TEXT, "Operations").click()
