@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -163,15 +164,22 @@ final class S3ArchiveClient implements ArchiveBucket {
             return r;
         } catch (TimeoutException e) {
             call.cancel(true);
-            throw new IOException(describe() + " did not answer within " + timeout.toMillis() + " ms");
+            throw timedOut();
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
+            if (cause instanceof HttpTimeoutException) {
+                throw timedOut(); // the request's own timeout, the same as the wait's: whichever fires first
+            }
             throw new IOException(describe() + " is unreachable or failed: " + cause, cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             call.cancel(true);
             throw new IOException("interrupted while reading " + describe());
         }
+    }
+
+    private IOException timedOut() {
+        return new IOException(describe() + " did not answer within " + timeout.toMillis() + " ms");
     }
 
     /**
