@@ -120,6 +120,10 @@ class BrowseController {
                     .text(Html.q(page.lastReturned())).raw("\">Next page</a>");
         }
         h.raw("</nav>");
+        if (info.versioning() != Versioning.UNVERSIONED && mayRead) {
+            h.raw("<p><a id=\"deletedLink\" href=\"/console/b/").text(bucket).raw("/deleted?prefix=").text(Html.q(prefix))
+                    .raw("\">Deleted objects under this folder</a> (their older versions can be made current again)</p>");
+        }
         return Pages.html(200, h.end());
     }
 

@@ -13,10 +13,14 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
+import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -33,15 +37,29 @@ import org.springframework.web.bind.annotation.RequestParam;
 class VersionsController {
     /** Versions shown on a details page, newest first. */
     static final int SHOWN = 50;
+    /** Keys listed on a page of deleted objects, and versions scanned for them at most. */
+    static final int DELETED_SHOWN = 200;
+    static final int DELETED_SCAN = 10_000;
     /** Reads of the version to restore, when its content is reclaimed under the copy (the version deleted meanwhile). */
     private static final int COPY_ATTEMPTS = 4;
 
     private final ObjectStore store;
     private final ConsoleAccess access;
 
+    private final int deletedScan;
+    private final int listingPage;
+
+    @Autowired
     VersionsController(ObjectStore store, ConsoleAccess access) {
+        this(store, access, DELETED_SCAN, 1000);
+    }
+
+    /** With smaller bounds on the scan for deleted objects (tests). */
+    VersionsController(ObjectStore store, ConsoleAccess access, int deletedScan, int listingPage) {
         this.store = store;
         this.access = access;
+        this.deletedScan = deletedScan;
+        this.listingPage = listingPage;
     }
 
     /** The key's versions, newest first; empty when it has none. */
@@ -102,6 +120,62 @@ class VersionsController {
                 .raw(action).raw("\" data-confirm=\"").text(confirm).raw("\">").raw(Html.csrfField(s))
                 .raw("<input type=\"hidden\" name=\"key\" value=\"").text(key).raw("\">")
                 .raw("<input type=\"hidden\" name=\"versionId\" value=\"").text(versionId).raw("\">");
+    }
+
+    /**
+     * The keys under {@code prefix} whose current version is a delete marker, each linking to its
+     * details page (where an older version can be made current again). Scans at most
+     * {@link #DELETED_SCAN} versions a page, so a page stays cheap however many versions the
+     * folder holds; "Next page" goes on from where the scan stopped.
+     */
+    @GetMapping("/console/b/{bucket}/deleted")
+    ResponseEntity<String> deleted(@PathVariable("bucket") String bucket, @RequestParam(name = "prefix", defaultValue = "") String prefix,
+                                   @RequestParam(name = "after", required = false) String after, HttpServletRequest request)
+            throws IOException {
+        ConsoleSession s = ConsoleGuard.session(request);
+        Pages.require(access, s, bucket, ConsoleAccess.Action.READ);
+        if (store.bucket(bucket) == null) {
+            throw Pages.notFound("no bucket " + bucket);
+        }
+        List<ObjectVersion> markers = new ArrayList<>();
+        String keyMarker = after;
+        String versionMarker = null;
+        int scanned = 0;
+        boolean more = true;
+        while (more && scanned < deletedScan && markers.size() < DELETED_SHOWN) {
+            VersionPage page = store.listObjectVersions(bucket, new VersionQuery(prefix, null, keyMarker, versionMarker, listingPage));
+            for (ObjectVersion v : page.versions()) {
+                if (v.latest() && v.deleteMarker()) {
+                    markers.add(v);
+                }
+            }
+            scanned += page.versions().size();
+            more = page.truncated() && page.nextKeyMarker() != null;
+            keyMarker = page.nextKeyMarker();
+            versionMarker = page.nextVersionIdMarker();
+        }
+        Html h = new Html().begin("Deleted objects in " + bucket, s, access.may(s.accessKey(), null, ConsoleAccess.Action.ADMIN));
+        h.raw("<p><a href=\"/console/b/").text(bucket).raw("?prefix=").text(Html.q(prefix)).raw("\">Back to ").text(bucket)
+                .raw("/").text(prefix).raw("</a></p>");
+        if (markers.isEmpty()) {
+            h.raw("<p>No deleted object here").raw(more ? " in this part of the listing" : "").raw(".</p>");
+        } else {
+            h.raw("<table class=\"files\" id=\"deletedObjects\"><caption>Keys under ").text(prefix.isEmpty() ? "the bucket" : prefix)
+                    .raw(" whose current version is a delete marker</caption><thead><tr><th scope=\"col\">Key</th>")
+                    .raw("<th scope=\"col\">Deleted</th></tr></thead><tbody>");
+            for (ObjectVersion v : markers) {
+                h.raw("<tr><td><a href=\"").text(BrowseController.objectUrl(bucket, v.key())).raw("\">").text(v.key())
+                        .raw("</a></td><td>").text(Instant.ofEpochMilli(v.lastModified()).toString()).raw("</td></tr>");
+            }
+            h.raw("</tbody></table>");
+        }
+        if (more) {
+            // On after the whole key: a key's versions are listed newest first, so its current one was seen.
+            h.raw("<nav class=\"pager\" aria-label=\"Pages\"><a rel=\"next\" href=\"/console/b/").text(bucket)
+                    .raw("/deleted?prefix=").text(Html.q(prefix)).raw("&amp;after=").text(Html.q(keyMarker))
+                    .raw("\">Next page</a></nav>");
+        }
+        return Pages.html(200, h.end());
     }
 
     @PostMapping("/console/b/{bucket}/object/version/restore")

@@ -51,12 +51,13 @@ class VersionsControllerTest {
     private MockMvc mvc;
     private ConsoleSession admin;
     private ConsoleSession reader;
+    private ConsoleSessions sessions;
 
     @BeforeEach
     void start() throws IOException {
         engine = Engine.open(EngineOptions.builder(dir.resolve("engine")).memtableBytes(4L << 20).build());
         store = new EmbeddedObjectStore(engine);
-        ConsoleSessions sessions = new ConsoleSessions(CredentialsProvider.of(Map.of("ADMIN", "a", "READER", "r")),
+        sessions = new ConsoleSessions(CredentialsProvider.of(Map.of("ADMIN", "a", "READER", "r")),
                 Clock.systemUTC(), Duration.ofMinutes(30), Duration.ofHours(12));
         admin = sessions.signIn("ADMIN", "a").orElseThrow();
         reader = sessions.signIn("READER", "r").orElseThrow();
@@ -173,17 +174,60 @@ class VersionsControllerTest {
         assertNull(store.headObject("v", "k"));
         String page = send(get("/console/b/v/object").param("key", "k"), admin, false).getContentAsString();
         assertTrue(page.contains("id=\"deleted\""), page);
+        put("other", "kept");
+        String browse = send(get("/console/b/v"), reader, false).getContentAsString();
+        assertTrue(browse.contains("href=\"/console/b/v/deleted?prefix=\""), browse);
+        String deletedList = send(get("/console/b/v/deleted").param("prefix", ""), reader, false).getContentAsString();
+        assertTrue(deletedList.contains("href=\"/console/b/v/object?key=k\""), "the deleted key is listed: " + deletedList);
+        assertFalse(deletedList.contains("key=other"), "a key with a current object is not: " + deletedList);
         ObjectVersion marker = versions("k").get(0);
         assertTrue(marker.deleteMarker());
         assertEquals(400, act("restore", admin, "k", marker.versionId(), true).getStatus(), "a delete marker has no content");
 
         assertEquals(303, act("delete", admin, "k", marker.versionId(), true).getStatus());
         assertEquals("two", current("k"), "the marker gone, the version under it is current again");
+        assertTrue(send(get("/console/b/v/deleted"), reader, false).getContentAsString().contains("No deleted object here"));
 
         // The last version gone: back to the folder.
         MockHttpServletResponse last = act("delete", admin, "k", two.versionId(), true);
         assertTrue(last.getHeader("Location").startsWith("/console/b/v?prefix=&done="), last.getHeader("Location"));
         assertEquals(404, send(get("/console/b/v/object").param("key", "k"), admin, false).getStatus());
+    }
+
+    @Test
+    void deletedObjectsArePagedByABoundedScanAndEachListedOnce() throws Exception {
+        ConsoleAccess access = (key, bucket, action) -> true;
+        MockMvc small = MockMvcBuilders.standaloneSetup(new VersionsController(store, access, 3, 2))
+                .addInterceptors(new ConsoleGuard(sessions)).setControllerAdvice(new ConsoleErrors()).build();
+        java.util.Set<String> deleted = new java.util.TreeSet<>();
+        for (int i = 0; i < 9; i++) {
+            String key = "f/" + i;
+            put(key, "v1-" + i);
+            if (i % 3 != 1) {
+                put(key, "v2-" + i);
+                store.deleteObjectVersion("v", key, null);
+                deleted.add(key);
+            }
+        }
+        put("g/0", "outside the folder");
+        store.deleteObjectVersion("v", "g/0", null);
+        java.util.List<String> listed = new java.util.ArrayList<>();
+        String path = "/console/b/v/deleted?prefix=f/";
+        int pages = 0;
+        for (; path != null; pages++) {
+            assertTrue(pages < 20, "the pages end");
+            MockHttpServletRequestBuilder r = get(java.net.URI.create(path));
+            r.cookie(new Cookie(ConsoleGuard.COOKIE, admin.id()));
+            String page = small.perform(r).andReturn().getResponse().getContentAsString();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("object\\?key=(f%2F\\d)\"").matcher(page);
+            while (m.find()) {
+                listed.add(m.group(1).replace("%2F", "/"));
+            }
+            java.util.regex.Matcher next = java.util.regex.Pattern.compile("rel=\"next\" href=\"([^\"]+)\"").matcher(page);
+            path = next.find() ? next.group(1).replace("&amp;", "&") : null;
+        }
+        assertEquals(new java.util.ArrayList<>(deleted), listed, "every deleted key once, in order, none outside the folder");
+        assertTrue(pages > 2, "the scan bound splits the listing into pages: " + pages);
     }
 
     private static String versionsTable(String page) {
