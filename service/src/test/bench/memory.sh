@@ -43,44 +43,53 @@ need=$((CONNECTIONS * 2 + READERS * 2 + 1000))
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt "$need" ]; then
   ulimit -n "$need" 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 fi
-pids=() me=memory.sh workdir=$WORK keep=0 sampler=
-stop_more() { [ -z "$sampler" ] || kill "$sampler" 2>/dev/null || true; }
+pids=() me=memory.sh workdir=$WORK keep=0 samplers=()
+stop_more() { for s in "${samplers[@]}"; do kill "$s" 2>/dev/null || true; done; }
 # shellcheck source=../../../../loadtest/processes.sh
 . "$ROOT/loadtest/processes.sh"
 trap cleanup EXIT INT TERM
 
 now_ms() { date +%s%3N; }
-# One sample a line: time, RSS KiB, threads, open files, heap used, direct used, upload memory used (bytes).
-sample() { # pid port
-  local rss thr fds metrics
-  rss=$(awk '/^VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null) || return 0
-  thr=$(awk '/^Threads/ {print $2}' "/proc/$1/status" 2>/dev/null) || return 0
-  fds=$(find "/proc/$1/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
-  metrics="$(metric "$2" 'jvm.memory.used?tag=area:heap') $(metric "$2" 'jvm.buffer.memory.used?tag=id:direct')"
-  metrics+=" $(metric "$2" cairn.upload.memory.used)"
-  echo "$(now_ms) $rss $thr $fds $metrics"
+# Samples, one a line, twice a second, each loop on its own so that a slow metrics answer delays
+# no /proc sample: "time RSS-KiB threads open-files" and "time heap-used direct-used upload-memory" (bytes).
+proc_loop() { # pid
+  set +e
+  while [ -d "/proc/$1" ]; do
+    echo "$(now_ms) $(awk '/^VmRSS/ {r = $2} /^Threads/ {t = $2} END {print r, t}' "/proc/$1/status") \
+$(find "/proc/$1/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)"
+    sleep 0.5
+  done
 }
 # One meter's value from the service's metrics endpoint (small answers, unlike a full scrape), or "-".
 metric() { # port name?tags
   curl -s --max-time 3 -u "$KEY:$SECRET" "http://127.0.0.1:$1/actuator/metrics/$2" 2>/dev/null \
     | sed -nE 's/.*"statistic":"VALUE","value":([0-9.eE+-]+).*/\1/p' | awk '{printf "%d", $1} END {if (NR == 0) print "-"}'
 }
-sample_loop() { while :; do sample "$1" "$2"; sleep 0.5; done; }
-# Peaks of the samples and GC log lines between two times (ms): see the table's header.
-peaks() { # samples gclog from to
-  local s g
-  s=$(awk -v a="$3" -v b="$4" '$1 >= a && $1 <= b {
-      if ($2 > rss) rss = $2; if ($3 > thr) thr = $3; if ($4 > fds) fds = $4
-      if ($5 != "-" && $5 > heap) heap = $5; if ($6 != "-" && $6 > dir) dir = $6; if ($7 != "-" && $7 > up) up = $7 }
-    END {printf "%.0f %.0f %d %d %.1f %.1f", heap / 1048576, rss / 1024, thr, fds, dir / 1048576, up / 1048576}' "$1")
+jvm_loop() { # port
+  set +e
+  while :; do
+    echo "$(now_ms) $(metric "$1" 'jvm.memory.used?tag=area:heap') $(metric "$1" 'jvm.buffer.memory.used?tag=id:direct')" \
+      "$(metric "$1" cairn.upload.memory.used)"
+    sleep 0.5
+  done
+}
+# Peaks between two times (ms): "heap RSS threads fds direct upload peakGC liveGC" (MiB but threads, fds).
+peaks() { # samples-prefix gclog from to
+  local p j g
+  p=$(awk -v a="$3" -v b="$4" '$1 >= a && $1 <= b {if ($2 > rss) rss = $2; if ($3 > thr) thr = $3; if ($4 > fds) fds = $4}
+    END {printf "%.0f %d %d", rss / 1024, thr, fds}' "$1.proc")
+  j=$(awk -v a="$3" -v b="$4" '$1 >= a && $1 <= b {if ($2 != "-" && $2 > heap) heap = $2; if ($3 != "-" && $3 > dir) dir = $3
+      if ($4 != "-" && $4 > up) up = $4}
+    END {printf "%.0f %.1f %.1f", heap / 1048576, dir / 1048576, up / 1048576}' "$1.jvm")
   # G1's lines: [<ms since epoch>ms] GC(n) Pause ... 300M->120M(512M) 5.1ms
   g=$(awk -v a="$3" -v b="$4" 'match($0, /^\[[0-9]+ms\]/) {
       t = substr($0, 2, RLENGTH - 4) + 0
-      if (t < a || t > b) next
-      if (match($0, /[0-9]+M->[0-9]+M\(/)) { split(substr($0, RSTART, RLENGTH - 1), x, "->");
-        before = x[1] + 0; if (before > peak) peak = before } }
-    END {printf "%d", peak}' "$2")
-  echo "$s $g"
+      if (t < a || t > b || $0 ~ /System.gc/) next
+      if (match($0, /[0-9]+M->[0-9]+M\(/)) { split(substr($0, RSTART, RLENGTH - 1), x, "->")
+        if (x[1] + 0 > before) before = x[1] + 0; if (x[2] + 0 > after) after = x[2] + 0 } }
+    END {printf "%d %d", before, after}' "$2")
+  read -r heap dir up <<<"$j"; read -r rss thr fds <<<"$p"
+  echo "$heap $rss $thr $fds $dir $up $g"
 }
 # The heap left after a full GC: what the phase retained.
 heap_after_gc() { # pid gclog
@@ -110,13 +119,16 @@ for j in "${!jars[@]}"; do
   await_port "cairn" "$port" "$pid"
   for _ in $(seq 120); do curl -sf -o /dev/null "http://127.0.0.1:$port/actuator/health" && break; sleep 0.5; done
   "${CLIENT[@]}" "$port" $KEY $SECRET setup "$LARGE_MIB" >/dev/null
-  sample_loop "$pid" "$port" >"$samples" & sampler=$!
+  proc_loop "$pid" >"$samples.proc" & samplers=("$!")
+  jvm_loop "$port" >"$samples.jvm" & samplers+=("$!")
 
   echo
   echo "jar $j: ${jars[$j]}"
-  printf '%-10s %8s %8s %8s %8s %8s %8s %8s %6s %6s %8s  %s\n' phase 'GET/s' 'p99 ms' 'heap' 'peakGC' 'afterGC' \
-      'RSS' 'direct' threads fds 'upload' 'result (MiB; GET/s and p99 of the probe)'
-  jphases=""
+  fmt='%-10s %8s %8s %7s %7s %7s %7s %7s %7s %6s %6s %7s  %s\n'
+  # shellcheck disable=SC2059
+  printf "$fmt" phase 'GET/s' 'p99 ms' heap peakGC liveGC afterGC RSS direct threads fds upload \
+      'the phase (MiB; GET/s and p99: the probe)'
+  jphases="" live_max=0 rss_max=0 dir_max=0
   for phase in $PHASES; do
     case $phase in
       probe) args=("$SECS") ;;
@@ -130,36 +142,35 @@ for j in "${!jars[@]}"; do
       || line="client failed: $(tail -n 1 "$WORK/client.err")"
     sleep 1   # a last sample
     t1=$(now_ms)
-    read -r heap rss thr fds dir up peak_gc < <(peaks "$samples" "$gclog" "$t0" "$t1")
+    read -r heap rss thr fds dir up peak_gc live_gc < <(peaks "$samples" "$gclog" "$t0" "$t1")
     after=$(heap_after_gc "$pid" "$gclog")
     gets=$(sed -nE 's/.*probe_gets_per_s=([0-9.]+).*/\1/p' <<<"$line")
     p99=$(sed -nE 's/.*probe_p99_ms=([0-9.NaN]+).*/\1/p' <<<"$line")
     rest=$(sed -E 's/ ?probe_(gets_per_s|p99_ms)=[^ ]*//g' <<<"$line")
-    printf '%-10s %8s %8s %8s %8s %8s %8s %8s %6s %6s %8s  %s\n' "$phase" "${gets:--}" "${p99:--}" "$heap" "$peak_gc" \
-        "${after:--}" "$rss" "$dir" "$thr" "$fds" "$up" "$rest"
-    jphases+="${jphases:+,}\"$phase\":{\"probeGetsPerSecond\":${gets:-null},\"probeP99Ms\":${p99:-null},\"peakHeapMiB\":$((heap > peak_gc ? heap : peak_gc)),\"heapAfterGcMiB\":${after:-null},\"peakRssMiB\":$rss,\"peakDirectMiB\":$dir,\"peakThreads\":$thr,\"peakFds\":$fds,\"peakUploadMemoryMiB\":$up}"
+    # shellcheck disable=SC2059
+    printf "$fmt" "$phase" "${gets:--}" "${p99:--}" "$heap" "$peak_gc" "$live_gc" "${after:--}" "$rss" "$dir" \
+        "$thr" "$fds" "$up" "$rest"
+    live_max=$((live_gc > live_max ? live_gc : live_max)) rss_max=$((rss > rss_max ? rss : rss_max))
+    dir_max=$(awk -v a="$dir" -v b="$dir_max" 'BEGIN {print (a > b) ? a : b}')
+    jphases+="${jphases:+,}\"$phase\":{\"probeGetsPerSecond\":${gets:-null},\"probeP99Ms\":${p99:-null},\"peakHeapMiB\":$((heap > peak_gc ? heap : peak_gc)),\"liveHeapMiB\":$live_gc,\"heapAfterGcMiB\":${after:-null},\"peakRssMiB\":$rss,\"peakDirectMiB\":$dir,\"peakThreads\":$thr,\"peakFds\":$fds,\"peakUploadMemoryMiB\":$up}"
   done
-  kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true; sampler=
+  stop_more; wait "${samplers[@]}" 2>/dev/null || true; samplers=()
   read -r spooled slowdowns < <(curl -s --max-time 10 -u "$KEY:$SECRET" "http://127.0.0.1:$port/actuator/prometheus" | awk '
     /^cairn_upload_memory_refusals_total/ {r = $2} /^cairn_s3_errors_total\{.*code="SlowDown"/ {s = $2}
     END {printf "%d %d\n", r, s}')
   oom=$(grep -c OutOfMemoryError "$WORK/cairn$j.log" || true)
-  max_heap=$(awk '{ if ($5 != "-" && $5 > m) m = $5 } END {printf "%.0f", m / 1048576}' "$samples")
-  max_gc=$(peaks "$samples" "$gclog" 0 99999999999999 | awk '{print $7}')
-  max_rss=$(awk '{ if ($2 > m) m = $2 } END {printf "%.0f", m / 1024}' "$samples")
-  max_dir=$(awk '{ if ($6 != "-" && $6 > m) m = $6 } END {printf "%.1f", m / 1048576}' "$samples")
-  peak=$((max_heap > max_gc ? max_heap : max_gc))
   within() { awk -v v="$1" -v l="$2" 'BEGIN {print (v <= l) ? "within" : "OVER"}'; }
-  echo "limits: heap peak $peak of $HEAP_MIB MiB ($(within "$peak" "$HEAP_MIB")); RSS peak $max_rss of $RSS_LIMIT_MIB MiB" \
-       "($(within "$max_rss" "$RSS_LIMIT_MIB")); direct peak $max_dir of $DIRECT_MIB MiB ($(within "$max_dir" "$DIRECT_MIB"));" \
-       "OutOfMemoryError in the service's log: $oom; bodies spooled for want of upload memory: $spooled;" \
-       "503 SlowDown answers: $slowdowns"
-  json+="$([ "$j" = 0 ] || echo ,){\"jar\":\"${jars[$j]}\",\"peakHeapMiB\":$peak,\"peakRssMiB\":$max_rss,\"peakDirectMiB\":$max_dir,\"outOfMemoryErrors\":$oom,\"spooledForMemory\":$spooled,\"slowDowns\":$slowdowns,\"phases\":{$jphases}}"
+  echo "limits: live heap peak $live_max of $HEAP_MIB MiB ($(within "$live_max" "$HEAP_MIB")); RSS peak $rss_max of" \
+       "$RSS_LIMIT_MIB MiB ($(within "$rss_max" "$RSS_LIMIT_MIB")); direct peak $dir_max of $DIRECT_MIB MiB" \
+       "($(within "$dir_max" "$DIRECT_MIB")); OutOfMemoryErrors in the service's log: $oom; bodies spooled for" \
+       "want of upload memory: $spooled; 503 SlowDown answers: $slowdowns"
+  json+="$([ "$j" = 0 ] || echo ,){\"jar\":\"${jars[$j]}\",\"liveHeapMiB\":$live_max,\"peakRssMiB\":$rss_max,\"peakDirectMiB\":$dir_max,\"outOfMemoryErrors\":$oom,\"spooledForMemory\":$spooled,\"slowDowns\":$slowdowns,\"phases\":{$jphases}}"
   kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
   rm -rf "$data"
 done
 echo
-echo "columns: GET/s, p99 ms: the probe's GETs of 20 KiB; heap: peak heap used sampled from the service's meters;"
-echo "peakGC: peak occupancy before a collection (GC log); afterGC: heap after a full GC at the phase's end;"
-echo "RSS, direct, threads, fds: peaks; upload: peak upload bodies held in memory (cairn.limits.spool-memory-budget)"
+echo "columns: GET/s, p99 ms: the probe's GETs of 20 KiB during the phase; heap: peak heap used (the service's meter);"
+echo "peakGC, liveGC: the most occupied before and left after a collection during the phase (GC log), liveGC is what"
+echo "the load kept alive; afterGC: after a full GC at the phase's end; RSS, direct, threads, fds: peaks;"
+echo "upload: the most upload body bytes held in memory (cairn.limits.spool-memory-budget)"
 echo "$json]}"

@@ -183,6 +183,14 @@ final class ObjectReadHandler {
         }
         ByteBuffer cached = read.inMemory(offset, length);
         if (cached != null) {
+            // No socket write of more than a copy buffer: the JDK passes a heap buffer through a
+            // temporary direct buffer of its size and keeps that for the thread.
+            while (cached.remaining() > COPY_BUFFER) {
+                ByteBuffer part = cached.slice();
+                part.limit(COPY_BUFFER);
+                r.http.write(part, false);
+                cached.position(cached.position() + COPY_BUFFER);
+            }
             r.http.write(cached, true);
             r.bytesOut += length;
             return;
