@@ -4,8 +4,8 @@
 # concurrent 64 MiB single PUTs, the same as multipart uploads, and many slow readers of a large
 # object. During every phase four probe connections GET a 20 KiB object (their rate and p99 say
 # what ordinary clients get meanwhile), and the service is sampled twice a second. Per phase it
-# prints the peak heap used (the GC log's occupancy before each collection, and the heap meter),
-# the heap left after a full GC at the phase's end, peak RSS (/proc), direct buffers, threads,
+# prints the peak heap used (the heap meter; the GC log's occupancy before and after each
+# collection), the heap left after a full GC at the phase's end, peak RSS (/proc), direct buffers, threads,
 # open files and the upload bodies held in memory; then the limits they are compared with, and
 # one JSON line. The load client is MemoryLoad (service/src/test/java/dev/cairn/service/bench).
 # usage: service/src/test/bench/memory.sh   (from the repository root, after
@@ -73,7 +73,7 @@ jvm_loop() { # port
     sleep 0.5
   done
 }
-# Peaks between two times (ms): "heap RSS threads fds direct upload peakGC liveGC" (MiB but threads, fds).
+# Peaks between two times (ms): "heap RSS threads fds direct upload peakGC postGC" (MiB but threads, fds).
 peaks() { # samples-prefix gclog from to
   local p j g
   p=$(awk -v a="$3" -v b="$4" '$1 >= a && $1 <= b {if ($2 > rss) rss = $2; if ($3 > thr) thr = $3; if ($4 > fds) fds = $4}
@@ -126,7 +126,7 @@ for j in "${!jars[@]}"; do
   echo "jar $j: ${jars[$j]}"
   fmt='%-10s %8s %8s %7s %7s %7s %7s %7s %7s %6s %6s %7s  %s\n'
   # shellcheck disable=SC2059
-  printf "$fmt" phase 'GET/s' 'p99 ms' heap peakGC liveGC afterGC RSS direct threads fds upload \
+  printf "$fmt" phase 'GET/s' 'p99 ms' heap peakGC postGC afterGC RSS direct threads fds upload \
       'the phase (MiB; GET/s and p99: the probe)'
   jphases="" live_max=0 rss_max=0 dir_max=0
   for phase in $PHASES; do
@@ -152,7 +152,7 @@ for j in "${!jars[@]}"; do
         "$thr" "$fds" "$up" "$rest"
     live_max=$((live_gc > live_max ? live_gc : live_max)) rss_max=$((rss > rss_max ? rss : rss_max))
     dir_max=$(awk -v a="$dir" -v b="$dir_max" 'BEGIN {print (a > b) ? a : b}')
-    jphases+="${jphases:+,}\"$phase\":{\"probeGetsPerSecond\":${gets:-null},\"probeP99Ms\":${p99:-null},\"peakHeapMiB\":$((heap > peak_gc ? heap : peak_gc)),\"liveHeapMiB\":$live_gc,\"heapAfterGcMiB\":${after:-null},\"peakRssMiB\":$rss,\"peakDirectMiB\":$dir,\"peakThreads\":$thr,\"peakFds\":$fds,\"peakUploadMemoryMiB\":$up}"
+    jphases+="${jphases:+,}\"$phase\":{\"probeGetsPerSecond\":${gets:-null},\"probeP99Ms\":${p99:-null},\"peakHeapMiB\":$((heap > peak_gc ? heap : peak_gc)),\"postGcHeapMiB\":$live_gc,\"heapAfterGcMiB\":${after:-null},\"peakRssMiB\":$rss,\"peakDirectMiB\":$dir,\"peakThreads\":$thr,\"peakFds\":$fds,\"peakUploadMemoryMiB\":$up}"
   done
   stop_more; wait "${samplers[@]}" 2>/dev/null || true; samplers=()
   read -r spooled slowdowns < <(curl -s --max-time 10 -u "$KEY:$SECRET" "http://127.0.0.1:$port/actuator/prometheus" | awk '
@@ -160,17 +160,18 @@ for j in "${!jars[@]}"; do
     END {printf "%d %d\n", r, s}')
   oom=$(grep -c OutOfMemoryError "$WORK/cairn$j.log" || true)
   within() { awk -v v="$1" -v l="$2" 'BEGIN {print (v <= l) ? "within" : "OVER"}'; }
-  echo "limits: live heap peak $live_max of $HEAP_MIB MiB ($(within "$live_max" "$HEAP_MIB")); RSS peak $rss_max of" \
+  echo "limits: heap left after collections, peak $live_max of $HEAP_MIB MiB ($(within "$live_max" "$HEAP_MIB")); RSS peak $rss_max of" \
        "$RSS_LIMIT_MIB MiB ($(within "$rss_max" "$RSS_LIMIT_MIB")); direct peak $dir_max of $DIRECT_MIB MiB" \
        "($(within "$dir_max" "$DIRECT_MIB")); OutOfMemoryErrors in the service's log: $oom; bodies spooled for" \
        "want of upload memory: $spooled; 503 SlowDown answers: $slowdowns"
-  json+="$([ "$j" = 0 ] || echo ,){\"jar\":\"${jars[$j]}\",\"liveHeapMiB\":$live_max,\"peakRssMiB\":$rss_max,\"peakDirectMiB\":$dir_max,\"outOfMemoryErrors\":$oom,\"spooledForMemory\":$spooled,\"slowDowns\":$slowdowns,\"phases\":{$jphases}}"
+  json+="$([ "$j" = 0 ] || echo ,){\"jar\":\"${jars[$j]}\",\"postGcHeapMiB\":$live_max,\"peakRssMiB\":$rss_max,\"peakDirectMiB\":$dir_max,\"outOfMemoryErrors\":$oom,\"spooledForMemory\":$spooled,\"slowDowns\":$slowdowns,\"phases\":{$jphases}}"
   kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
   rm -rf "$data"
 done
 echo
 echo "columns: GET/s, p99 ms: the probe's GETs of 20 KiB during the phase; heap: peak heap used (the service's meter);"
-echo "peakGC, liveGC: the most occupied before and left after a collection during the phase (GC log), liveGC is what"
-echo "the load kept alive; afterGC: after a full GC at the phase's end; RSS, direct, threads, fds: peaks;"
+echo "peakGC, postGC: the most occupied before and left after a collection during the phase (GC log); postGC bounds"
+echo "what the load kept alive (a young collection leaves old garbage); afterGC: after a full GC at the phase's end;"
+echo "RSS, direct, threads, fds: peaks;"
 echo "upload: the most upload body bytes held in memory (cairn.limits.spool-memory-budget)"
 echo "$json]}"
