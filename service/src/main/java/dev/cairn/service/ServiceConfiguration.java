@@ -29,6 +29,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.function.ToDoubleFunction;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.http.UriCompliance;
@@ -38,6 +39,8 @@ import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.embedded.jetty.JettyServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
@@ -53,6 +56,7 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(CairnProperties.class)
 public class ServiceConfiguration {
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceConfiguration.class);
     static final String ENGINE_DIR = "engine";
     static final String SPOOL_DIR = "spool";
     static final String CHECKPOINT_DIR = "checkpoints";
@@ -65,14 +69,22 @@ public class ServiceConfiguration {
     public Engine engine(CairnProperties props) throws IOException {
         props.validate();
         CairnProperties.Engine e = props.getEngine();
-        return Engine.open(EngineOptions.builder(props.getDataDir().resolve(ENGINE_DIR))
+        EngineOptions options = EngineOptions.builder(props.getDataDir().resolve(ENGINE_DIR))
                 .blockCacheBytes(e.getBlockCacheSize().toBytes())
                 .memtableBytes(e.getMemtableSize().toBytes())
                 .syncPolicy(e.getSyncPolicy())
                 .capacityDirectory(e.getCapacityDir())
                 .ssdCacheBytes(e.getSsdCacheSize().toBytes())
                 .reservedDiskBytes(e.getReservedDiskSize().toBytes())
-                .build());
+                .build();
+        HeapBudget.check(Runtime.getRuntime().maxMemory(), List.of(
+                new HeapBudget.Part("cairn.cache.object-cache-size", props.getCache().getObjectCacheSize().toBytes()),
+                new HeapBudget.Part("cairn.engine.block-cache-size", options.blockCacheBytes()),
+                new HeapBudget.Part("the engine's row cache", options.rowCacheBytes()),
+                new HeapBudget.Part("cairn.engine.memtable-size x " + (1 + options.maxImmutableMemtables()),
+                        options.memtableBytes() * (1 + options.maxImmutableMemtables()))))
+                .ifPresent(LOG::warn);
+        return Engine.open(options);
     }
 
     @Bean(destroyMethod = "close")
