@@ -123,7 +123,7 @@ class EmbeddedVersioningTest {
             public List<String> problems() {
                 return store.audit().problems();
             }
-        }, 1);
+        }, 1, 1);
         for (long seed = 1; seed <= 4; seed++) {
             walk.walk("walk" + seed, seed, 250);
         }

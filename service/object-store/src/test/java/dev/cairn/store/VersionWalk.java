@@ -34,11 +34,14 @@ public final class VersionWalk {
 
     private final ObjectStore store;
     private final Hooks hooks;
+    private final int checkEvery;
     private final int auditEvery;
 
-    public VersionWalk(ObjectStore store, Hooks hooks, int auditEvery) {
+    /** Checks the store against the model every {@code checkEvery} steps, with its audit every {@code auditEvery}. */
+    public VersionWalk(ObjectStore store, Hooks hooks, int checkEvery, int auditEvery) {
         this.store = store;
         this.hooks = hooks;
+        this.checkEvery = checkEvery;
         this.auditEvery = auditEvery;
     }
 
@@ -102,7 +105,10 @@ public final class VersionWalk {
             } else {
                 hooks.extraStep();
             }
-            check(bucket, model, where, 1 + rnd.nextInt(4), (step + 1) % auditEvery == 0);
+            int pageSize = 1 + rnd.nextInt(4);
+            if ((step + 1) % checkEvery == 0 || step == steps - 1) {
+                check(bucket, model, where, pageSize, (step + 1) % auditEvery == 0);
+            }
         }
         for (Map.Entry<String, List<Model>> e : model.entrySet()) {
             for (Model m : e.getValue()) {

@@ -13,6 +13,7 @@ import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.ObjectStore;
+import dev.cairn.store.ObjectVersion;
 import dev.cairn.store.PartInfo;
 import dev.cairn.store.StoreStats;
 import dev.cairn.store.StoreUnavailableException;
@@ -22,7 +23,6 @@ import dev.cairn.store.VersionListing;
 import dev.cairn.store.VersionPage;
 import dev.cairn.store.VersionQuery;
 import dev.cairn.store.Versioning;
-import dev.cairn.store.ObjectVersion;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -54,6 +54,7 @@ import java.util.Map;
  *   <tr><td>{@link CassandraObjects}, {@link CassandraKeys}, {@link DirectoryIndex}, {@link RowFormat}</td><td>object rows and the key layout</td></tr>
  *   <tr><td>{@link CassandraContent}</td><td>content, recorded references and reclamation</td></tr>
  *   <tr><td>{@link CassandraMultipart}</td><td>multipart uploads</td></tr>
+ *   <tr><td>{@link CassandraVersions}, {@link VersionRows}, {@link CassandraVersionListing}</td><td>object versions of versioned buckets</td></tr>
  *   <tr><td>{@link CassandraReaders}</td><td>reading content: chunk readers under leases</td></tr>
  *   <tr><td>{@link CassandraTables}, {@link Statements}, {@link CassandraSchema}</td><td>the session, the queries and the tables</td></tr>
  * </table>

@@ -291,6 +291,9 @@ final class CassandraVersions {
                     s.current().writeId(), s.current().generation(), s.currentCell(), null);
         }
         byte[] sort = VersionId.NULL.equals(versionId) ? null : VersionId.decode(versionId);
+        if (sort == null && !VersionId.NULL.equals(versionId)) {
+            return null;
+        }
         for (int i = 0; i < s.versions().size(); i++) {
             VersionRows.Stored v = s.versions().get(i);
             if (sort == null ? v.nullId() : !v.nullId() && Arrays.equals(sort, v.sort())) {

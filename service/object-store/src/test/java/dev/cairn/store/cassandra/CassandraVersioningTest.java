@@ -105,10 +105,8 @@ class CassandraVersioningTest {
             public List<String> problems() throws IOException {
                 return CassandraVersioningTest.problems();
             }
-        }, 10);
-        for (long seed = 1; seed <= 2; seed++) {
-            walk.walk(unique("walk" + seed), seed, 40);
-        }
+        }, 4, 20);
+        walk.walk(unique("walk"), 1, 40);
     }
 
     @Test
