@@ -120,7 +120,7 @@ class EmbeddedVersioningTest {
             }
 
             @Override
-            public List<String> problems() {
+            public List<String> problems() throws IOException {
                 return store.audit().problems();
             }
         }, 1, 1);
