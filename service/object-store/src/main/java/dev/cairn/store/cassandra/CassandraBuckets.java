@@ -71,6 +71,23 @@ final class CassandraBuckets {
         return info;
     }
 
+    /**
+     * The versioning state of this node's copy of the bucket, however old, or null when it has
+     * none: what a PUT and a GET take as a first guess, on no read of their own. A PUT reads the
+     * bucket row all the same and corrects the guess ({@link #remember}).
+     */
+    Versioning knownVersioning(String bucket) {
+        Cached c = cache.get(bucket);
+        return c == null ? null : c.info().versioning();
+    }
+
+    /** Keeps a bucket row just read (by a PUT) as this node's copy. */
+    void remember(String bucket, Row r) {
+        if (ttlNanos > 0 && cache.size() < MAX_CACHED) {
+            cache.put(bucket, new Cached(of(bucket, r), System.nanoTime()));
+        }
+    }
+
     BucketInfo require(String bucket) throws StoreException {
         BucketInfo b = get(bucket);
         if (b == null) {

@@ -80,8 +80,12 @@ final class CassandraObjects {
         if (info.versionId() != null) {
             return info;
         }
-        BucketInfo b = buckets.get(bucket);
-        return b != null && b.versioning() != Versioning.UNVERSIONED ? info.withVersionId(VersionId.NULL) : info;
+        Versioning known = buckets.knownVersioning(bucket);
+        if (known == null) {
+            BucketInfo b = buckets.get(bucket);
+            known = b == null ? Versioning.UNVERSIONED : b.versioning();
+        }
+        return known != Versioning.UNVERSIONED ? info.withVersionId(VersionId.NULL) : info;
     }
 
     /**
@@ -106,12 +110,14 @@ final class CassandraObjects {
     ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
                      String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent,
                      String ifMatch, long[] partSizes) throws IOException {
-        BucketInfo b = buckets.get(bucket);
-        if (b != null && b.versioning() != Versioning.UNVERSIONED) {
-            ObjectInfo info = versions.write(bucket, key, b.versioning(), attributes, source, etag, partCount, checksums,
+        Versioning known = buckets.knownVersioning(bucket);
+        if (known != null && known != Versioning.UNVERSIONED) {
+            ObjectInfo info = versions.write(bucket, key, attributes, source, etag, partCount, checksums,
                     onlyIfAbsent, ifMatch, partSizes);
-            logicalBytes.addAndGet(source.size());
-            return info;
+            if (info != null) {
+                logicalBytes.addAndGet(source.size());
+                return info;
+            }
         }
         WriteId wid = t.ids.next();
         String sha = source.sha256();
@@ -128,8 +134,24 @@ final class CassandraObjects {
         CassandraTables.joinAll(recorded);
         CassandraTables.joinAll(markers);
         StoreException refused = null;
-        if (CassandraTables.join(bucketRow).one() == null) {
+        Row bucketState = CassandraTables.join(bucketRow).one();
+        if (bucketState == null) {
             refused = new StoreException(StoreException.Reason.NO_SUCH_BUCKET, bucket);
+        } else if (CassandraBuckets.of(bucket, bucketState).versioning() != Versioning.UNVERSIONED) {
+            // This node's copy of the bucket was older than its versioning: the write is a version.
+            buckets.remember(bucket, bucketState);
+            if (conditional) {
+                content.unhold(sha, wid, true);
+            } else {
+                content.release(bucket, KIND_OBJECT, key, List.of(new CassandraContent.Recorded(wid, sha)));
+            }
+            ObjectInfo info = versions.write(bucket, key, attributes, source, etag, partCount, checksums, onlyIfAbsent,
+                    ifMatch, partSizes);
+            if (info == null) {
+                throw new StoreUnavailableException("bucket " + bucket + " was deleted and created again during a write", null);
+            }
+            logicalBytes.addAndGet(source.size());
+            return info;
         } else if (existing != null) {
             // Fails early when the condition fails already; it is checked again under the lease.
             refused = conditionFailure(key, CassandraTables.join(existing).one(), onlyIfAbsent, ifMatch);

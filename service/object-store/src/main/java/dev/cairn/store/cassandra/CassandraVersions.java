@@ -130,10 +130,12 @@ final class CassandraVersions {
 
     /**
      * Writes an object version: Enabled, a new version with an id; Suspended, the version
-     * {@code null}, replacing the one there was. Content is stored outside the lease, held by a
-     * readers' lease kind reference until the write is recorded under the lease.
+     * {@code null}, replacing the one there was; as the bucket row read here says. Null, having
+     * written nothing, when that row says the bucket is unversioned (this node's copy was of a
+     * bucket deleted since). Content is stored outside the lease, held by a readers' lease kind
+     * reference until the write is recorded under the lease.
      */
-    ObjectInfo write(String bucket, String key, Versioning versioning, ObjectAttributes attributes, ContentSource source,
+    ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
                      String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent, String ifMatch,
                      long[] partSizes) throws IOException {
         WriteId held = t.ids.next();
@@ -146,8 +148,14 @@ final class CassandraVersions {
         boolean recorded = false;
         try {
             CassandraTables.joinAll(first);
-            if (CassandraTables.join(bucketRow).one() == null) {
+            Row bucketState = CassandraTables.join(bucketRow).one();
+            if (bucketState == null) {
                 throw new StoreException(StoreException.Reason.NO_SUCH_BUCKET, bucket);
+            }
+            buckets.remember(bucket, bucketState);
+            Versioning versioning = CassandraBuckets.of(bucket, bucketState).versioning();
+            if (versioning == Versioning.UNVERSIONED) {
+                return null;
             }
             CassandraContent.Stored stored = content.store(source, CassandraTables.allRows(CassandraTables.join(generations)));
             boolean enabled = versioning == Versioning.ENABLED;
