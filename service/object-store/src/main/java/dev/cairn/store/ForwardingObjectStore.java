@@ -65,6 +65,11 @@ abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public ObjectInfo setObjectVersionAcl(String bucket, String key, String versionId, BucketAcl acl) throws IOException {
+        return objectWrite(bucket, key, () -> delegate.setObjectVersionAcl(bucket, key, versionId, acl));
+    }
+
+    @Override
     public ObjectInfo headObject(String bucket, String key) throws IOException {
         return delegate.headObject(bucket, key);
     }

@@ -121,6 +121,26 @@ public interface ObjectStore extends AutoCloseable {
         }
     }
 
+    /**
+     * Sets the canned ACL of one object version, current or not, as PutObjectAcl with a
+     * {@code versionId} does: the version keeps its id, content and place. Returns it as changed;
+     * null when the key has no object version of that id (a delete marker included).
+     * NO_SUCH_BUCKET. This default serves the version {@code null} of a store without versions.
+     *
+     * @throws UnsupportedOperationException when the store cannot change a version that is not current
+     */
+    default ObjectInfo setObjectVersionAcl(String bucket, String key, String versionId, BucketAcl acl)
+            throws IOException {
+        ObjectVersion v = objectVersion(bucket, key, versionId);
+        if (v == null || v.deleteMarker()) {
+            return null;
+        }
+        if (!v.latest()) {
+            throw new UnsupportedOperationException("the ACL of a version that is not current");
+        }
+        return setObjectAcl(bucket, key, acl);
+    }
+
     /** The row, or null when absent; NO_SUCH_BUCKET if the bucket is absent. */
     ObjectInfo headObject(String bucket, String key) throws IOException;
 

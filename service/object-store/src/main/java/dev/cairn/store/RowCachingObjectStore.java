@@ -122,9 +122,14 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
         return new RowLookup(rk, e, lookup, cached);
     }
 
-    /** Caches {@code info}, read from the store after {@code row} was looked up, unless invalidated since. */
+    /**
+     * Caches {@code info}, read from the store after {@code row} was looked up, unless invalidated
+     * since. A row of a versioned bucket is not cached: the cached record does not carry a version id.
+     */
     private void fill(RowLookup row, ObjectInfo info) {
-        cache.fill(row.key(), encodeRow(row.epoch(), info), row.lookup().stamp());
+        if (info.versionId() == null) {
+            cache.fill(row.key(), encodeRow(row.epoch(), info), row.lookup().stamp());
+        }
     }
 
     @Override
@@ -228,6 +233,13 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
         } catch (IOException | RuntimeException e) {
             failure.addSuppressed(e);
         }
+    }
+
+    /** Rows cached before the change name no version; the version {@code null} then has one. */
+    @Override
+    public void setBucketVersioning(String bucket, dev.cairn.store.Versioning versioning) throws IOException {
+        delegate.setBucketVersioning(bucket, versioning);
+        epoch.incrementAndGet();
     }
 
     @Override

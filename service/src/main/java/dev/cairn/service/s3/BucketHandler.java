@@ -181,21 +181,20 @@ final class BucketHandler {
         sendAcl(r, o.acl());
     }
 
+    /** With a {@code versionId}, the ACL of that version, current or not, as S3 does. */
     void putObjectAcl(S3Request r) throws IOException, S3Exception {
         requireBucket(r);
         String versionId = ObjectReadHandler.versionIdParam(r);
         if (versionId != null) {
-            ObjectInfo current = ctx.store().headObject(r.bucket(), r.key());
-            String currentId = current == null || current.versionId() == null ? dev.cairn.store.VersionId.NULL
-                    : current.versionId();
-            if (current == null || !currentId.equals(versionId)) {
-                ObjectReadHandler.objectVersion(ctx, r, versionId);
-                throw new S3Exception(S3Error.NOT_IMPLEMENTED, "the ACL of a version that is not current cannot be changed");
-            }
+            ObjectReadHandler.objectVersion(ctx, r, versionId);
         }
         BucketAcl acl = requestedAcl(r, true);
         try {
-            ctx.store().setObjectAcl(r.bucket(), r.key(), acl);
+            if (versionId == null) {
+                ctx.store().setObjectAcl(r.bucket(), r.key(), acl);
+            } else if (setVersionAcl(r, versionId, acl) == null) {
+                throw new S3Exception(S3Error.NO_SUCH_VERSION);
+            }
         } catch (StoreException e) {
             if (e.reason() == StoreException.Reason.CONTENT_GONE) {
                 throw new S3Exception(S3Error.NO_SUCH_KEY);
@@ -203,6 +202,14 @@ final class BucketHandler {
             throw e;
         }
         r.sendEmpty(200);
+    }
+
+    private ObjectInfo setVersionAcl(S3Request r, String versionId, BucketAcl acl) throws IOException, S3Exception {
+        try {
+            return ctx.store().setObjectVersionAcl(r.bucket(), r.key(), versionId, acl);
+        } catch (UnsupportedOperationException e) {
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "the ACL of a version that is not current cannot be changed");
+        }
     }
 
     void putBucketAcl(S3Request r) throws IOException, S3Exception {

@@ -31,6 +31,8 @@ public enum Operation {
     LIST_MULTIPART_UPLOADS("ListMultipartUploads", false),
     /** A read of bucket configuration Cairn never holds (GetBucketPolicy, GetBucketCors, …): its "none" answer. */
     GET_BUCKET_CONFIGURATION("GetBucketConfiguration", false),
+    /** A delete of bucket configuration Cairn never holds (DeleteBucketPolicy, DeleteBucketCors, …): nothing to delete. */
+    DELETE_BUCKET_CONFIGURATION("DeleteBucketConfiguration", false),
     GET_OBJECT_ATTRIBUTES("GetObjectAttributes", false),
     GET_OBJECT_TAGGING("GetObjectTagging", false),
     DELETE_OBJECT_TAGGING("DeleteObjectTagging", false),

@@ -296,6 +296,9 @@ public final class S3FrontDoor {
         }
         String m = r.method();
         if (r.key == null) {
+            if (m.equals("DELETE") && UnsetConfigurationHandler.deletableSubresource(r) != null) {
+                return Operation.DELETE_BUCKET_CONFIGURATION;
+            }
             return m.equals("GET") && UnsetConfigurationHandler.bucketSubresource(r) != null
                     ? Operation.GET_BUCKET_CONFIGURATION : null;
         }
@@ -338,6 +341,7 @@ public final class S3FrontDoor {
             case ABORT_MULTIPART_UPLOAD -> multipart.abort(r);
             case LIST_PARTS -> multipart.listParts(r);
             case GET_BUCKET_CONFIGURATION -> unset.getBucketConfiguration(r);
+            case DELETE_BUCKET_CONFIGURATION -> unset.deleteBucketConfiguration(r);
             case GET_OBJECT_TAGGING -> unset.getObjectTagging(r);
             case DELETE_OBJECT_TAGGING -> unset.deleteObjectTagging(r);
             case GET_OBJECT_ATTRIBUTES -> attributes.getObjectAttributes(r);

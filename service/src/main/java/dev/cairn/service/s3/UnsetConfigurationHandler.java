@@ -11,7 +11,8 @@ import java.util.Map;
  * GetBucketCors, …) or its empty document (GetBucketLogging, GetObjectTagging, …). Clients such as
  * s3cmd {@code info}, rclone, Terraform and audit tools read these and take "none" for an answer,
  * whereas NotImplemented stops them. Writing such configuration stays NotImplemented
- * ({@code S3FrontDoor}); DeleteObjectTagging succeeds, there being no tags. Stateless; thread-safe.
+ * ({@code S3FrontDoor}); deleting it (DeleteBucketPolicy, DeleteBucketCors, …, DeleteObjectTagging)
+ * answers 204 as S3 does when there is nothing to delete. Stateless; thread-safe.
  */
 final class UnsetConfigurationHandler {
     /** A bucket sub-resource S3 answers with an error when it is not set: code and message. */
@@ -43,6 +44,10 @@ final class UnsetConfigurationHandler {
             "accelerate", "AccelerateConfiguration",
             "requestPayment", "RequestPaymentConfiguration");
 
+    /** The bucket sub-resources S3 has a DELETE for, answered 204 when none is set. */
+    private static final java.util.Set<String> DELETABLE = java.util.Set.of("policy", "cors", "lifecycle",
+            "encryption", "tagging", "website", "replication", "publicAccessBlock", "ownershipControls");
+
     private final S3Context ctx;
 
     UnsetConfigurationHandler(S3Context ctx) {
@@ -57,6 +62,21 @@ final class UnsetConfigurationHandler {
             }
         }
         return null;
+    }
+
+    /** The sub-resource of a bucket DELETE this handler answers, or null. */
+    static String deletableSubresource(S3Request r) {
+        for (String name : r.query.keySet()) {
+            if (DELETABLE.contains(name)) {
+                return name;
+            }
+        }
+        return null;
+    }
+
+    void deleteBucketConfiguration(S3Request r) throws IOException, S3Exception {
+        requireBucket(r);
+        r.sendEmpty(204);
     }
 
     void getBucketConfiguration(S3Request r) throws IOException, S3Exception {

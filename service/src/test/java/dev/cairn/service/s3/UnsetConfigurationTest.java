@@ -1,5 +1,6 @@
 package dev.cairn.service.s3;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -23,7 +24,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * What clients read and Cairn never holds (bucket policy, CORS, lifecycle, …, object tags),
- * answered as S3 answers for a bucket or object without it; writing it stays NotImplemented. And
+ * answered as S3 answers for a bucket or object without it; deleting it answers 204, as S3 does when
+ * there is nothing to delete; writing it stays NotImplemented. And
  * GetObjectAttributes. Through the AWS SDK.
  */
 class UnsetConfigurationTest extends ServiceTestSupport {
@@ -69,6 +71,28 @@ class UnsetConfigurationTest extends ServiceTestSupport {
         assertError(501, "NotImplemented", () -> s3.putBucketPolicy(b -> b.bucket(bucket).policy("{}")));
         assertError(501, "NotImplemented", () -> s3.putBucketTagging(b -> b.bucket(bucket)
                 .tagging(t -> t.tagSet(s -> s.key("a").value("b")))));
+    }
+
+    @Test
+    void bucketConfigurationDeletesAnswerNoContent() {
+        List<Executable> deletes = List.of(
+                () -> s3.deleteBucketPolicy(b -> b.bucket(bucket)),
+                () -> s3.deleteBucketCors(b -> b.bucket(bucket)),
+                () -> s3.deleteBucketLifecycle(b -> b.bucket(bucket)),
+                () -> s3.deleteBucketEncryption(b -> b.bucket(bucket)),
+                () -> s3.deleteBucketTagging(b -> b.bucket(bucket)),
+                () -> s3.deleteBucketWebsite(b -> b.bucket(bucket)),
+                () -> s3.deleteBucketReplication(b -> b.bucket(bucket)),
+                () -> s3.deletePublicAccessBlock(b -> b.bucket(bucket)),
+                () -> s3.deleteBucketOwnershipControls(b -> b.bucket(bucket)));
+        for (Executable delete : deletes) {
+            assertDoesNotThrow(delete);
+        }
+        assertEquals(204, s3.deleteBucketCors(b -> b.bucket(bucket)).sdkHttpResponse().statusCode());
+        assertEquals(204, s3.deleteBucketPolicy(b -> b.bucket(bucket)).sdkHttpResponse().statusCode());
+        assertError(404, "NoSuchCORSConfiguration", () -> s3.getBucketCors(b -> b.bucket(bucket)));
+        assertThrows(NoSuchBucketException.class, () -> s3.deleteBucketCors(b -> b.bucket("no-" + bucket)));
+        assertError(501, "NotImplemented", () -> s3.deleteBucketAnalyticsConfiguration(b -> b.bucket(bucket).id("a")));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.cairn.service.s3;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -14,20 +15,27 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CopyObjectResponse;
 import software.amazon.awssdk.services.s3.model.DeleteMarkerEntry;
 import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.EncodingType;
 import software.amazon.awssdk.services.s3.model.GetBucketVersioningResponse;
+import software.amazon.awssdk.services.s3.model.Grant;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectVersionsResponse;
+import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.ObjectVersion;
+import software.amazon.awssdk.services.s3.model.Permission;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
-/** Bucket versioning through the AWS SDK for Java v2, answered as S3 answers it. */
+/**
+ * Bucket versioning through the AWS SDK for Java v2, answered as S3 answers it
+ * ({@link VersioningOnCassandraTest}: on the Cassandra store).
+ */
 class VersioningTest extends ServiceTestSupport {
 
     private String versionedBucket(String stem) {
@@ -264,6 +272,63 @@ class VersioningTest extends ServiceTestSupport {
         S3Exception noKeyMarker = assertThrows(S3Exception.class, () -> s3.listObjectVersions(b -> b.bucket(bucket)
                 .versionIdMarker("null")));
         assertEquals("InvalidArgument", noKeyMarker.awsErrorDetails().errorCode());
+    }
+
+    @Test
+    void partsOfAVersionThatIsNotCurrentAreServedByNumber() {
+        String bucket = versionedBucket("vparts");
+        String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("mp")).uploadId();
+        byte[] p1 = seededBytes((int) MIN_PART_SIZE + 3, 41);
+        byte[] p2 = seededBytes(77, 42);
+        List<CompletedPart> parts = new ArrayList<>();
+        int n = 1;
+        for (byte[] p : List.of(p1, p2)) {
+            int number = n++;
+            String etag = s3.uploadPart(b -> b.bucket(bucket).key("mp").uploadId(id).partNumber(number),
+                    RequestBody.fromBytes(p)).eTag();
+            parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+        }
+        String old = s3.completeMultipartUpload(b -> b.bucket(bucket).key("mp").uploadId(id)
+                .multipartUpload(m -> m.parts(parts))).versionId();
+        s3.putObject(b -> b.bucket(bucket).key("mp"), RequestBody.fromString("plain now"));
+
+        var second = s3.getObjectAsBytes(b -> b.bucket(bucket).key("mp").versionId(old).partNumber(2));
+        assertArrayEquals(p2, second.asByteArray());
+        assertEquals(2, second.response().partsCount());
+        assertEquals(old, second.response().versionId());
+        HeadObjectResponse first = s3.headObject(b -> b.bucket(bucket).key("mp").versionId(old).partNumber(1));
+        assertEquals(p1.length, first.contentLength());
+        S3Exception beyond = assertThrows(S3Exception.class, () -> s3.getObject(b -> b.bucket(bucket).key("mp")
+                .versionId(old).partNumber(3)));
+        assertEquals("InvalidPartNumber", beyond.awsErrorDetails().errorCode());
+        assertEquals("plain now", s3.getObjectAsBytes(b -> b.bucket(bucket).key("mp").partNumber(1)).asUtf8String());
+    }
+
+    @Test
+    void theAclOfAVersionThatIsNotCurrentIsItsOwn() {
+        String bucket = versionedBucket("vacl");
+        String old = s3.putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("old")).versionId();
+        String current = s3.putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("new")).versionId();
+        s3.putObjectAcl(b -> b.bucket(bucket).key("k").versionId(old).acl(ObjectCannedACL.PUBLIC_READ));
+        assertTrue(publicRead(s3.getObjectAcl(b -> b.bucket(bucket).key("k").versionId(old)).grants()));
+        assertFalse(publicRead(s3.getObjectAcl(b -> b.bucket(bucket).key("k")).grants()), "the current keeps its own");
+        assertEquals("old", get(bucket, "k", old));
+        s3.putObjectAcl(b -> b.bucket(bucket).key("k").acl(ObjectCannedACL.PUBLIC_READ));
+        assertEquals(2, s3.listObjectVersions(b -> b.bucket(bucket)).versions().size(), "an ACL makes no version");
+        assertEquals(current, s3.headObject(b -> b.bucket(bucket).key("k")).versionId());
+
+        S3Exception missing = assertThrows(S3Exception.class, () -> s3.putObjectAcl(b -> b.bucket(bucket).key("k")
+                .versionId("-ENoX3KbVwL2fQ8c").acl(ObjectCannedACL.PRIVATE)));
+        assertEquals("NoSuchVersion", missing.awsErrorDetails().errorCode());
+        String marker = s3.deleteObject(b -> b.bucket(bucket).key("k")).versionId();
+        S3Exception onMarker = assertThrows(S3Exception.class, () -> s3.putObjectAcl(b -> b.bucket(bucket).key("k")
+                .versionId(marker).acl(ObjectCannedACL.PRIVATE)));
+        assertEquals(405, status(onMarker));
+    }
+
+    private static boolean publicRead(List<Grant> grants) {
+        return grants.stream().anyMatch(g -> g.grantee().uri() != null && g.grantee().uri().endsWith("/AllUsers")
+                && g.permission() == Permission.READ);
     }
 
     @Test

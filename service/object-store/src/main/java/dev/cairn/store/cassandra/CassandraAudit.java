@@ -2,10 +2,12 @@ package dev.cairn.store.cassandra;
 
 import static dev.cairn.store.cassandra.CassandraKeys.KIND_OBJECT;
 import static dev.cairn.store.cassandra.CassandraKeys.KIND_PART;
+import static dev.cairn.store.cassandra.CassandraKeys.KIND_VERSION;
 
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.uuid.Uuids;
+import dev.cairn.store.VersionId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -59,6 +61,7 @@ final class CassandraAudit {
         /** Parts whose upload is gone: a completion or abort cut off before it dropped them. */
         final Map<String, Holder> orphanParts = new HashMap<>();
         int objects;
+        int versions;
         int parts;
         long chunkCount;
 
@@ -66,9 +69,17 @@ final class CassandraAudit {
             String ks = t.keyspace;
             for (Row r : scan("SELECT bucket, key, row FROM " + ks + ".objects")) {
                 RowFormat.Stored<dev.cairn.store.ObjectInfo> o = RowFormat.decodeObject(r.getString("key"), r.getByteBuffer("row"));
-                holders.put(new Slot(r.getString("bucket"), KIND_OBJECT, r.getString("key")),
+                holders.put(slotOf(r.getString("bucket"), r.getString("key"), o.value().versionId()),
                         new Holder(o.writeId(), o.value().sha256(), o.generation(), o.value().size()));
                 objects++;
+            }
+            for (Row r : scan("SELECT bucket, key, sort, row, layout, writetime(row) AS ts FROM " + ks + ".versions")) {
+                VersionRows.Stored v = VersionRows.decode(r.getString("key"), r);
+                versions++;
+                if (!v.marker()) {
+                    holders.put(slotOf(r.getString("bucket"), r.getString("key"), v.versionId()),
+                            new Holder(v.wid(), v.info().sha256(), v.generation(), v.info().size()));
+                }
             }
             Map<String, String> uploadBuckets = new HashMap<>();
             for (Row r : scan("SELECT bucket, upload_id FROM " + ks + ".uploads")) {
@@ -93,7 +104,7 @@ final class CassandraAudit {
             for (Row r : scan("SELECT sha256, kind, bucket, slot, wid FROM " + ks + ".refs")) {
                 referenced.add(r.getString("sha256"));
                 int kind = r.getInt("kind");
-                if (kind == KIND_OBJECT || kind == KIND_PART) {
+                if (kind == KIND_OBJECT || kind == KIND_PART || kind == KIND_VERSION) {
                     refs.add(new Write(r.getString("bucket"), kind, r.getString("slot"),
                             WriteId.of(r.getByteBuffer("wid")), r.getString("sha256")));
                 }
@@ -120,7 +131,8 @@ final class CassandraAudit {
         List<String> leftovers = new ArrayList<>();
         s.holders.forEach((slot, h) -> {
             Write w = new Write(slot.bucket(), slot.kind(), slot.slot(), h.wid(), h.sha256());
-            String what = (slot.kind() == KIND_OBJECT ? "object " : "part ") + slot.bucket() + "/" + slot.slot();
+            String what = (slot.kind() == KIND_PART ? "part " : slot.kind() == KIND_VERSION ? "version " : "object ")
+                    + slot.bucket() + "/" + slot.slot();
             if (!s.writes.contains(w)) {
                 problems.add(what + ": its write " + h.wid() + " is not recorded in writes");
             }
@@ -164,7 +176,7 @@ final class CassandraAudit {
                         + " without their generation");
             }
         });
-        return new CassandraObjectStore.AuditReport(s.objects, s.parts, s.writes.size(), s.refs.size(), s.generations.size(), s.chunkCount,
+        return new CassandraObjectStore.AuditReport(s.objects, s.versions, s.parts, s.writes.size(), s.refs.size(), s.generations.size(), s.chunkCount,
                 problems, leftovers);
     }
 
@@ -249,14 +261,46 @@ final class CassandraAudit {
         return w.wid().timestampMicros() < cutoffMicros;
     }
 
-    /** The slot's row read again at quorum, now: the snapshot may be older than a write since. */
+    /** The slot an object version's write is recorded under: its key's for the version {@code null}. */
+    private static Slot slotOf(String bucket, String key, String versionId) {
+        return versionId == null || VersionId.NULL.equals(versionId) ? new Slot(bucket, KIND_OBJECT, key)
+                : new Slot(bucket, KIND_VERSION, CassandraKeys.versionSlot(key, versionId));
+    }
+
+    /**
+     * The slot's row read again at quorum, now: the snapshot may be older than a write since. For
+     * a key with versions, the slot of the key is the version {@code null}'s, wherever it is; none
+     * (so only age releases the slot's writes) when there is no such version.
+     */
     private Holder current(Write w) {
+        if (w.kind() == KIND_VERSION) {
+            String key = CassandraKeys.keyOfVersionSlot(w.slot());
+            byte[] sort = VersionId.decode(w.slot().substring(key.length() + 1));
+            Row r = sort == null ? null : t.session.execute(t.protocol(t.q.selectVersion.bind(w.bucket(), key,
+                    java.nio.ByteBuffer.wrap(sort)))).one();
+            VersionRows.Stored v = r == null ? null : VersionRows.decode(key, r);
+            return v == null || v.marker() ? null : new Holder(v.wid(), v.info().sha256(), v.generation(), v.info().size());
+        }
         if (w.kind() == KIND_OBJECT) {
+            List<VersionRows.Stored> versions = new ArrayList<>();
+            for (Row r : t.session.execute(t.protocol(t.q.selectVersions.bind(w.bucket(), w.slot())))) {
+                versions.add(VersionRows.decode(w.slot(), r));
+            }
             Row r = t.session.execute(t.protocol(t.q.selectObject.bind(w.bucket(), w.slot()))).one();
-            if (r == null) {
+            RowFormat.Stored<dev.cairn.store.ObjectInfo> o = r == null ? null
+                    : RowFormat.decodeObject(w.slot(), r.getByteBuffer("row"));
+            if (!versions.isEmpty()) {
+                for (VersionRows.Stored v : versions) {
+                    if (v.nullId() && !v.marker()) {
+                        return new Holder(v.wid(), v.info().sha256(), v.generation(), v.info().size());
+                    }
+                }
+                boolean unlisted = o != null && o.value().versionId() == null && !versions.get(0).wid().equals(o.writeId());
+                return unlisted ? new Holder(o.writeId(), o.value().sha256(), o.generation(), o.value().size()) : null;
+            }
+            if (o == null) {
                 return null;
             }
-            RowFormat.Stored<dev.cairn.store.ObjectInfo> o = RowFormat.decodeObject(w.slot(), r.getByteBuffer("row"));
             return new Holder(o.writeId(), o.value().sha256(), o.generation(), o.value().size());
         }
         int slash = w.slot().lastIndexOf('/');

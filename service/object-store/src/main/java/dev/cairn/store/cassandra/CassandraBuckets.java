@@ -6,6 +6,7 @@ import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.Utf8Order;
+import dev.cairn.store.Versioning;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -58,7 +59,7 @@ final class CassandraBuckets {
             return c.info();
         }
         Row r = t.session.execute(t.read(t.q.selectBucket.bind(bucket))).one();
-        BucketInfo info = r == null ? null : new BucketInfo(bucket, r.getLong("created"), BucketAcl.ofCode(r.getInt("acl")));
+        BucketInfo info = r == null ? null : of(bucket, r);
         if (info == null || ttlNanos == 0) {
             cache.remove(bucket);
         } else {
@@ -70,12 +71,44 @@ final class CassandraBuckets {
         return info;
     }
 
+    /**
+     * The versioning state of this node's copy of the bucket, however old, or null when it has
+     * none: what a PUT and a GET take as a first guess, on no read of their own. A PUT reads the
+     * bucket row all the same and corrects the guess ({@link #remember}).
+     */
+    Versioning knownVersioning(String bucket) {
+        Cached c = cache.get(bucket);
+        return c == null ? null : c.info().versioning();
+    }
+
+    /** Keeps a bucket row just read (by a PUT) as this node's copy. */
+    void remember(String bucket, Row r) {
+        if (ttlNanos > 0 && cache.size() < MAX_CACHED) {
+            cache.put(bucket, new Cached(of(bucket, r), System.nanoTime()));
+        }
+    }
+
     BucketInfo require(String bucket) throws StoreException {
         BucketInfo b = get(bucket);
         if (b == null) {
             throw new StoreException(StoreException.Reason.NO_SUCH_BUCKET, bucket);
         }
         return b;
+    }
+
+    /** A bucket row; {@code versioning} is null in a row whose versioning was never set. */
+    static BucketInfo of(String bucket, Row r) {
+        return new BucketInfo(bucket, r.getLong("created"), BucketAcl.ofCode(r.getInt("acl")),
+                r.isNull("versioning") ? Versioning.UNVERSIONED : Versioning.ofCode(r.getInt("versioning")));
+    }
+
+    void setVersioning(String bucket, Versioning versioning) throws StoreException {
+        cache.remove(bucket);
+        boolean applied = t.session.execute(t.write(t.q.updateBucketVersioning.bind(versioning.code(), bucket))).wasApplied();
+        cache.remove(bucket);
+        if (!applied) {
+            throw new StoreException(StoreException.Reason.NO_SUCH_BUCKET, bucket);
+        }
     }
 
     boolean isPublic(String bucket) {
@@ -86,7 +119,7 @@ final class CassandraBuckets {
     List<BucketInfo> list() {
         List<BucketInfo> all = new ArrayList<>();
         for (Row r : t.session.execute(t.read(t.q.selectBuckets.bind()))) {
-            all.add(new BucketInfo(r.getString("name"), r.getLong("created"), BucketAcl.ofCode(r.getInt("acl"))));
+            all.add(of(r.getString("name"), r));
         }
         all.sort(Comparator.comparing(BucketInfo::name, Utf8Order.COMPARATOR));
         return List.copyOf(all);

@@ -254,7 +254,7 @@ final class CassandraContent {
         return t.write(t.q.completeGeneration.bind(sha256, stored.generation()));
     }
 
-    /** Whether an object of a public-read bucket holds this content (looking at most at 1000 references). */
+    /** Whether a current object of a public-read bucket holds this content (looking at most at 1000 references). */
     boolean isPublic(String sha256, CassandraObjects objects) {
         if (!Hex.isSha256(sha256)) {
             return false;
@@ -267,7 +267,9 @@ final class CassandraContent {
             }
             String bucket = r.getString("bucket");
             if (publicBuckets.computeIfAbsent(bucket, buckets::isPublic)) {
-                RowFormat.Stored<ObjectInfo> row = objects.read(bucket, r.getString("slot"), t.protocolCl);
+                String slot = r.getString("slot");
+                String key = r.getInt("kind") == CassandraKeys.KIND_VERSION ? CassandraKeys.keyOfVersionSlot(slot) : slot;
+                RowFormat.Stored<ObjectInfo> row = objects.read(bucket, key, t.protocolCl);
                 if (row != null && row.value().sha256().equals(sha256)) {
                     return true;
                 }

@@ -13,10 +13,16 @@ import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.ObjectStore;
+import dev.cairn.store.ObjectVersion;
 import dev.cairn.store.PartInfo;
 import dev.cairn.store.StoreStats;
 import dev.cairn.store.StoreUnavailableException;
 import dev.cairn.store.UploadInfo;
+import dev.cairn.store.VersionId;
+import dev.cairn.store.VersionListing;
+import dev.cairn.store.VersionPage;
+import dev.cairn.store.VersionQuery;
+import dev.cairn.store.Versioning;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -48,6 +54,7 @@ import java.util.Map;
  *   <tr><td>{@link CassandraObjects}, {@link CassandraKeys}, {@link DirectoryIndex}, {@link RowFormat}</td><td>object rows and the key layout</td></tr>
  *   <tr><td>{@link CassandraContent}</td><td>content, recorded references and reclamation</td></tr>
  *   <tr><td>{@link CassandraMultipart}</td><td>multipart uploads</td></tr>
+ *   <tr><td>{@link CassandraVersions}, {@link VersionRows}, {@link CassandraVersionListing}</td><td>object versions of versioned buckets</td></tr>
  *   <tr><td>{@link CassandraReaders}</td><td>reading content: chunk readers under leases</td></tr>
  *   <tr><td>{@link CassandraTables}, {@link Statements}, {@link CassandraSchema}</td><td>the session, the queries and the tables</td></tr>
  * </table>
@@ -185,7 +192,94 @@ public final class CassandraObjectStore implements ObjectStore {
 
     @Override
     public ObjectInfo deleteObject(String bucket, String key) throws IOException {
-        return CassandraTables.guard(() -> objects.delete(bucket, key));
+        return CassandraTables.guard(() -> {
+            if (buckets.require(bucket).versioning() == Versioning.UNVERSIONED) {
+                return objects.delete(bucket, key);
+            }
+            ObjectInfo hidden = objects.head(bucket, key);
+            deleteObjectVersion(bucket, key, null);
+            return hidden;
+        });
+    }
+
+    // ---- versions (docs/cassandra.md, "Versioning")
+
+    @Override
+    public void setBucketVersioning(String bucket, Versioning versioning) throws IOException {
+        CassandraTables.guard(() -> {
+            buckets.setVersioning(bucket, versioning);
+            return null;
+        });
+    }
+
+    @Override
+    public ObjectVersion objectVersion(String bucket, String key, String versionId) throws IOException {
+        return CassandraTables.guard(() -> {
+            if (buckets.require(bucket).versioning() == Versioning.UNVERSIONED) {
+                ObjectInfo o = objects.head(bucket, key);
+                return o != null && VersionId.NULL.equals(versionId) ? ObjectVersion.of(o, true) : null;
+            }
+            return objects.versions().objectVersion(bucket, key, versionId);
+        });
+    }
+
+    @Override
+    public ObjectRead getObjectVersion(String bucket, String key, String versionId) throws IOException {
+        return CassandraTables.guard(() -> {
+            if (buckets.require(bucket).versioning() == Versioning.UNVERSIONED) {
+                return VersionId.NULL.equals(versionId) ? objects.get(bucket, key) : null;
+            }
+            return objects.versions().read(bucket, key, versionId);
+        });
+    }
+
+    @Override
+    public ObjectVersion currentDeleteMarker(String bucket, String key) throws IOException {
+        return CassandraTables.guard(() -> buckets.require(bucket).versioning() == Versioning.UNVERSIONED ? null
+                : objects.versions().currentDeleteMarker(bucket, key));
+    }
+
+    @Override
+    public ObjectVersion deleteObjectVersion(String bucket, String key, String versionId) throws IOException {
+        return CassandraTables.guard(() -> {
+            Versioning versioning = buckets.require(bucket).versioning();
+            if (versioning == Versioning.UNVERSIONED) {
+                if (versionId != null && !VersionId.NULL.equals(versionId)) {
+                    return null;
+                }
+                ObjectInfo removed = objects.delete(bucket, key);
+                return removed == null ? null : ObjectVersion.of(removed, true);
+            }
+            return versionId == null ? objects.versions().addMarker(bucket, key, versioning)
+                    : objects.versions().deleteVersion(bucket, key, versionId);
+        });
+    }
+
+    @Override
+    public VersionPage listObjectVersions(String bucket, VersionQuery query) throws IOException {
+        return CassandraTables.guard(() -> {
+            if (buckets.require(bucket).versioning() == Versioning.UNVERSIONED) {
+                return VersionListing.ofCurrentObjects(this, bucket, query);
+            }
+            return VersionListing.page(query, CassandraVersionListing.seeker(tables, bucket, objects.directory(),
+                    objects.versions().versionKeys()));
+        });
+    }
+
+    @Override
+    public ObjectInfo setObjectAcl(String bucket, String key, BucketAcl acl) throws IOException {
+        if (CassandraTables.guard(() -> buckets.require(bucket).versioning()) == Versioning.UNVERSIONED) {
+            return ObjectStore.super.setObjectAcl(bucket, key, acl);
+        }
+        return CassandraTables.guard(() -> objects.versions().setAcl(bucket, key, null, acl));
+    }
+
+    @Override
+    public ObjectInfo setObjectVersionAcl(String bucket, String key, String versionId, BucketAcl acl) throws IOException {
+        if (CassandraTables.guard(() -> buckets.require(bucket).versioning()) == Versioning.UNVERSIONED) {
+            return ObjectStore.super.setObjectVersionAcl(bucket, key, versionId, acl);
+        }
+        return CassandraTables.guard(() -> objects.versions().setAcl(bucket, key, versionId, acl));
     }
 
     @Override
@@ -300,9 +394,10 @@ public final class CassandraObjectStore implements ObjectStore {
     /**
      * An audit of the reference scheme: {@code problems} would lose data (a row whose reference
      * or content is missing) and must stay empty; {@code leftovers} only keep content longer
-     * (bookkeeping cut off by a crash) and are what {@link #sweep} releases.
+     * (bookkeeping cut off by a crash) and are what {@link #sweep} releases. {@code versions}
+     * counts the rows of {@code versions} (delete markers included).
      */
-    public record AuditReport(int objects, int parts, int writes, int refs, int generations, long chunks,
+    public record AuditReport(int objects, int versions, int parts, int writes, int refs, int generations, long chunks,
                               List<String> problems, List<String> leftovers) {
     }
 

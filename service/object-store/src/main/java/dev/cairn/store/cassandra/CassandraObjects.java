@@ -8,6 +8,7 @@ import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
+import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ListPage;
 import dev.cairn.store.ListQuery;
@@ -18,6 +19,8 @@ import dev.cairn.store.ObjectRead;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.StoreStats;
 import dev.cairn.store.StoreUnavailableException;
+import dev.cairn.store.VersionId;
+import dev.cairn.store.Versioning;
 import dev.cairn.store.WriteConditions;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -48,6 +51,7 @@ final class CassandraObjects {
     private final DirectoryIndex directory;
     private final Settler settler;
     private final KeyLocks locks;
+    private final CassandraVersions versions;
     private final AtomicLong logicalBytes = new AtomicLong();
     private final AtomicLong physicalBytes = new AtomicLong();
 
@@ -60,6 +64,28 @@ final class CassandraObjects {
         this.content = content;
         this.readers = readers;
         this.directory = directory;
+        this.versions = new CassandraVersions(t, buckets, content, readers, directory, settler, locks);
+    }
+
+    CassandraVersions versions() {
+        return versions;
+    }
+
+    DirectoryIndex directory() {
+        return directory;
+    }
+
+    /** The version {@code null} is named so in a versioned bucket (its cell says nothing of versions). */
+    private ObjectInfo named(String bucket, ObjectInfo info) {
+        if (info.versionId() != null) {
+            return info;
+        }
+        Versioning known = buckets.knownVersioning(bucket);
+        if (known == null) {
+            BucketInfo b = buckets.get(bucket);
+            known = b == null ? Versioning.UNVERSIONED : b.versioning();
+        }
+        return known != Versioning.UNVERSIONED ? info.withVersionId(VersionId.NULL) : info;
     }
 
     /**
@@ -84,6 +110,15 @@ final class CassandraObjects {
     ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
                      String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent,
                      String ifMatch, long[] partSizes) throws IOException {
+        Versioning known = buckets.knownVersioning(bucket);
+        if (known != null && known != Versioning.UNVERSIONED) {
+            ObjectInfo info = versions.write(bucket, key, attributes, source, etag, partCount, checksums,
+                    onlyIfAbsent, ifMatch, partSizes);
+            if (info != null) {
+                logicalBytes.addAndGet(source.size());
+                return info;
+            }
+        }
         WriteId wid = t.ids.next();
         String sha = source.sha256();
         boolean conditional = onlyIfAbsent || ifMatch != null;
@@ -99,8 +134,24 @@ final class CassandraObjects {
         CassandraTables.joinAll(recorded);
         CassandraTables.joinAll(markers);
         StoreException refused = null;
-        if (CassandraTables.join(bucketRow).one() == null) {
+        Row bucketState = CassandraTables.join(bucketRow).one();
+        if (bucketState == null) {
             refused = new StoreException(StoreException.Reason.NO_SUCH_BUCKET, bucket);
+        } else if (CassandraBuckets.of(bucket, bucketState).versioning() != Versioning.UNVERSIONED) {
+            // This node's copy of the bucket was older than its versioning: the write is a version.
+            buckets.remember(bucket, bucketState);
+            if (conditional) {
+                content.unhold(sha, wid, true);
+            } else {
+                content.release(bucket, KIND_OBJECT, key, List.of(new CassandraContent.Recorded(wid, sha)));
+            }
+            ObjectInfo info = versions.write(bucket, key, attributes, source, etag, partCount, checksums, onlyIfAbsent,
+                    ifMatch, partSizes);
+            if (info == null) {
+                throw new StoreUnavailableException("bucket " + bucket + " was deleted and created again during a write", null);
+            }
+            logicalBytes.addAndGet(source.size());
+            return info;
         } else if (existing != null) {
             // Fails early when the condition fails already; it is checked again under the lease.
             refused = conditionFailure(key, CassandraTables.join(existing).one(), onlyIfAbsent, ifMatch);
@@ -242,6 +293,12 @@ final class CassandraObjects {
         if (now != null && RowFormat.writeIdOf(now.getByteBuffer("row")).equals(mine)) {
             return;
         }
+        Row bucketRow = t.session.execute(t.protocol(t.q.selectBucket.bind(bucket))).one();
+        if (bucketRow == null || CassandraBuckets.of(bucket, bucketRow).versioning() != Versioning.UNVERSIONED) {
+            // The bucket became versioned since this write: the key's versions own its records now
+            // (the version null among them), and only changes under the key's lease release them.
+            return;
+        }
         if (now == null) {
             // A delete with a timestamp at or after this write shadows it.
             content.releaseWrites(bucket, KIND_OBJECT, key, w -> w.timestampMicros() <= mine.timestampMicros());
@@ -262,6 +319,12 @@ final class CassandraObjects {
             buckets.require(bucket);
             return null;
         }
+        if (info.versionId() != null) {
+            long[] sizes = versions.partSizes(bucket, key, info);
+            if (sizes != null || !VersionId.NULL.equals(info.versionId())) {
+                return sizes;
+            }
+        }
         CompletableFuture<AsyncResultSet> layout = t.async(t.read(t.q.selectLayout.bind(bucket, key)));
         Row current = t.session.execute(t.read(t.q.selectObject.bind(bucket, key))).one();
         Row r = CassandraTables.join(layout).one();
@@ -281,7 +344,7 @@ final class CassandraObjects {
             buckets.require(bucket);
             return null;
         }
-        return row.value();
+        return named(bucket, row.value());
     }
 
     ObjectRead get(String bucket, String key) throws IOException {
@@ -292,7 +355,7 @@ final class CassandraObjects {
                 buckets.require(bucket);
                 return null;
             }
-            ObjectRead read = readers.object(row.value(), row.generation());
+            ObjectRead read = readers.object(named(bucket, row.value()), row.generation());
             if (read != null) {
                 return read;
             }
@@ -328,6 +391,11 @@ final class CassandraObjects {
         try (Listing.Cursor c = directory.seeker(bucket, "").seek("", Listing.From.AT)) {
             if (c.hasNext()) {
                 throw new StoreException(StoreException.Reason.BUCKET_NOT_EMPTY, bucket);
+            }
+        }
+        try (DirectoryIndex.KeyCursor c = versions.versionKeys().keys(bucket, "", Listing.From.AT)) {
+            if (c.hasNext()) {
+                throw new StoreException(StoreException.Reason.BUCKET_NOT_EMPTY, bucket + " holds versions");
             }
         }
     }

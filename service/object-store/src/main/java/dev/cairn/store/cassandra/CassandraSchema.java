@@ -37,11 +37,18 @@ final class CassandraSchema {
             "CREATE TABLE IF NOT EXISTS parts (upload_id text, part_number int, row blob,"
                     + " PRIMARY KEY (upload_id, part_number))",
             "CREATE TABLE IF NOT EXISTS layouts (bucket text, key text, row blob, PRIMARY KEY ((bucket, key)))",
-            "CREATE TABLE IF NOT EXISTS key_locks (bucket text, key text, holder uuid, PRIMARY KEY ((bucket, key)))");
+            "CREATE TABLE IF NOT EXISTS key_locks (bucket text, key text, holder uuid, PRIMARY KEY ((bucket, key)))",
+            "CREATE TABLE IF NOT EXISTS versions (bucket text, key text, sort blob, row blob, layout blob,"
+                    + " PRIMARY KEY ((bucket, key), sort))",
+            "CREATE TABLE IF NOT EXISTS version_directory (bucket text, dir text, shard int, name text,"
+                    + " PRIMARY KEY ((bucket, dir, shard), name))");
+
+    /** Columns added to tables after they were first created: table, column, CQL type. */
+    private static final List<String[]> ADDED_COLUMNS = List.<String[]>of(new String[] {"buckets", "versioning", "int"});
 
     static final List<String> TABLE_NAMES = List.of(
             "buckets", "objects", "directory", "writes", "refs", "contents", "chunks", "uploads", "parts", "layouts",
-            "key_locks");
+            "key_locks", "versions", "version_directory");
 
     private CassandraSchema() {
     }
@@ -61,6 +68,14 @@ final class CassandraSchema {
             session.execute(SimpleStatement.newInstance(ddl.replace("CREATE TABLE IF NOT EXISTS ",
                     "CREATE TABLE IF NOT EXISTS " + keyspace + ".")).setTimeout(timeout));
         }
+        session.refreshSchema();
+        KeyspaceMetadata ks = session.getMetadata().getKeyspace(keyspace).orElseThrow();
+        for (String[] c : ADDED_COLUMNS) {
+            if (ks.getTable(c[0]).orElseThrow().getColumn(c[1]).isEmpty()) {
+                session.execute(SimpleStatement.newInstance("ALTER TABLE " + keyspace + "." + c[0] + " ADD " + c[1] + " " + c[2])
+                        .setTimeout(timeout));
+            }
+        }
     }
 
     /** Throws IllegalStateException naming what is missing. */
@@ -74,6 +89,11 @@ final class CassandraSchema {
         for (String table : TABLE_NAMES) {
             if (ks.get().getTable(table).isEmpty()) {
                 throw new IllegalStateException("table " + keyspace + "." + table + " does not exist");
+            }
+        }
+        for (String[] c : ADDED_COLUMNS) {
+            if (ks.get().getTable(c[0]).orElseThrow().getColumn(c[1]).isEmpty()) {
+                throw new IllegalStateException("column " + c[1] + " of table " + keyspace + "." + c[0] + " does not exist");
             }
         }
     }

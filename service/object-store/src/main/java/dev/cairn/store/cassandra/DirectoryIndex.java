@@ -2,6 +2,7 @@ package dev.cairn.store.cassandra;
 
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import dev.cairn.store.Listing;
@@ -36,10 +37,48 @@ final class DirectoryIndex {
     private static final int PAGE_SIZE = 200;
     private static final int MAX_MARKER_CACHE = 100_000;
     private final CassandraTables tables;
+    private final PreparedStatement insertMarker;
+    private final PreparedStatement selectFrom;
+    private final PreparedStatement selectAfter;
+    private final boolean withRows;
     private final Set<String> markersWritten = ConcurrentHashMap.newKeySet();
 
+    /** The index of current objects, table {@code directory}: each entry holds the object's row. */
     DirectoryIndex(CassandraTables tables) {
+        this(tables, tables.q.insertMarker, tables.q.selectEntriesFrom, tables.q.selectEntriesAfter, true);
+    }
+
+    private DirectoryIndex(CassandraTables tables, PreparedStatement insertMarker, PreparedStatement selectFrom,
+                           PreparedStatement selectAfter, boolean withRows) {
         this.tables = tables;
+        this.withRows = withRows;
+        this.insertMarker = insertMarker;
+        this.selectFrom = selectFrom;
+        this.selectAfter = selectAfter;
+    }
+
+    /**
+     * The index of the keys that have rows in {@code versions}, table {@code version_directory}:
+     * the same layout, entries without a row (docs/cassandra.md, "Versioning").
+     */
+    static DirectoryIndex ofVersionKeys(CassandraTables tables) {
+        return new DirectoryIndex(tables, tables.q.insertVersionKey, tables.q.selectVersionKeysFrom,
+                tables.q.selectVersionKeysAfter, false);
+    }
+
+    /** A key listed, and the row its entry holds (null in the index of version keys). */
+    record Listed(String key, java.nio.ByteBuffer row) {
+    }
+
+    /** Listed keys in order. */
+    interface KeyCursor extends Iterator<Listed>, AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** The listed keys from a start point, in UTF-8 order. */
+    KeyCursor keys(String bucket, String target, Listing.From from) {
+        return new Walk(bucket, target, from);
     }
 
     /** Where a key is listed: its directory (through the last '/'), shard and name. */
@@ -67,7 +106,7 @@ final class DirectoryIndex {
             String parent = key.substring(0, from);
             String name = key.substring(from, slash + 1);
             if (!markerWritten(bucket.length() + ":" + bucket + key.substring(0, slash + 1))) {
-                inserts.add(tables.async(tables.write(tables.q.insertMarker.bind(bucket, parent, shardOf(name), name))));
+                inserts.add(tables.async(tables.write(insertMarker.bind(bucket, parent, shardOf(name), name))));
             }
             from = slash + 1;
         }
@@ -83,7 +122,26 @@ final class DirectoryIndex {
 
     /** The bucket's keys in order; listing stops at the first key without the prefix. */
     Listing.Seeker seeker(String bucket, String prefix) {
-        return (target, from) -> new Walk(bucket, target, from);
+        return (target, from) -> new ObjectCursor(new Walk(bucket, target, from));
+    }
+
+    /** The objects of a walk of {@code directory}. */
+    private record ObjectCursor(Walk walk) implements Listing.Cursor {
+        @Override
+        public boolean hasNext() {
+            return walk.hasNext();
+        }
+
+        @Override
+        public ObjectInfo next() {
+            Listed l = walk.next();
+            return RowFormat.decodeObject(l.key(), l.row()).value();
+        }
+
+        @Override
+        public void close() {
+            walk.close();
+        }
     }
 
     /** The smallest string greater than every string that starts with {@code s}; null if none. */
@@ -102,10 +160,10 @@ final class DirectoryIndex {
     }
 
     /** A depth-first walk over directories; the innermost directory on top of the stack. */
-    private final class Walk implements Listing.Cursor {
+    private final class Walk implements KeyCursor {
         private final String bucket;
         private final Deque<Level> stack = new ArrayDeque<>();
-        private ObjectInfo next;
+        private Listed next;
 
         Walk(String bucket, String target, Listing.From from) {
             this.bucket = bucket;
@@ -145,18 +203,18 @@ final class DirectoryIndex {
                 if (name.endsWith("/")) {
                     stack.push(new Level(top.dir + name, "", true));
                 } else {
-                    next = RowFormat.decodeObject(top.dir + name, r.getByteBuffer("row")).value();
+                    next = new Listed(top.dir + name, withRows ? r.getByteBuffer("row") : null);
                 }
             }
             return next != null;
         }
 
         @Override
-        public ObjectInfo next() {
+        public Listed next() {
             if (!hasNext()) {
                 throw new NoSuchElementException();
             }
-            ObjectInfo o = next;
+            Listed o = next;
             next = null;
             return o;
         }
@@ -187,7 +245,7 @@ final class DirectoryIndex {
                 started = true;
                 List<CompletableFuture<AsyncResultSet>> queries = new ArrayList<>();
                 for (int shard = 0; shard < CassandraSchema.DIRECTORY_SHARDS; shard++) {
-                    BoundStatement st = (inclusive ? tables.q.selectEntriesFrom : tables.q.selectEntriesAfter)
+                    BoundStatement st = (inclusive ? selectFrom : selectAfter)
                             .bind(bucket, dir, shard, start).setPageSize(PAGE_SIZE);
                     queries.add(tables.session.executeAsync(tables.read(st)).toCompletableFuture());
                 }

@@ -5,6 +5,7 @@ import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.PartInfo;
+import dev.cairn.store.VersionId;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -30,6 +31,8 @@ import java.util.UUID;
 final class RowFormat {
     /** DO NOT CHANGE: embedded in stored data. */
     static final int VERSION = 1;
+    /** DO NOT CHANGE: the trailing byte of an object version that has an id. */
+    static final int VERSION_WITH_ID = 1;
 
     private RowFormat() {
     }
@@ -49,8 +52,14 @@ final class RowFormat {
             map(out, o.checksums());
             // A private object's cell ends here, as cells written before objects had ACLs (and
             // nodes of those versions, which stop reading here, see the object as private).
-            if (o.acl() != BucketAcl.PRIVATE) {
+            // A version with an id (written while its bucket's versioning was Enabled) adds its
+            // ACL whatever it is, then a byte saying so: its id is derived from the write id.
+            boolean hasId = o.versionId() != null && !VersionId.NULL.equals(o.versionId());
+            if (o.acl() != BucketAcl.PRIVATE || hasId) {
                 out.writeByte(o.acl().code());
+            }
+            if (hasId) {
+                out.writeByte(VERSION_WITH_ID);
             }
         });
     }
@@ -64,11 +73,16 @@ final class RowFormat {
             int partCount = in.readInt();
             Map<String, String> checksums = readMap(in);
             int acl = in.read();
-            if (acl >= 0 && acl != BucketAcl.PUBLIC_READ.code()) {
+            if (acl >= 0 && acl != BucketAcl.PUBLIC_READ.code() && acl != BucketAcl.PRIVATE.code()) {
                 throw new IOException("unknown object ACL code " + acl);
             }
+            int version = in.read();
+            if (version >= 0 && version != VERSION_WITH_ID) {
+                throw new IOException("unknown version flag " + version);
+            }
             return new Stored<>(wid, gen, new ObjectInfo(key, sha, size, etag,
-                    acl < 0 ? attributes : attributes.withAcl(BucketAcl.PUBLIC_READ), lastModified, partCount, checksums));
+                    acl == BucketAcl.PUBLIC_READ.code() ? attributes.withAcl(BucketAcl.PUBLIC_READ) : attributes,
+                    lastModified, partCount, checksums, version == VERSION_WITH_ID ? VersionRows.idOf(wid) : null));
         });
     }
 

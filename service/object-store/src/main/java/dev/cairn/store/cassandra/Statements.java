@@ -13,9 +13,11 @@ final class Statements {
     final PreparedStatement selectBuckets;
     final PreparedStatement updateBucketAcl;
     final PreparedStatement deleteBucket;
+    final PreparedStatement updateBucketVersioning;
 
     final PreparedStatement insertObject;
     final PreparedStatement selectObject;
+    final PreparedStatement selectObjectStamped;
     final PreparedStatement deleteObject;
 
     final PreparedStatement insertLayout;
@@ -65,19 +67,31 @@ final class Statements {
     final PreparedStatement selectPartsAfter;
     final PreparedStatement deletePart;
 
+    final PreparedStatement insertVersion;
+    final PreparedStatement deleteVersion;
+    final PreparedStatement selectVersions;
+    final PreparedStatement selectNewestVersion;
+    final PreparedStatement selectVersion;
+    final PreparedStatement insertVersionKey;
+    final PreparedStatement deleteVersionKey;
+    final PreparedStatement selectVersionKeysFrom;
+    final PreparedStatement selectVersionKeysAfter;
+
     final PreparedStatement acquireKeyLock;
     final PreparedStatement releaseKeyLock;
     final PreparedStatement selectKeyLock;
 
     Statements(CqlSession s, String ks) {
         insertBucket = s.prepare("INSERT INTO " + ks + ".buckets (name, created, acl) VALUES (?, ?, ?) IF NOT EXISTS");
-        selectBucket = s.prepare("SELECT created, acl FROM " + ks + ".buckets WHERE name = ?");
-        selectBuckets = s.prepare("SELECT name, created, acl FROM " + ks + ".buckets");
+        selectBucket = s.prepare("SELECT created, acl, versioning FROM " + ks + ".buckets WHERE name = ?");
+        selectBuckets = s.prepare("SELECT name, created, acl, versioning FROM " + ks + ".buckets");
+        updateBucketVersioning = s.prepare("UPDATE " + ks + ".buckets SET versioning = ? WHERE name = ? IF EXISTS");
         updateBucketAcl = s.prepare("UPDATE " + ks + ".buckets SET acl = ? WHERE name = ? IF EXISTS");
         deleteBucket = s.prepare("DELETE FROM " + ks + ".buckets WHERE name = ? IF EXISTS");
 
         insertObject = s.prepare("INSERT INTO " + ks + ".objects (bucket, key, row) VALUES (?, ?, ?)");
         selectObject = s.prepare("SELECT row FROM " + ks + ".objects WHERE bucket = ? AND key = ?");
+        selectObjectStamped = s.prepare("SELECT row, writetime(row) AS ts FROM " + ks + ".objects WHERE bucket = ? AND key = ?");
         deleteObject = s.prepare("DELETE FROM " + ks + ".objects WHERE bucket = ? AND key = ?");
 
         insertLayout = s.prepare("INSERT INTO " + ks + ".layouts (bucket, key, row) VALUES (?, ?, ?)");
@@ -102,9 +116,9 @@ final class Statements {
         deleteRef = s.prepare("DELETE FROM " + ks + ".refs WHERE sha256 = ? AND kind = ? AND bucket = ? AND slot = ? AND wid = ?");
         selectAnyRef = s.prepare("SELECT kind FROM " + ks + ".refs WHERE sha256 = ? LIMIT 1");
         selectHolder = s.prepare("SELECT kind FROM " + ks + ".refs WHERE sha256 = ? AND kind IN ("
-                + CassandraKeys.KIND_OBJECT + ", " + CassandraKeys.KIND_PART + ") LIMIT 1");
-        selectObjectRefs = s.prepare("SELECT bucket, slot FROM " + ks + ".refs WHERE sha256 = ? AND kind = "
-                + CassandraKeys.KIND_OBJECT);
+                + CassandraKeys.KIND_OBJECT + ", " + CassandraKeys.KIND_PART + ", " + CassandraKeys.KIND_VERSION + ") LIMIT 1");
+        selectObjectRefs = s.prepare("SELECT kind, bucket, slot FROM " + ks + ".refs WHERE sha256 = ? AND kind IN ("
+                + CassandraKeys.KIND_OBJECT + ", " + CassandraKeys.KIND_VERSION + ")");
 
         selectGenerations = s.prepare("SELECT generation, size, complete, dooms FROM " + ks + ".contents WHERE sha256 = ?");
         selectGeneration = s.prepare("SELECT generation, size, complete, dooms FROM " + ks
@@ -134,6 +148,19 @@ final class Statements {
         selectPartsAfter = s.prepare("SELECT part_number, row FROM " + ks
                 + ".parts WHERE upload_id = ? AND part_number > ? LIMIT ?");
         deletePart = s.prepare("DELETE FROM " + ks + ".parts WHERE upload_id = ? AND part_number = ?");
+
+        insertVersion = s.prepare("INSERT INTO " + ks + ".versions (bucket, key, sort, row, layout) VALUES (?, ?, ?, ?, ?)");
+        deleteVersion = s.prepare("DELETE FROM " + ks + ".versions WHERE bucket = ? AND key = ? AND sort = ?");
+        String versionColumns = "SELECT sort, row, layout, writetime(row) AS ts FROM " + ks + ".versions WHERE bucket = ? AND key = ?";
+        selectVersions = s.prepare(versionColumns);
+        selectNewestVersion = s.prepare(versionColumns + " LIMIT 1");
+        selectVersion = s.prepare(versionColumns + " AND sort = ?");
+        insertVersionKey = s.prepare("INSERT INTO " + ks + ".version_directory (bucket, dir, shard, name) VALUES (?, ?, ?, ?)");
+        deleteVersionKey = s.prepare("DELETE FROM " + ks + ".version_directory WHERE bucket = ? AND dir = ? AND shard = ? AND name = ?");
+        selectVersionKeysFrom = s.prepare("SELECT name FROM " + ks
+                + ".version_directory WHERE bucket = ? AND dir = ? AND shard = ? AND name >= ?");
+        selectVersionKeysAfter = s.prepare("SELECT name FROM " + ks
+                + ".version_directory WHERE bucket = ? AND dir = ? AND shard = ? AND name > ?");
 
         acquireKeyLock = s.prepare("INSERT INTO " + ks + ".key_locks (bucket, key, holder) VALUES (?, ?, ?) IF NOT EXISTS USING TTL ?");
         releaseKeyLock = s.prepare("DELETE FROM " + ks + ".key_locks WHERE bucket = ? AND key = ? IF holder = ?");

@@ -165,6 +165,12 @@ public final class EmbeddedObjectStore implements ObjectStore {
     }
 
     @Override
+    public ObjectInfo setObjectVersionAcl(String bucket, String key, String versionId, dev.cairn.store.BucketAcl acl)
+            throws IOException {
+        return versioned.setAcl(bucket, key, versionId, acl);
+    }
+
+    @Override
     public long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
         return objects.partSizes(bucket, key, info);
     }

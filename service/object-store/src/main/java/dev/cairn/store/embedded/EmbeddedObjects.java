@@ -120,7 +120,7 @@ final class EmbeddedObjects {
                             changes.add(old.sha256(), REF_OBJECT, bucket, -1);
                         }
                         if (plan != null) {
-                            plan.apply(bucket, key, batch, changes, versions.table());
+                            plan.apply(bucket, key, batch, changes, versions.table(), t.layouts);
                         }
                         changes.apply(batch);
                         batch.putRow(t.objects, rowKey, ObjectRow.toRow(info, plan == null ? null : plan.newSort()));
@@ -182,9 +182,18 @@ final class EmbeddedObjects {
         }
     }
 
+    /** The part sizes of the current version, or of the version {@code info} names when another. */
     long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
         buckets.require(bucket);
-        return info.partCount() == 0 ? null : t.layouts.read(objectKey(bucket, key), info);
+        if (info.partCount() == 0) {
+            return null;
+        }
+        long[] sizes = t.layouts.read(objectKey(bucket, key), info);
+        if (sizes != null || info.versionId() == null) {
+            return sizes;
+        }
+        EmbeddedVersions.Stored v = versions.find(bucket, key, info.versionId(), dev.cairn.engine.ReadOptions.DEFAULT);
+        return v == null || !v.isObject() ? null : t.layouts.read(EmbeddedVersions.rowKey(bucket, key, v.sort()), info);
     }
 
     ObjectInfo head(String bucket, String key) throws IOException {

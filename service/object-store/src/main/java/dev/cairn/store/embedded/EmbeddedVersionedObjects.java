@@ -100,7 +100,7 @@ final class EmbeddedVersionedObjects {
             if (replacesOld) {
                 changes.add(old.sha256(), REF_OBJECT, bucket, -1);
             }
-            plan.apply(bucket, key, batch, changes, t.versions);
+            plan.apply(bucket, key, batch, changes, t.versions, t.layouts);
             changes.apply(batch);
             if (old != null) {
                 batch.delete(t.objects, rowKey);
@@ -169,6 +169,9 @@ final class EmbeddedVersionedObjects {
             }
             changes.apply(batch);
             batch.delete(t.versions, EmbeddedVersions.rowKey(bucket, key, target.sort()));
+            if (target.isObject() && target.version().info().partCount() > 0) {
+                t.layouts.delete(batch, EmbeddedVersions.rowKey(bucket, key, target.sort()));
+            }
             if (next != null && next.isObject()) {
                 promote(batch, bucket, key, rowKey, next);
             }
@@ -183,11 +186,48 @@ final class EmbeddedVersionedObjects {
             throws IOException {
         batch.delete(t.versions, EmbeddedVersions.rowKey(bucket, key, next.sort()));
         batch.putRow(t.objects, rowKey, ObjectRow.toRow(next.version().info(), next.sort()));
+        if (next.version().info().partCount() > 0) {
+            t.layouts.move(batch, EmbeddedVersions.rowKey(bucket, key, next.sort()), rowKey);
+        }
     }
 
     private static boolean matches(ObjectInfo current, String versionId) {
         String id = current.versionId() == null ? VersionId.NULL : current.versionId();
         return id.equals(versionId);
+    }
+
+    /**
+     * PutObjectAcl of one version: the current one through {@link EmbeddedObjects#setAcl}; an
+     * older one has its {@code versions} row written again with the new ACL. Null when the key
+     * has no object version of that id.
+     */
+    ObjectInfo setAcl(String bucket, String key, String versionId, dev.cairn.store.BucketAcl acl) throws IOException {
+        ReadWriteLock bucketLock = buckets.lock(bucket);
+        bucketLock.readLock().lock();
+        try {
+            Versioning versioning = buckets.require(bucket).versioning();
+            byte[] rowKey = objectKey(bucket, key);
+            try (StripedLocks.Held k = objects.lockKey(rowKey)) {
+                ObjectInfo current = EmbeddedObjects.named(versioning, objects.decodeOrNull(key, t.objects.get(rowKey)));
+                if (current == null || !matches(current, versionId)) {
+                    EmbeddedVersions.Stored s = versions.find(bucket, key, versionId, ReadOptions.DEFAULT);
+                    if (s == null || !s.isObject()) {
+                        return null;
+                    }
+                    ObjectVersion v = s.version();
+                    ObjectInfo info = v.info().withAttributes(v.info().attributes().withAcl(acl));
+                    WriteBatch batch = new WriteBatch();
+                    batch.put(t.versions, EmbeddedVersions.rowKey(bucket, key, s.sort()),
+                            EmbeddedVersions.encode(new ObjectVersion(key, v.versionId(), false, v.lastModified(), info, false)));
+                    t.engine.write(batch);
+                    return info;
+                }
+                // Locks are reentrant: the current version changes under the same locks.
+                return objects.setAcl(bucket, key, acl);
+            }
+        } finally {
+            bucketLock.readLock().unlock();
+        }
     }
 
     ObjectVersion version(String bucket, String key, String versionId) throws IOException {

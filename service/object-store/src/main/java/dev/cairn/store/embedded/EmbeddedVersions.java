@@ -148,12 +148,20 @@ final class EmbeddedVersions {
             return droppedNull != null && droppedNull.isObject() ? droppedNull.version().info().sha256() : null;
         }
 
-        void apply(String bucket, String key, WriteBatch batch, EmbeddedContent.RefChanges changes, Table versions) {
+        /** Applies the plan to {@code batch}; the caller writes or deletes the current row's layout after it. */
+        void apply(String bucket, String key, WriteBatch batch, EmbeddedContent.RefChanges changes, Table versions,
+                   PartLayouts layouts) throws IOException {
             if (demote != null) {
                 batch.put(versions, rowKey(bucket, key, demote.sort()), encode(demote.version()));
+                if (demote.version().info().partCount() > 0) {
+                    layouts.move(batch, EmbeddedKeys.objectKey(bucket, key), rowKey(bucket, key, demote.sort()));
+                }
             }
             if (droppedNull != null) {
                 batch.delete(versions, rowKey(bucket, key, droppedNull.sort()));
+                if (droppedNull.isObject() && droppedNull.version().info().partCount() > 0) {
+                    layouts.delete(batch, rowKey(bucket, key, droppedNull.sort()));
+                }
                 if (droppedNull.isObject()) {
                     changes.add(droppedNull.version().info().sha256(), EmbeddedKeys.REF_OBJECT, bucket, -1);
                 }

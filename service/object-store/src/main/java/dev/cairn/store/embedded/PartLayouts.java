@@ -10,8 +10,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The part sizes of objects completed from multipart uploads, so that GetObject can serve one
- * part by number: table {@code layouts}, keyed like {@code objects}, written and deleted in the
- * batches that write and replace the object row. Layout in docs/service.md ("Embedded layout").
+ * part by number: table {@code layouts}, keyed like {@code objects} (an older version: like its
+ * {@code versions} row), written, moved and deleted in the batches that change those rows. Layout in docs/service.md ("Embedded layout").
  * Stateless apart from its table; thread-safe.
  */
 final class PartLayouts {
@@ -35,6 +35,19 @@ final class PartLayouts {
 
     void delete(WriteBatch batch, byte[] rowKey) {
         batch.delete(table, rowKey);
+    }
+
+    /**
+     * Moves a layout to another key in {@code batch}, as read now (nothing when there is none):
+     * from the current row's key to its {@code versions} row's key when a version stops being
+     * current, and back when it becomes current again.
+     */
+    void move(WriteBatch batch, byte[] from, byte[] to) throws IOException {
+        byte[] v = table.get(from);
+        if (v != null) {
+            batch.put(table, to, v);
+        }
+        batch.delete(table, from);
     }
 
     /** The part sizes recorded for this version of the object (same ETag and size), or null. */

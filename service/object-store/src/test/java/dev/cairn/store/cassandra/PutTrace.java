@@ -8,6 +8,7 @@ import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectRead;
+import dev.cairn.store.Versioning;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -18,8 +19,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The statements one PUT and one GET of the Cassandra store issue, their round trips and the
- * time of each, next to a single-row write and read of the cluster alone, one operation at a
+ * The statements one PUT and one GET of the Cassandra store issue (in an unversioned and in a
+ * versioned bucket), their round trips and the time of each, next to a single-row write and read of the cluster alone, one operation at a
  * time on the local test cluster. Not a test; run by hand:
  * {@code java -cp <test classpath> dev.cairn.store.cassandra.PutTrace [operations]}.
  */
@@ -56,6 +57,27 @@ public final class PutTrace {
                     in.readAllBytes();
                 }
             });
+            String versioned = bucket + "-v";
+            store.createBucket(versioned, BucketAcl.PRIVATE);
+            store.setBucketVersioning(versioned, Versioning.ENABLED);
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                ids.add(put(store, versioned, "photos/k" + i, random()).versionId());
+            }
+            measure(trace, "PUT versioned (Enabled), existing key, new content", n,
+                    i -> put(store, versioned, "photos/k" + i, random()));
+            measure(trace, "GET versioned, current version", n, i -> {
+                try (ObjectRead r = store.getObject(versioned, "photos/k" + i); InputStream in = r.open(0, r.size())) {
+                    in.readAllBytes();
+                }
+            });
+            measure(trace, "GET versioned, older version by id", n, i -> {
+                try (ObjectRead r = store.getObjectVersion(versioned, "photos/k" + i, ids.get(i));
+                     InputStream in = r.open(0, r.size())) {
+                    in.readAllBytes();
+                }
+            });
+            measure(trace, "DELETE versioned (a delete marker)", n, i -> store.deleteObjectVersion(versioned, "photos/k" + i, null));
             session.execute("CREATE TABLE IF NOT EXISTS " + settings.getKeyspace()
                     + ".probe (k text PRIMARY KEY, v blob)");
             PreparedStatement insert = session.prepare("INSERT INTO " + settings.getKeyspace() + ".probe (k, v) VALUES (?, ?)");
@@ -74,9 +96,10 @@ public final class PutTrace {
         return b;
     }
 
-    private static void put(CassandraObjectStore store, String bucket, String key, byte[] data) throws Exception {
+    private static dev.cairn.store.ObjectInfo put(CassandraObjectStore store, String bucket, String key, byte[] data)
+            throws Exception {
         ContentSource c = BytesContent.of(data);
-        store.putObject(bucket, key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        return store.putObject(bucket, key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
     }
 
     /** Runs the operation n times, one at a time, and prints what the last one issued. */
