@@ -53,8 +53,10 @@ public final class EmbeddedVersionScanner {
         byte[] end = EmbeddedKeys.successor(base);
         byte[] objectsStart = base;
         byte[] versionsStart = base;
+        byte[] lastKey = null;
         if (afterKey != null) {
             byte[] after = EmbeddedKeys.objectKey(bucket, afterKey);
+            lastKey = after; // the versions of afterKey still to come are not its newest
             objectsStart = EmbeddedKeys.concat(after, new byte[] {0});
             versionsStart = afterOrder == null ? EmbeddedKeys.concat(after, new byte[] {1})
                     : EmbeddedKeys.concat(EmbeddedVersions.rowKey(bucket, afterKey, afterOrder), new byte[] {0});
@@ -63,7 +65,6 @@ public final class EmbeddedVersionScanner {
              EntryIterator older = versions.scan(new KeyRange(versionsStart, end), read)) {
             Entry nextCurrent = advance(current);
             Entry nextOlder = advance(older);
-            byte[] lastKey = null;
             while (nextCurrent != null || nextOlder != null) {
                 byte[] olderKey = nextOlder == null ? null : objectKeyOf(nextOlder);
                 boolean takeCurrent = nextOlder == null
