@@ -37,8 +37,10 @@ public final class DumpCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintStream out = System.out;
         byte[] magic;
+        byte[] version;
         try (InputStream in = Files.newInputStream(file)) {
             magic = in.readNBytes(8);
+            version = in.readNBytes(2);
         }
         if (java.util.Arrays.equals(magic, PackFormat.PACK_MAGIC)) {
             return dumpPack(out);
@@ -69,6 +71,7 @@ public final class DumpCommand implements Callable<Integer> {
         try (InputStream in = Files.newInputStream(file); ManifestReader r = new ManifestReader(file.toString(), in)) {
             ManifestHeader h = r.header();
             out.println("manifest " + file);
+            out.println("  version:    " + (version.length == 2 ? ((version[0] & 0xFF) << 8 | (version[1] & 0xFF)) : "?"));
             out.println("  backup id:  " + h.backupId());
             out.println("  parent id:  " + (h.parentId() == null ? "(none)" : h.parentId()));
             out.println("  started:    " + Instant.ofEpochMilli(h.startedMillis()) + " (" + h.startedMillis() + ")");
