@@ -266,7 +266,7 @@ public final class BackupRun {
                 BlobCopier.Outcome outcome = await(copies.get(i));
                 if (outcome == BlobCopier.Outcome.MISSING_IN_SOURCE) {
                     skipped++;
-                    warnings.add(row.bucket() + "/" + row.key() + ": its content " + row.info().sha256()
+                    warnings.add(row.bucket() + "/" + row.info().key() + ": its content " + row.info().sha256()
                             + " is gone from the source (deleted during the scan); not in this backup");
                     continue;
                 }

@@ -33,7 +33,6 @@ import java.util.List;
 public final class CheckpointReader implements BackupSource {
     private static final long ROW_BYTES_ESTIMATE = 160;
     private static final String SPLIT_PREFIX = "bucket-";
-    private static final String VERSIONS_SPLIT_PREFIX = "versions-";
 
     private final Engine engine;
     private final EmbeddedScanner scanner;
@@ -41,6 +40,8 @@ public final class CheckpointReader implements BackupSource {
     private final ReadRate rate;
     private final boolean idle;
     private final String description;
+    /** The split of a bucket whose versioning is configured: every version of its keys. */
+    private static final String VERSIONS_SPLIT_PREFIX = "versions-";
 
     private CheckpointReader(Engine engine, boolean scan, long bytesPerSecond, boolean idle, String description)
             throws IOException {
