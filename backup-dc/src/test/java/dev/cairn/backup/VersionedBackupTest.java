@@ -204,7 +204,7 @@ class VersionedBackupTest {
         }
         Main.SourceFactory currentOnly = options -> StoreFixture.source(sourceDir());
         int exit = Main.commandLine(currentOnly).execute("run", "--source", "embedded", "--target", target());
-        assertEquals(Main.EXIT_USAGE, exit, "refused before it starts, not a backup of current objects only");
+        assertEquals(Main.EXIT_FAILED, exit, "refused before it starts, not a backup of current objects only");
         assertTrue(dev.cairn.backup.archive.Catalog.backups(new DirectoryTarget(dir.resolve("archive"))).isEmpty());
     }
 }
