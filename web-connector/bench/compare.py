@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Throughput and p99 of the web connector against its baselines, one wrk run each, 20 KB
 objects: nginx + module vs nginx proxy_pass vs nginx static files; Apache + mod_cairn vs
-mod_proxy; nginx proxy_cache on /_cas/ vs nginx static. Prints a table and one JSON line.
+mod_proxy; nginx proxy_cache on /_cas/ (configured as docs/web-connector.md advises) vs nginx
+static, with and without open_file_cache. Prints a table and one JSON line.
 
 usage: compare.py [--seconds 5] [--connections 32] [--objects 100] [--rounds 3]
 """
@@ -47,7 +48,8 @@ http {{
     location /priv/ {{ proxy_pass http://cairn; proxy_http_version 1.1; proxy_set_header Connection "";
                       proxy_set_header Host 127.0.0.1:{cairn_port}; }}
     location /static/ {{ alias {static_dir}/; }}
-    location /_cas/ {{ cairn_pass cairn; cairn_cas on; cairn_credentials {creds};
+    location /ostatic/ {{ alias {static_dir}/; open_file_cache max=1000; }}
+    location /_cas/ {{ cairn_pass cairn; cairn_cas on; cairn_credentials {creds}; open_file_cache max=1000;
                       proxy_cache cas; proxy_cache_valid 200 1h; proxy_cache_lock on; }}
     location /pcas/ {{ proxy_pass http://cairn/_cas/; proxy_http_version 1.1; proxy_set_header Connection "";
                       proxy_cache cas; proxy_cache_valid 200 1h; proxy_cache_lock on; }}
@@ -214,6 +216,7 @@ def main():
             ("nginx proxy_pass (public bucket)", nport, paths("/pp/"), nginx),
             ("nginx proxy_pass, presigned (private bucket)", nport, presigned_paths, nginx),
             ("nginx static files", nport, paths("/static/"), nginx),
+            ("nginx static files, open_file_cache", nport, paths("/ostatic/"), nginx),
             ("nginx proxy_cache on /_cas/", nport, cas_paths, nginx),
             ("nginx proxy_cache, proxy_pass without module", nport, plain_cas_paths, nginx),
             ("apache mod_cairn, signed (private bucket)", aport, paths("/m/"), apache),
@@ -288,6 +291,8 @@ def main():
             "nginx_cas_cache_vs_static_cpu": r["nginx static files"]["server_cpu_us_per_request"]
             / r["nginx proxy_cache on /_cas/"]["server_cpu_us_per_request"],
             "nginx_cas_cache_vs_static_rps": r["nginx proxy_cache on /_cas/"]["rps"] / r["nginx static files"]["rps"],
+            "nginx_cas_cache_vs_static_open_file_cache_rps": r["nginx proxy_cache on /_cas/"]["rps"]
+            / r["nginx static files, open_file_cache"]["rps"],
         }
         ratios = {k: round(v, 3) for k, v in ratios.items()}
         print(f"\n{'run':45s} {'req/s':>10s} {'p99 ms':>9s} {'cpu us/req':>10s} {'non-2xx':>8s} {'conns closed':>12s}"

@@ -48,8 +48,11 @@ has ratio || RATIO_RUNS=0
 for run in $(seq "$RATIO_RUNS"); do
   for mode in on off; do
     if [ "$mode" = off ]; then opts=-Dcairn.console.enabled=false; else opts=; fi
-    line=$(JAVA_TOOL_OPTIONS="$opts" CAIRN_PORT=9132 CEIL_PORT=9232 "$HERE/ratio.sh" 3 5 2>/dev/null | tail -n 1 || true)
-    echo "$run $mode $line" >>"$WORK/ratio.txt"
+    line=$(JAVA_TOOL_OPTIONS="$opts" CAIRN_PORT=9132 CEIL_PORT=9232 "$HERE/ratio.sh" 3 5 2>/dev/null \
+        | grep 'median ratio to the ceiling' | head -n 1 || true)
+    anonymous=$(grep -o 'anonymous [0-9.]*' <<<"$line" | awk '{print $2}' || true)
+    presigned=$(grep -o ' presigned [0-9.]*' <<<"$line" | awk '{print $2}' || true)
+    echo "$run $mode ${anonymous:-failed} ${presigned:-failed}" >>"$WORK/ratio.txt"
   done
 done
 
@@ -71,9 +74,10 @@ echo "median: cold $cold  warm $warm"
 echo
 echo "hot GET ratio to the bare Jetty ceiling (ratio.sh 3 5), console on and off, alternated"
 printf '%-4s %-5s %10s %10s\n' run mode anonymous presigned
-awk '{printf "%-4s %-5s %10s %10s\n", $1, $2, $6, $8}' "$WORK/ratio.txt"
-on_a=$(awk '$2 == "on" {print $6}' "$WORK/ratio.txt" | median); off_a=$(awk '$2 == "off" {print $6}' "$WORK/ratio.txt" | median)
-on_p=$(awk '$2 == "on" {print $8}' "$WORK/ratio.txt" | median); off_p=$(awk '$2 == "off" {print $8}' "$WORK/ratio.txt" | median)
+awk '{printf "%-4s %-5s %10s %10s\n", $1, $2, $3, $4}' "$WORK/ratio.txt"
+measured() { awk -v mode="$1" -v col="$2" '$2 == mode && $col != "failed" {print $col}' "$WORK/ratio.txt" | median; }
+on_a=$(measured on 3); off_a=$(measured off 3)
+on_p=$(measured on 4); off_p=$(measured off 4)
 echo "median: on anonymous $on_a presigned $on_p; off anonymous $off_a presigned $off_p"
 thumbs_json=$(awk 'BEGIN {printf "{"} {printf "%s\"%s_%sx%s\": %s", (NR > 1 ? ", " : ""), $1, $2, $3, $4} END {printf "}"}' "$WORK/thumbs.txt")
 echo "{\"bench\": \"console\", \"thumbnails_per_second\": $thumbs_json, \"prefix200_seconds\": {\"cold\": $cold, \"warm\": $warm}, \"hot_get_ratio\": {\"console_on\": {\"anonymous\": $on_a, \"presigned\": $on_p}, \"console_off\": {\"anonymous\": $off_a, \"presigned\": $off_p}}}"

@@ -1,6 +1,9 @@
 """Drives the web console in headless Chromium (Selenium), as a person would.
 
-usage: console_browser.py BASE_URL ADMIN_KEY ADMIN_SECRET READER_KEY READER_SECRET IMAGES_DIR SHOTS_DIR
+usage: console_browser.py BASE_URL ADMIN_KEY ADMIN_SECRET READER_KEY READER_SECRET IMAGES_DIR SHOTS_DIR NEW_VERSION
+
+NEW_VERSION is another image named as the second of IMAGES_DIR: uploaded into the versioned bucket as its
+newer version, so that the old one can be downloaded, made current again and a version deleted.
 
 The admin key may do everything; the reader key may only list and read (the test's access rules).
 Exits non-zero on the first failed check, printing what failed. Saves a screenshot of each page
@@ -22,7 +25,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-base, admin, admin_secret, reader, reader_secret, images_dir, shots = sys.argv[1:8]
+base, admin, admin_secret, reader, reader_secret, images_dir, shots, new_version = sys.argv[1:9]
 os.makedirs(shots, exist_ok=True)
 images = sorted(os.path.join(images_dir, f) for f in os.listdir(images_dir))
 bucket = "console-test-%d" % (int(time.time() * 1000) % 1000000)
@@ -92,6 +95,30 @@ def thumbnails_loaded():
     return driver.execute_script(
         "const imgs = [...document.querySelectorAll('.grid img')];"
         "return imgs.length && imgs.every(i => i.complete && i.naturalWidth > 0) ? imgs.length : 0;")
+
+
+def sha256_in_browser(path):
+    """Fetches a console URL with the session, as the page would, and hashes what came."""
+    return driver.execute_async_script(
+        "const [path, done] = arguments;"
+        "fetch(path, {credentials: 'same-origin'}).then(r => r.ok ? r.arrayBuffer() : Promise.reject(r.status))"
+        ".then(b => crypto.subtle.digest('SHA-256', b))"
+        ".then(h => done([...new Uint8Array(h)].map(x => x.toString(16).padStart(2, '0')).join('')), e => done(String(e)));",
+        path)
+
+
+def shot_of_versions(name):
+    driver.execute_script("document.getElementById('versions').scrollIntoView()")
+    shot(name)
+
+
+def version_rows():
+    return driver.find_elements(By.CSS_SELECTOR, "#versions tbody tr")
+
+
+def accept_confirmation():
+    wait.until(EC.alert_is_present())
+    driver.switch_to.alert.accept()
 
 
 def browser_request(method, path, body, with_token=True):
@@ -204,6 +231,53 @@ try:
     check(not driver.find_elements(By.XPATH, "//ul[@class='grid']//a[span='%s']" % first), "the deleted image is gone")
     shot("after-delete")
 
+    # Versions: switch versioning on, upload a newer version of an image, then act on the old one.
+    second = os.path.basename(images[1])
+    check(os.path.basename(new_version) == second, "the new version is named as the second image")
+    driver.find_element(By.LINK_TEXT, "Buckets").click()
+    wait_h1("Buckets")
+    driver.find_element(By.CSS_SELECTOR, "button[aria-label='Enable versioning for %s']" % bucket).click()
+    wait.until(lambda d: "Versioning Enabled for " + bucket in d.find_element(By.CSS_SELECTOR, "p.notice").text)
+    check(driver.find_elements(By.CSS_SELECTOR, "button[aria-label='Suspend versioning for %s']" % bucket), "versioning is on")
+    driver.find_element(By.LINK_TEXT, bucket).click()
+    wait_h1(bucket)
+    driver.find_element(By.ID, "files").send_keys(new_version)
+    wait.until(lambda d: d.find_element(By.ID, "uploads").get_attribute("data-state") in ("done", "failed"))
+    check(driver.find_element(By.ID, "uploads").get_attribute("data-state") == "done", "the new version is uploaded")
+    driver.find_element(By.ID, "refresh").click()
+    wait.until(lambda d: thumbnails_loaded() == len(images) - 1)
+    driver.find_element(By.XPATH, "//ul[@class='grid']//a[span='%s']" % second).click()
+    wait_h1(second)
+    check(sha256_of(new_version) in driver.find_element(By.CSS_SELECTOR, "table.details").text, "the new version is current")
+    rows = version_rows()
+    check(len(rows) == 2, "two versions listed: %d" % len(rows))
+    newer_id = rows[0].get_attribute("data-version")
+    older_id = rows[1].get_attribute("data-version")
+    check(rows[0].get_attribute("data-current") == "true", "the newest version is the current one")
+    download = rows[1].find_element(By.LINK_TEXT, "Download")
+    check(download.get_dom_attribute("download") is not None, "the old version's link downloads")
+    check(sha256_in_browser(download.get_attribute("href")) == sha256_of(images[1]), "the old version downloads as it was")
+    shot_of_versions("versions")
+    accessible("versions")
+
+    # Make the old version current again: a copy of it on top.
+    rows[1].find_element(By.XPATH, ".//button[text()='Make current']").click()
+    accept_confirmation()
+    wait.until(lambda d: "is current again" in d.find_element(By.CSS_SELECTOR, "p.notice").text)
+    check(sha256_of(images[1]) in driver.find_element(By.CSS_SELECTOR, "table.details").text, "the old content is current")
+    wait.until(lambda d: len(version_rows()) == 3)
+    wait.until(lambda d: d.execute_script("const i = document.querySelector('.preview img'); return i && i.complete && i.naturalWidth > 0"))
+    shot_of_versions("version-restored")
+
+    # Delete the newer version for good.
+    row = driver.find_element(By.CSS_SELECTOR, "#versions tr[data-version='%s']" % newer_id)
+    row.find_element(By.XPATH, ".//button[text()='Delete for good']").click()
+    accept_confirmation()
+    wait.until(lambda d: "permanently" in d.find_element(By.CSS_SELECTOR, "p.notice").text)
+    ids = [r.get_attribute("data-version") for r in version_rows()]
+    check(len(ids) == 2 and newer_id not in ids and older_id in ids, "the newer version is gone for good: %s" % ids)
+    shot_of_versions("version-deleted")
+
     # The operations page draws live charts.
     driver.find_element(By.LINK_TEXT, "Operations").click()
     wait_h1("Operations")
@@ -242,12 +316,18 @@ try:
     wait.until(lambda d: thumbnails_loaded() == len(images) - 1)
     shot("reader-bucket")
     accessible("reader-bucket")
-    second = os.path.basename(images[1])
     driver.find_element(By.XPATH, "//ul[@class='grid']//a[span='%s']" % second).click()
     wait_h1(second)
     check(not driver.find_elements(By.XPATH, "//button[text()='Delete object']"), "a reader sees no delete button")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#versions a.download")) == 2, "a reader may download each version")
+    check(not driver.find_elements(By.CSS_SELECTOR, "#versions button"), "a reader is offered no action on versions")
     shot("reader-details")
+    accessible("reader-details")
+    version_form = "key=%s&versionId=%s" % (second, older_id)
     forged = {
+        "make version current": browser_request("POST", "/console/b/%s/object/version/restore" % bucket, version_form),
+        "delete version": browser_request("POST", "/console/b/%s/object/version/delete" % bucket, version_form),
+        "versioning": browser_request("POST", "/console/buckets/%s/versioning" % bucket, "status=Suspended"),
         "upload": browser_request("PUT", "/console/api/b/%s/objects?key=forged.png" % bucket, "not really"),
         "delete object": browser_request("POST", "/console/b/%s/object/delete" % bucket, "key=" + second),
         "delete bucket": browser_request("POST", "/console/buckets/%s/delete" % bucket, "x=1"),

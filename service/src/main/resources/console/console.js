@@ -230,8 +230,16 @@ async function pollOps() {
       ['Next scheduled run', or(b.nextRun)]]);
   }
   if (j.backupHistory) {
-    fillRows('backuphistory', j.backupHistory.map((r) => [r.id, r.status, r.startedAt, r.durationSeconds.toFixed(1),
+    const h = j.backupHistory;
+    fillRows('backuphistory', h.runs.map((r) => [r.id, r.status, r.startedAt, r.durationSeconds.toFixed(1),
       String(r.objects), bytes(r.copiedBytes), String(r.errors)]));
+    // The archive is read in the background: say what is shown, from when, and whether the last read failed.
+    const state = document.getElementById('backuphistorystate');
+    const text = h.readAt == null
+      ? (h.error ? 'Could not read ' + h.archive + ': ' + h.error : 'Reading ' + h.archive + '…')
+      : 'Read from ' + h.archive + ' at ' + h.readAt + '.' + (h.error ? ' The last read failed: ' + h.error : '');
+    if (state.textContent !== text) state.textContent = text;
+    state.dataset.state = h.error ? 'error' : (h.readAt == null ? 'reading' : 'read');
   }
   if (j.nodes) fillRows('nodes', j.nodes.map((n) => [n.address, n.datacenter, n.state, String(n.openConnections)]));
 }

@@ -351,6 +351,16 @@ public class CairnProperties {
         private DataSize maxXmlBodySize = DataSize.ofMegabytes(2);
         /** Upload bodies up to this size are held in memory; larger ones spool to a file. */
         private DataSize spoolMemoryThreshold = DataSize.ofKilobytes(256);
+        /**
+         * Memory for upload bodies held in memory, all requests together; a body that finds it
+         * spent spools to a file whatever its size.
+         */
+        private DataSize spoolMemoryBudget = DataSize.ofMegabytes(64);
+        /**
+         * Answers of more than 1 MiB streamed from the store at once; more are refused with 503
+         * SlowDown, so that slow readers cannot hold every request thread.
+         */
+        private int maxStreamingReads = 100;
 
         public DataSize getMaxObjectSize() {
             return maxObjectSize;
@@ -408,6 +418,22 @@ public class CairnProperties {
             spoolMemoryThreshold = v;
         }
 
+        public int getMaxStreamingReads() {
+            return maxStreamingReads;
+        }
+
+        public void setMaxStreamingReads(int v) {
+            maxStreamingReads = v;
+        }
+
+        public DataSize getSpoolMemoryBudget() {
+            return spoolMemoryBudget;
+        }
+
+        public void setSpoolMemoryBudget(DataSize v) {
+            spoolMemoryBudget = v;
+        }
+
         void validate() {
             require(maxObjectSize.toBytes() > 0, "cairn.limits.max-object-size must be positive");
             require(maxDeleteKeys >= 1, "cairn.limits.max-delete-keys must be at least 1");
@@ -417,6 +443,8 @@ public class CairnProperties {
             require(maxXmlBodySize.toBytes() >= 1024, "cairn.limits.max-xml-body-size must be at least 1KB");
             require(spoolMemoryThreshold.toBytes() >= 0 && spoolMemoryThreshold.toBytes() <= (64L << 20),
                     "cairn.limits.spool-memory-threshold must be in [0, 64MB]");
+            require(spoolMemoryBudget.toBytes() >= 0, "cairn.limits.spool-memory-budget must not be negative");
+            require(maxStreamingReads >= 1, "cairn.limits.max-streaming-reads must be at least 1");
         }
     }
 

@@ -202,6 +202,21 @@ public class ServiceConfiguration {
         });
     }
 
+    /** The shared memory of upload bodies (cairn.limits.spool-memory-budget): held now, and bodies spooled for want of it. */
+    @Bean
+    public MeterBinder uploadMemoryMeters(S3Context ctx) {
+        dev.cairn.service.s3.MemoryBudget budget = ctx.spool().budget();
+        return registry -> {
+            Gauge.builder("cairn.upload.memory.used", budget, dev.cairn.service.s3.MemoryBudget::used)
+                    .baseUnit("bytes").description("upload bodies held in memory now").register(registry);
+            Gauge.builder("cairn.upload.memory.budget", budget, dev.cairn.service.s3.MemoryBudget::capacity)
+                    .baseUnit("bytes").register(registry);
+            FunctionCounter.builder("cairn.upload.memory.refusals", budget, dev.cairn.service.s3.MemoryBudget::refusals)
+                    .description("upload bodies spooled to a file because the memory budget was spent")
+                    .register(registry);
+        };
+    }
+
     @Bean
     public MeterBinder storeAndEngineMeters(ObjectStore store,
                                             org.springframework.beans.factory.ObjectProvider<Engine> engines) {

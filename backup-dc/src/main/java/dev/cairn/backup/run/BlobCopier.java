@@ -5,6 +5,7 @@ import dev.cairn.backup.archive.BlobLocations;
 import dev.cairn.backup.archive.PackWriter;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.target.Target;
+import dev.cairn.store.ContentGoneException;
 import dev.cairn.store.ObjectInfo;
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,6 +31,8 @@ final class BlobCopier {
 
     enum Outcome { PRESENT, COPIED, MISSING_IN_SOURCE }
 
+    private static final int GONE_ATTEMPTS = 4;
+    private final long gonePauseMillis;
     private final BackupSource source;
     private final Target target;
     private final BlobLocations locations;
@@ -39,6 +42,11 @@ final class BlobCopier {
     private final ConcurrentHashMap<String, CompletableFuture<Outcome>> inFlight = new ConcurrentHashMap<>();
 
     BlobCopier(BackupSource source, Target target, BlobLocations locations, PackWriter packs) {
+        this(source, target, locations, packs, 500);
+    }
+
+    BlobCopier(BackupSource source, Target target, BlobLocations locations, PackWriter packs, long gonePauseMillis) {
+        this.gonePauseMillis = gonePauseMillis;
         this.source = source;
         this.target = target;
         this.locations = locations;
@@ -58,7 +66,7 @@ final class BlobCopier {
             return shared == Outcome.COPIED ? Outcome.PRESENT : shared;
         }
         try {
-            Outcome outcome = known.contains(sha) ? Outcome.PRESENT : copyIfAbsent(bucket, row);
+            Outcome outcome = known.contains(sha) ? Outcome.PRESENT : copyUnlessGone(bucket, row);
             if (outcome != Outcome.MISSING_IN_SOURCE) {
                 if (known.size() >= KNOWN_LIMIT) {
                     known.clear();
@@ -72,6 +80,47 @@ final class BlobCopier {
             throw e;
         } finally {
             inFlight.remove(sha, mine);
+        }
+    }
+
+    /**
+     * Content can vanish mid-read on a live source: reclaimed, because its objects were replaced
+     * meanwhile (left out, like an object deleted during the scan), or, read from a replica, not
+     * all arrived yet (read again after a pause). Reopening tells the two apart.
+     */
+    private Outcome copyUnlessGone(String bucket, ObjectInfo row) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return copyIfAbsent(bucket, row);
+            } catch (IOException e) {
+                if (!gone(e) || attempt == GONE_ATTEMPTS) {
+                    throw e;
+                }
+                try (InputStream again = source.openContent(row.sha256())) {
+                    if (again == null) {
+                        return Outcome.MISSING_IN_SOURCE;
+                    }
+                }
+                pause(attempt);
+            }
+        }
+    }
+
+    private static boolean gone(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ContentGoneException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void pause(int attempt) throws IOException {
+        try {
+            Thread.sleep(gonePauseMillis * attempt);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while waiting to read content again");
         }
     }
 

@@ -6,6 +6,10 @@ import dev.cairn.store.ListPage;
 import dev.cairn.store.ListQuery;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectStore;
+import dev.cairn.store.ObjectVersion;
+import dev.cairn.store.VersionId;
+import dev.cairn.store.VersionPage;
+import dev.cairn.store.Versioning;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.time.Instant;
@@ -33,10 +37,12 @@ class BrowseController {
 
     private final ObjectStore store;
     private final ConsoleAccess access;
+    private final VersionsController versionsTable;
 
-    BrowseController(ObjectStore store, ConsoleAccess access) {
+    BrowseController(ObjectStore store, ConsoleAccess access, VersionsController versionsTable) {
         this.store = store;
         this.access = access;
+        this.versionsTable = versionsTable;
     }
 
     @GetMapping("/console/b/{bucket}")
@@ -114,23 +120,39 @@ class BrowseController {
                     .text(Html.q(page.lastReturned())).raw("\">Next page</a>");
         }
         h.raw("</nav>");
+        if (info.versioning() != Versioning.UNVERSIONED && mayRead) {
+            h.raw("<p><a id=\"deletedLink\" href=\"/console/b/").text(bucket).raw("/deleted?prefix=").text(Html.q(prefix))
+                    .raw("\">Deleted objects under this folder</a> (their older versions can be made current again)</p>");
+        }
         return Pages.html(200, h.end());
     }
 
     @GetMapping("/console/b/{bucket}/object")
-    ResponseEntity<String> details(@PathVariable("bucket") String bucket, @RequestParam("key") String key, HttpServletRequest request)
+    ResponseEntity<String> details(@PathVariable("bucket") String bucket, @RequestParam("key") String key,
+                                   @RequestParam(name = "done", required = false) String done, HttpServletRequest request)
             throws IOException {
         ConsoleSession s = ConsoleGuard.session(request);
         Pages.require(access, s, bucket, ConsoleAccess.Action.READ);
+        BucketInfo b = store.bucket(bucket);
+        if (b == null) {
+            throw Pages.notFound("no bucket " + bucket);
+        }
+        boolean versioned = b.versioning() != Versioning.UNVERSIONED;
         ObjectInfo o = store.headObject(bucket, key);
-        if (o == null) {
+        VersionPage versions = versioned ? versionsTable.versions(bucket, key) : null;
+        if (o == null && (versions == null || versions.versions().isEmpty() || !versions.versions().get(0).key().equals(key))) {
             throw Pages.notFound("no object " + key + " in " + bucket);
         }
-        BucketInfo b = store.bucket(bucket);
         String ak = s.accessKey();
-        Html h = new Html().begin(key, s, access.may(ak, null, ConsoleAccess.Action.ADMIN));
+        Html h = new Html().begin(key, s, access.may(ak, null, ConsoleAccess.Action.ADMIN)).notice(done, false);
         String folder = key.contains("/") ? key.substring(0, key.lastIndexOf('/') + 1) : "";
         breadcrumbs(h, bucket, folder);
+        if (o == null) {
+            h.raw("<p class=\"notice\" id=\"deleted\">The current version of this key is a delete marker: it reads as deleted.")
+                    .raw(" Make an older version current, or delete the marker, to bring it back.</p>");
+            versionsTable.table(h, s, bucket, key, versions);
+            return Pages.html(200, h.end());
+        }
         if (isImage(o)) {
             h.raw("<p class=\"preview\"><a href=\"/console/b/").text(bucket).raw("/raw?key=").text(Html.q(key))
                     .raw("\"><img src=\"/console/b/").text(bucket).raw("/thumb?key=").text(Html.q(key))
@@ -153,12 +175,12 @@ class BrowseController {
         for (Map.Entry<String, String> c : o.checksums().entrySet()) {
             row(h, "Checksum " + c.getKey(), c.getValue());
         }
-        if (b != null && b.versioning() != dev.cairn.store.Versioning.UNVERSIONED) {
-            row(h, "Version id", o.versionId() == null ? dev.cairn.store.VersionId.NULL : o.versionId());
+        if (versioned) {
+            row(h, "Version id", o.versionId() == null ? VersionId.NULL : o.versionId());
         }
         h.raw("</tbody></table>");
-        if (b != null && b.versioning() != dev.cairn.store.Versioning.UNVERSIONED) {
-            versions(h, bucket, key);
+        if (versioned) {
+            versionsTable.table(h, s, bucket, key, versions);
         }
         h.raw("<section class=\"links\" aria-labelledby=\"linksTitle\" data-bucket=\"").text(bucket).raw("\" data-key=\"")
                 .text(key).raw("\"><h2 id=\"linksTitle\">Share</h2>")
@@ -168,7 +190,7 @@ class BrowseController {
                 .raw("<button type=\"button\" id=\"copyCas\" data-kind=\"cas\">Copy immutable link</button> ")
                 .raw("<button type=\"button\" id=\"copySigned\" data-kind=\"object\">Copy presigned link</button>")
                 .raw("<p class=\"help\">")
-                .raw(b != null && b.acl() == BucketAcl.PUBLIC_READ
+                .raw(b.acl() == BucketAcl.PUBLIC_READ
                         ? "The bucket is public: the immutable /_cas/ link needs no signature and never expires."
                         : "The bucket is private: both links are signed with your key and expire.")
                 .raw("</p><label for=\"link\">Link</label><input id=\"link\" readonly>")
@@ -182,34 +204,26 @@ class BrowseController {
         return Pages.html(200, h.end());
     }
 
-    /** The key's versions, newest first (at most {@link #VERSIONS_SHOWN}). */
-    private void versions(Html h, String bucket, String key) throws IOException {
-        dev.cairn.store.VersionPage page = store.listObjectVersions(bucket,
-                new dev.cairn.store.VersionQuery(key, null, null, null, VERSIONS_SHOWN));
-        h.raw("<table class=\"versions\"><caption>Versions</caption><thead><tr><th>Version id</th>")
-                .raw("<th>Last modified</th><th>Size</th><th>ETag</th></tr></thead><tbody>");
-        for (dev.cairn.store.ObjectVersion v : page.versions()) {
-            if (!v.key().equals(key)) {
-                break;
-            }
-            h.raw("<tr><td>").text(v.versionId() + (v.latest() ? " (current)" : "")).raw("</td><td>")
-                    .text(Instant.ofEpochMilli(v.lastModified()).toString()).raw("</td><td>")
-                    .text(v.deleteMarker() ? "delete marker" : Html.bytes(v.info().size())).raw("</td><td>")
-                    .text(v.deleteMarker() ? "" : "\"" + v.info().etag() + "\"").raw("</td></tr>");
-        }
-        h.raw("</tbody></table>");
-    }
-
-    private static final int VERSIONS_SHOWN = 50;
-
     @PostMapping("/console/b/{bucket}/object/delete")
     ResponseEntity<Void> delete(@PathVariable("bucket") String bucket, @RequestParam("key") String key, HttpServletRequest request)
             throws IOException {
         Pages.require(access, ConsoleGuard.session(request), bucket, ConsoleAccess.Action.DELETE);
-        ObjectInfo gone = store.deleteObject(bucket, key);
+        BucketInfo b = store.bucket(bucket);
+        boolean gone;
+        if (b != null && b.versioning() != Versioning.UNVERSIONED) {
+            // The versions stay: the object's page shows them, with the delete marker on top.
+            ObjectVersion marker = store.deleteObjectVersion(bucket, key, null);
+            if (marker != null && marker.deleteMarker()) {
+                return Pages.redirect(objectUrl(bucket, key) + "&done="
+                        + Html.q("Deleted " + key + ": a delete marker is its current version, its older versions stay"));
+            }
+            gone = marker != null;
+        } else {
+            gone = store.deleteObject(bucket, key) != null;
+        }
         String folder = key.contains("/") ? key.substring(0, key.lastIndexOf('/') + 1) : "";
         return Pages.redirect("/console/b/" + bucket + "?prefix=" + Html.q(folder) + "&done="
-                + Html.q(gone == null ? key + " was gone already" : "Deleted " + key));
+                + Html.q(gone ? "Deleted " + key : key + " was gone already"));
     }
 
     static boolean isImage(ObjectInfo o) {

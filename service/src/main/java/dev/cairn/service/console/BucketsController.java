@@ -7,6 +7,7 @@ import dev.cairn.store.ListQuery;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.StoreException;
+import dev.cairn.store.Versioning;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.util.regex.Pattern;
@@ -17,7 +18,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
-/** The buckets page: each bucket with its object count and size; create, delete, public-read. */
+/** The buckets page: each bucket with its object count and size; create, delete, public-read, versioning. */
 @Controller
 @ConsoleOn
 class BucketsController {
@@ -53,6 +54,7 @@ class BucketsController {
         }
         h.raw("<table class=\"buckets\"><caption>Buckets this key may see</caption><thead><tr><th scope=\"col\">Bucket</th>")
                 .raw("<th scope=\"col\">Objects</th><th scope=\"col\">Size</th><th scope=\"col\">Public read</th>")
+                .raw("<th scope=\"col\">Versioning</th>")
                 .raw("<th scope=\"col\">Actions</th></tr></thead><tbody>");
         for (BucketInfo b : store.listBuckets()) {
             if (!access.may(key, b.name(), ConsoleAccess.Action.LIST)) {
@@ -72,6 +74,8 @@ class BucketsController {
             } else {
                 h.raw(pub ? "On" : "Off");
             }
+            h.raw("</td><td>");
+            versioning(h, s, b, admin);
             h.raw("</td><td>");
             if (admin) {
                 h.raw("<form method=\"post\" action=\"/console/buckets/").text(b.name()).raw("/delete\" data-confirm=\"Delete bucket ")
@@ -119,6 +123,40 @@ class BucketsController {
         Pages.require(access, ConsoleGuard.session(request), bucket, ConsoleAccess.Action.ADMIN);
         store.setBucketAcl(bucket, on ? BucketAcl.PUBLIC_READ : BucketAcl.PRIVATE);
         return Pages.redirect("/console/buckets?done=" + Html.q("Public read " + (on ? "on" : "off") + " for " + bucket));
+    }
+
+    /** The bucket's versioning state; for an admin, a button to enable it (or to suspend it once enabled). */
+    private static void versioning(Html h, ConsoleSession s, BucketInfo b, boolean admin) {
+        String state = switch (b.versioning()) {
+            case UNVERSIONED -> "Off";
+            case ENABLED -> "Enabled";
+            case SUSPENDED -> "Suspended";
+        };
+        if (!admin) {
+            h.raw(state);
+            return;
+        }
+        boolean enabled = b.versioning() == Versioning.ENABLED;
+        h.raw("<form method=\"post\" action=\"/console/buckets/").text(b.name()).raw("/versioning\">").raw(Html.csrfField(s))
+                .raw("<input type=\"hidden\" name=\"status\" value=\"").raw(enabled ? "Suspended" : "Enabled").raw("\">")
+                .raw(state).raw(" <button type=\"submit\" aria-label=\"").raw(enabled ? "Suspend" : "Enable")
+                .raw(" versioning for ").text(b.name()).raw("\">").raw(enabled ? "Suspend" : "Enable").raw("</button></form>");
+    }
+
+    @PostMapping("/console/buckets/{bucket}/versioning")
+    ResponseEntity<Void> versioning(@PathVariable("bucket") String bucket, @RequestParam("status") String status,
+                                    HttpServletRequest request) throws IOException {
+        Pages.require(access, ConsoleGuard.session(request), bucket, ConsoleAccess.Action.ADMIN);
+        Versioning v = Versioning.ofStatus(status);
+        if (v == null) {
+            throw Pages.badRequest("versioning status is Enabled or Suspended");
+        }
+        try {
+            store.setBucketVersioning(bucket, v);
+        } catch (UnsupportedOperationException e) {
+            return Pages.redirect("/console/buckets?error=" + Html.q("This store keeps no versions"));
+        }
+        return Pages.redirect("/console/buckets?done=" + Html.q("Versioning " + status + " for " + bucket));
     }
 
     /** Objects and bytes of a bucket, counting at most the configured number of objects. */

@@ -19,7 +19,7 @@ public interface ConsoleAccess {
         WRITE,
         /** Delete objects. */
         DELETE,
-        /** Create and delete the bucket, switch public-read; with a null bucket: the operations page, creating buckets. */
+        /** Create and delete the bucket, switch public-read and versioning; with a null bucket: the operations page, creating buckets. */
         ADMIN
     }
 

@@ -69,6 +69,18 @@ public class ConsoleConfiguration {
         return new OpsSampler(registry, engine.getIfAvailable(), tiers, System::nanoTime);
     }
 
+    @Bean
+    BackupStatus backupStatus(ConsoleSettings settings) {
+        return new BackupStatus(settings.getBackupMetricsFile(), Clock.systemUTC());
+    }
+
+    /** The history of backup runs, shown when {@code cairn.console.backup-archive} names an archive. */
+    @Bean(destroyMethod = "close")
+    BackupHistory backupHistory(ConsoleSettings settings) {
+        BackupHistory.Source source = BackupArchives.open(settings, System.getenv(), Clock.systemUTC());
+        return new BackupHistory(source, settings.getBackupArchiveRefresh(), System::nanoTime, Clock.systemUTC());
+    }
+
     /**
      * Spring's form filter, except for the console's uploads: it would read an upload sent as
      * {@code application/x-www-form-urlencoded} as a form, swallowing the file.

@@ -11,7 +11,7 @@ import org.springframework.web.server.ResponseStatusException;
 
 /** The console's errors: a short page for the browser, JSON for the page's script ({@code /console/api/}). */
 @ControllerAdvice(assignableTypes = {BrowseController.class, BucketsController.class, ContentController.class,
-        OpsController.class, SignInController.class, UploadController.class})
+        OpsController.class, SignInController.class, UploadController.class, VersionsController.class})
 @ConsoleOn
 class ConsoleErrors {
 

@@ -1,5 +1,6 @@
 package dev.cairn.service.console;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.util.unit.DataSize;
@@ -27,8 +28,23 @@ public class ConsoleSettings {
     private Duration thumbnailSweepInterval = Duration.ofHours(1);
     /** The backup job's {@code --metrics-file}, read for the last run and the next one; none: not shown. */
     private Path backupMetricsFile;
-    /** A directory archive of the backup job ({@code dir:} target), whose run reports make the history; none: not shown. */
-    private Path backupArchive;
+    /**
+     * The backup job's archive, whose run reports make the history: {@code dir:/path} (or just
+     * {@code /path}) or {@code s3://bucket/prefix}; none: not shown.
+     */
+    private String backupArchive;
+    /** The S3 server of an {@code s3://} archive, e.g. {@code http://127.0.0.1:9000} (path-style); none: AWS's regional endpoint. */
+    private URI backupArchiveEndpoint;
+    /** The region an {@code s3://} archive's requests are signed for. */
+    private String backupArchiveRegion = "us-east-1";
+    /** A file holding the access key for an {@code s3://} archive; none: {@code AWS_ACCESS_KEY_ID} and the rest from the environment. */
+    private Path backupArchiveAccessKeyFile;
+    /** A file holding the secret key for an {@code s3://} archive (set with the access key file). */
+    private Path backupArchiveSecretKeyFile;
+    /** How long one request to an {@code s3://} archive may take, connecting included. */
+    private Duration backupArchiveTimeout = Duration.ofSeconds(5);
+    /** How long the history read from the archive is shown before it is read again (while someone looks). */
+    private Duration backupArchiveRefresh = Duration.ofSeconds(30);
 
     public boolean isEnabled() {
         return enabled;
@@ -102,12 +118,60 @@ public class ConsoleSettings {
         backupMetricsFile = v;
     }
 
-    public Path getBackupArchive() {
+    public String getBackupArchive() {
         return backupArchive;
     }
 
-    public void setBackupArchive(Path v) {
-        backupArchive = v;
+    public void setBackupArchive(String v) {
+        backupArchive = v == null || v.isBlank() ? null : v.trim();
+    }
+
+    public URI getBackupArchiveEndpoint() {
+        return backupArchiveEndpoint;
+    }
+
+    public void setBackupArchiveEndpoint(URI v) {
+        backupArchiveEndpoint = v;
+    }
+
+    public String getBackupArchiveRegion() {
+        return backupArchiveRegion;
+    }
+
+    public void setBackupArchiveRegion(String v) {
+        backupArchiveRegion = v;
+    }
+
+    public Path getBackupArchiveAccessKeyFile() {
+        return backupArchiveAccessKeyFile;
+    }
+
+    public void setBackupArchiveAccessKeyFile(Path v) {
+        backupArchiveAccessKeyFile = v;
+    }
+
+    public Path getBackupArchiveSecretKeyFile() {
+        return backupArchiveSecretKeyFile;
+    }
+
+    public void setBackupArchiveSecretKeyFile(Path v) {
+        backupArchiveSecretKeyFile = v;
+    }
+
+    public Duration getBackupArchiveTimeout() {
+        return backupArchiveTimeout;
+    }
+
+    public void setBackupArchiveTimeout(Duration v) {
+        backupArchiveTimeout = v;
+    }
+
+    public Duration getBackupArchiveRefresh() {
+        return backupArchiveRefresh;
+    }
+
+    public void setBackupArchiveRefresh(Duration v) {
+        backupArchiveRefresh = v;
     }
 
     /** Checks the settings; called when the console starts. */
@@ -120,6 +184,19 @@ public class ConsoleSettings {
         require(thumbnailMaxPixels > 0, "cairn.console.thumbnail-max-pixels must be positive");
         require(bucketCountLimit >= 1, "cairn.console.bucket-count-limit must be at least 1");
         require(!thumbnailSweepInterval.isNegative(), "cairn.console.thumbnail-sweep-interval must not be negative");
+        require(!backupArchiveTimeout.isNegative() && !backupArchiveTimeout.isZero(),
+                "cairn.console.backup-archive-timeout must be positive");
+        require(!backupArchiveRefresh.isNegative() && !backupArchiveRefresh.isZero(),
+                "cairn.console.backup-archive-refresh must be positive");
+        require((backupArchiveAccessKeyFile == null) == (backupArchiveSecretKeyFile == null),
+                "give both cairn.console.backup-archive-access-key-file and -secret-key-file, or neither");
+        require(backupArchiveRegion != null && !backupArchiveRegion.isBlank(), "cairn.console.backup-archive-region is empty");
+        require(backupArchiveEndpoint == null || (("http".equals(backupArchiveEndpoint.getScheme())
+                        || "https".equals(backupArchiveEndpoint.getScheme())) && backupArchiveEndpoint.getHost() != null),
+                "cairn.console.backup-archive-endpoint must be an http:// or https:// URL, got " + backupArchiveEndpoint);
+        if (backupArchive != null) {
+            BackupArchives.Location.parse(backupArchive);
+        }
     }
 
     private static void require(boolean ok, String message) {

@@ -17,8 +17,9 @@ import org.springframework.web.bind.annotation.RequestParam;
 
 /**
  * An object's bytes for the console: thumbnails (made once per content, {@link ThumbnailCache})
- * and the original, served inline only when it is a raster image (anything else downloads, so
- * stored HTML or SVG never runs in the console's origin).
+ * and the original (the current version, or the one named by {@code versionId}), served inline
+ * only when it is a raster image (anything else downloads, so stored HTML or SVG never runs in
+ * the console's origin).
  */
 @Controller
 @ConsoleOn
@@ -83,12 +84,17 @@ class ContentController {
     }
 
     @GetMapping("/console/b/{bucket}/raw")
-    void raw(@PathVariable("bucket") String bucket, @RequestParam("key") String key, HttpServletRequest request,
+    void raw(@PathVariable("bucket") String bucket, @RequestParam("key") String key,
+             @RequestParam(name = "versionId", required = false) String versionId, HttpServletRequest request,
              HttpServletResponse response) throws IOException {
         Pages.require(access, ConsoleGuard.session(request), bucket, ConsoleAccess.Action.READ);
-        try (ObjectRead read = store.getObject(bucket, key)) {
+        if (versionId != null) {
+            VersionsController.requireWellFormed(versionId);
+        }
+        try (ObjectRead read = versionId == null ? store.getObject(bucket, key) : store.getObjectVersion(bucket, key, versionId)) {
             if (read == null) {
-                throw Pages.notFound("no object " + key + " in " + bucket);
+                throw Pages.notFound(versionId == null ? "no object " + key + " in " + bucket
+                        : "no object version " + versionId + " of " + key + " in " + bucket);
             }
             ObjectInfo o = read.info();
             String type = o.attributes().contentType();

@@ -4,8 +4,6 @@ import dev.cairn.service.CassandraStoreConfiguration.CassandraBackend;
 import dev.cairn.service.admin.Checkpoints;
 import dev.cairn.store.cassandra.CassandraObjectStore;
 import jakarta.servlet.http.HttpServletRequest;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,18 +27,16 @@ class OpsController {
     private final Checkpoints checkpoints;
     private final CassandraBackend cassandra;
     private final BackupStatus backups;
+    private final BackupHistory history;
 
     OpsController(ConsoleAccess access, OpsSampler sampler, ObjectProvider<Checkpoints> checkpoints,
-                  ObjectProvider<CassandraBackend> cassandra, ConsoleSettings settings) {
+                  ObjectProvider<CassandraBackend> cassandra, BackupStatus backups, BackupHistory history) {
         this.access = access;
         this.sampler = sampler;
         this.checkpoints = checkpoints.getIfAvailable();
         this.cassandra = cassandra.getIfAvailable();
-        Path archive = settings.getBackupArchive();
-        if (archive != null && archive.toString().startsWith("dir:")) {
-            archive = Path.of(archive.toString().substring("dir:".length()));
-        }
-        this.backups = new BackupStatus(settings.getBackupMetricsFile(), archive, Clock.systemUTC());
+        this.backups = backups;
+        this.history = history;
     }
 
     @GetMapping("/console/ops")
@@ -63,8 +59,11 @@ class OpsController {
                 .raw("</thead><tbody></tbody></table>");
         if (backups.configured()) {
             h.raw("<h2>Backup job</h2><table id=\"backupjob\" class=\"details\"><caption>The last run, the last success")
-                    .raw(" and the next scheduled run, from the job's metrics file</caption><tbody></tbody></table>")
-                    .raw("<h2>Backup history</h2><table id=\"backuphistory\" class=\"details\"><caption>The newest runs")
+                    .raw(" and the next scheduled run, from the job's metrics file</caption><tbody></tbody></table>");
+        }
+        if (history.configured()) {
+            h.raw("<h2>Backup history</h2><p id=\"backuphistorystate\" class=\"help\" role=\"status\">Reading the archive…</p>")
+                    .raw("<table id=\"backuphistory\" class=\"details\"><caption>The newest runs")
                     .raw(" of the backup archive</caption><thead><tr><th scope=\"col\">Backup</th>")
                     .raw("<th scope=\"col\">Status</th><th scope=\"col\">Started</th><th scope=\"col\">Duration (s)</th>")
                     .raw("<th scope=\"col\">Objects</th><th scope=\"col\">Copied</th><th scope=\"col\">Errors</th></tr>")
@@ -101,7 +100,9 @@ class OpsController {
         }
         if (backups.configured()) {
             out.put("backup", backups.latest());
-            out.put("backupHistory", backups.history());
+        }
+        if (history.configured()) {
+            out.put("backupHistory", history.view());
         }
         if (cassandra != null) {
             List<Map<String, Object>> nodes = new ArrayList<>();

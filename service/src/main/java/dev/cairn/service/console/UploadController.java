@@ -129,7 +129,7 @@ class UploadController {
     }
 
     private SpooledBody spool(InputStream in, long length, long max) throws IOException, S3Exception {
-        return SpooledBody.read(in, length, max, props.getLimits().getSpoolMemoryThreshold().toBytes(), s3.spoolDir(), List.of());
+        return SpooledBody.read(in, length, max, s3.spool(), List.of());
     }
 
     @PostMapping("/console/api/b/{bucket}/link")

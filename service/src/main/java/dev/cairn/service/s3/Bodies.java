@@ -40,8 +40,7 @@ final class Bodies {
             }
         };
         try {
-            return SpooledBody.read(r.auth.wrapBody(counted), declared, maxSize, ctx.spoolThreshold(),
-                    ctx.spoolDir(), sinks);
+            return SpooledBody.read(r.auth.wrapBody(counted), declared, maxSize, ctx.spool(), sinks);
         } catch (IOException e) {
             S3Exception failure = ctx.authenticator().failureOf(e);
             if (failure != null) {

@@ -90,8 +90,7 @@ final class MultipartHandler {
             throw new S3Exception(S3Error.NO_SUCH_KEY, "The specified copy source does not exist.");
         }
         try (read; InputStream in = read.open(first, length);
-             SpooledBody body = SpooledBody.read(in, length, ctx.maxObjectSize(), ctx.spoolThreshold(),
-                     ctx.spoolDir(), List.of())) {
+             SpooledBody body = SpooledBody.read(in, length, ctx.maxObjectSize(), ctx.spool(), List.of())) {
             PartInfo p = ctx.store().putPart(r.bucket(), r.key(), uploadId, partNumber, body);
             if (src.versionId() != null) {
                 r.setHeader("x-amz-copy-source-version-id", src.versionId());

@@ -18,11 +18,19 @@ import java.util.Map;
 final class ObjectReadHandler {
     static final String IMMUTABLE = "public, max-age=31536000, immutable";
     private static final int COPY_BUFFER = 64 * 1024;
+    /** Answers longer than this, streamed from the store, take one of the streaming slots. */
+    static final long STREAMED_BYTES = 1 << 20;
 
     private final S3Context ctx;
+    /**
+     * A slow reader holds its thread until its answer is written: without a cap, as many slow
+     * readers of large objects as threads would leave none for anyone else.
+     */
+    private final java.util.concurrent.Semaphore streams;
 
     ObjectReadHandler(S3Context ctx) {
         this.ctx = ctx;
+        this.streams = new java.util.concurrent.Semaphore(ctx.properties().getLimits().getMaxStreamingReads());
     }
 
     /** {@code publicOnly}: serve only a public-read object; anything else (absent too) is AccessDenied. */
@@ -158,7 +166,7 @@ final class ObjectReadHandler {
     }
 
     private void sendBody(S3Request r, ContentRead read, long size, ByteRange range, boolean withBody)
-            throws IOException {
+            throws IOException, S3Exception {
         long offset = 0;
         long length = size;
         if (range != null) {
@@ -175,9 +183,21 @@ final class ObjectReadHandler {
         }
         ByteBuffer cached = read.inMemory(offset, length);
         if (cached != null) {
+            // No socket write of more than a copy buffer: the JDK passes a heap buffer through a
+            // temporary direct buffer of its size and keeps that for the thread.
+            while (cached.remaining() > COPY_BUFFER) {
+                ByteBuffer part = cached.slice();
+                part.limit(COPY_BUFFER);
+                r.http.write(part, false);
+                cached.position(cached.position() + COPY_BUFFER);
+            }
             r.http.write(cached, true);
             r.bytesOut += length;
             return;
+        }
+        boolean slotted = length > STREAMED_BYTES;
+        if (slotted && !streams.tryAcquire()) {
+            throw new S3Exception(S3Error.SLOW_DOWN, "Too many large objects are being read at once.");
         }
         try (InputStream in = read.open(offset, length)) {
             byte[] buf = new byte[(int) Math.min(COPY_BUFFER, length)];
@@ -190,6 +210,10 @@ final class ObjectReadHandler {
                 left -= n;
                 r.http.write(ByteBuffer.wrap(buf, 0, n), left == 0);
                 r.bytesOut += n;
+            }
+        } finally {
+            if (slotted) {
+                streams.release();
             }
         }
     }

@@ -17,10 +17,13 @@ import java.util.Map;
 
 /**
  * A request body read to its end while SHA-256, MD5 and any requested checksums are computed:
- * held in memory up to a threshold, beyond it in a temporary file that {@link #close()} deletes.
- * Memory per body is bounded by the threshold plus one buffer, whatever the body's size.
+ * held in memory up to a threshold while a budget shared by all bodies lasts ({@link Spool}),
+ * beyond it in a temporary file that {@link #close()} deletes. Memory per body is bounded by the
+ * threshold plus one buffer, whatever the body's size, and memory held by all bodies together by
+ * the budget; {@link #close()} gives it back.
  *
- * <p>Not thread-safe while being read; afterwards {@link #open()} may be called from any thread.
+ * <p>Not thread-safe while being read; afterwards {@link #open()} may be called from any thread,
+ * {@link #close()} from one.
  */
 public final class SpooledBody implements ContentSource, AutoCloseable {
     private static final int BUFFER_BYTES = 64 * 1024;
@@ -32,8 +35,13 @@ public final class SpooledBody implements ContentSource, AutoCloseable {
     private final String md5;
     private final byte[] md5Bytes;
     private final Map<String, String> checksums;
+    private final MemoryBudget budget;
+    private long reserved;
 
-    private SpooledBody(byte[] memory, Path file, long size, String sha256, byte[] md5Bytes, Map<String, String> checksums) {
+    private SpooledBody(byte[] memory, Path file, long size, String sha256, byte[] md5Bytes, Map<String, String> checksums,
+                        MemoryBudget budget, long reserved) {
+        this.budget = budget;
+        this.reserved = reserved;
         this.memory = memory;
         this.file = file;
         this.size = size;
@@ -46,22 +54,34 @@ public final class SpooledBody implements ContentSource, AutoCloseable {
     /**
      * Reads {@code in} to its end.
      *
-     * @param expected  the declared length, or -1; a shorter body is IncompleteBody
-     * @param maxSize   a longer body is EntityTooLarge (reading stops there)
-     * @param threshold bodies up to this size stay in memory
-     * @param spoolDir  where larger bodies go
+     * @param expected the declared length, or -1; a shorter body is IncompleteBody
+     * @param maxSize  a longer body is EntityTooLarge (reading stops there)
+     * @param spool    the per-body threshold and shared budget of memory, and where the rest goes
      */
-    public static SpooledBody read(InputStream in, long expected, long maxSize, long threshold, Path spoolDir,
+    public static SpooledBody read(InputStream in, long expected, long maxSize, Spool spool,
                                    List<ChecksumSink> sinks) throws IOException, S3Exception {
         if (expected > maxSize) {
             throw new S3Exception(S3Error.ENTITY_TOO_LARGE);
         }
         MessageDigest sha = digest("SHA-256");
         MessageDigest md5 = digest("MD5");
-        if (expected >= 0 && expected <= threshold) {
-            return readDeclared(in, (int) expected, maxSize, sha, md5, sinks);
+        MemoryBudget budget = spool.budget();
+        if (expected >= 0 && expected <= spool.threshold() && budget.tryReserve(expected)) {
+            boolean ok = false;
+            try {
+                SpooledBody body = readDeclared(in, (int) expected, maxSize, sha, md5, sinks, budget);
+                ok = true;
+                return body;
+            } finally {
+                if (!ok) {
+                    budget.release(expected);
+                }
+            }
         }
-        ByteArrayOutputStream mem = new ByteArrayOutputStream((int) Math.min(Math.max(expected, 0), threshold) + 1);
+        // Memory for a body of unknown length is reserved whole up front: growing it later could fail.
+        long reserved = expected < 0 && spool.threshold() > 0 && budget.tryReserve(spool.threshold())
+                ? spool.threshold() : 0;
+        ByteArrayOutputStream mem = new ByteArrayOutputStream((int) Math.min(reserved, 8192));
         Path file = null;
         OutputStream fileOut = null;
         long total = 0;
@@ -78,12 +98,14 @@ public final class SpooledBody implements ContentSource, AutoCloseable {
                     throw new S3Exception(S3Error.ENTITY_TOO_LARGE);
                 }
                 update(buf, 0, n, sha, md5, sinks);
-                if (fileOut == null && total > threshold) {
-                    Files.createDirectories(spoolDir);
-                    file = Files.createTempFile(spoolDir, "upload-", ".spool");
+                if (fileOut == null && total > reserved) {
+                    Files.createDirectories(spool.dir());
+                    file = Files.createTempFile(spool.dir(), "upload-", ".spool");
                     fileOut = Files.newOutputStream(file);
                     mem.writeTo(fileOut);
                     mem = null;
+                    budget.release(reserved);
+                    reserved = 0;
                 }
                 if (fileOut != null) {
                     fileOut.write(buf, 0, n);
@@ -102,8 +124,11 @@ public final class SpooledBody implements ContentSource, AutoCloseable {
             for (ChecksumSink s : sinks) {
                 values.put(s.algorithm(), s.base64());
             }
+            // A body that ended in memory keeps what it holds and gives back the rest.
+            budget.release(reserved - (file == null ? total : 0));
+            reserved = file == null ? total : 0;
             SpooledBody body = new SpooledBody(file == null ? mem.toByteArray() : null, file, total,
-                    Hex.encode(sha.digest()), md5.digest(), values);
+                    Hex.encode(sha.digest()), md5.digest(), values, budget, reserved);
             ok = true;
             return body;
         } finally {
@@ -114,8 +139,11 @@ public final class SpooledBody implements ContentSource, AutoCloseable {
                     // the read already failed; the file goes below
                 }
             }
-            if (!ok && file != null) {
-                Files.deleteIfExists(file);
+            if (!ok) {
+                budget.release(reserved);
+                if (file != null) {
+                    Files.deleteIfExists(file);
+                }
             }
         }
     }
@@ -125,7 +153,7 @@ public final class SpooledBody implements ContentSource, AutoCloseable {
      * length: no buffer to copy through, no growing.
      */
     private static SpooledBody readDeclared(InputStream in, int expected, long maxSize, MessageDigest sha,
-                                            MessageDigest md5, List<ChecksumSink> sinks)
+                                            MessageDigest md5, List<ChecksumSink> sinks, MemoryBudget budget)
             throws IOException, S3Exception {
         byte[] data = new byte[expected];
         int filled = 0;
@@ -154,7 +182,7 @@ public final class SpooledBody implements ContentSource, AutoCloseable {
         for (ChecksumSink s : sinks) {
             values.put(s.algorithm(), s.base64());
         }
-        return new SpooledBody(data, null, expected, Hex.encode(sha.digest()), md5.digest(), values);
+        return new SpooledBody(data, null, expected, Hex.encode(sha.digest()), md5.digest(), values, budget, expected);
     }
 
     private static void update(byte[] data, int offset, int length, MessageDigest sha, MessageDigest md5,
@@ -170,7 +198,8 @@ public final class SpooledBody implements ContentSource, AutoCloseable {
     public static SpooledBody ofBytes(byte[] data) {
         MessageDigest sha = digest("SHA-256");
         MessageDigest md5 = digest("MD5");
-        return new SpooledBody(data, null, data.length, Hex.encode(sha.digest(data)), md5.digest(data), Map.of());
+        return new SpooledBody(data, null, data.length, Hex.encode(sha.digest(data)), md5.digest(data), Map.of(),
+                null, 0);
     }
 
     @Override
@@ -207,8 +236,13 @@ public final class SpooledBody implements ContentSource, AutoCloseable {
         return memory != null ? new ByteArrayInputStream(memory) : Files.newInputStream(file);
     }
 
+    /** Deletes the file, or gives the memory held back to the budget; once. */
     @Override
     public void close() throws IOException {
+        if (budget != null && reserved > 0) {
+            budget.release(reserved);
+            reserved = 0;
+        }
         if (file != null) {
             Files.deleteIfExists(file);
         }

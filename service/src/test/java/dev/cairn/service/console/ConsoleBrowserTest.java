@@ -31,7 +31,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * The console in a real browser: Debian's Chromium, headless, driven by Selenium from
  * src/test/python/console_browser.py against the real service. Two keys: an admin and a
- * reader with the read-only role from a key file.
+ * reader with the read-only role from a key file. A newer version of one image is uploaded
+ * into the bucket once versioning is on, to act on the old one.
  * Screenshots land in target/console-screenshots; axe-core checks each page.
  * Needs chromium, chromium-driver and the Python packages of {@code bin/install-test-deps};
  * skipped without them only when not root (as root, run that script).
@@ -87,6 +88,8 @@ class ConsoleBrowserTest {
         writeImage(images.resolve("a-sunrise.png"), "png", new Color(230, 120, 30), new Color(40, 40, 160));
         writeImage(images.resolve("b-forest.jpg"), "jpeg", new Color(20, 110, 40), new Color(200, 230, 200));
         writeImage(images.resolve("c-sea.gif"), "gif", new Color(10, 60, 160), new Color(140, 220, 250));
+        Path newVersion = Files.createDirectories(dir.resolve("new-version")).resolve("b-forest.jpg");
+        writeImage(newVersion, "jpeg", new Color(150, 60, 20), new Color(250, 210, 120));
         int port = ((WebServerApplicationContext) service).getWebServer().getPort();
         Files.createDirectories(SHOTS);
         try (var old = Files.newDirectoryStream(SHOTS, "*.png")) {
@@ -95,7 +98,7 @@ class ConsoleBrowserTest {
             }
         }
         List<String> command = new ArrayList<>(List.of(python, SCRIPT.toString(), "http://127.0.0.1:" + port, ADMIN,
-                ADMIN_SECRET, READER, READER_SECRET, images.toString(), SHOTS.toString()));
+                ADMIN_SECRET, READER, READER_SECRET, images.toString(), SHOTS.toString(), newVersion.toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output;
         try {

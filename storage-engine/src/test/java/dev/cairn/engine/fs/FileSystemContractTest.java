@@ -60,6 +60,30 @@ abstract class FileSystemContractTest {
     }
 
     @Test
+    void largeHeapBuffersAreWrittenAndReadWholeInOneCall() throws IOException {
+        byte[] data = new byte[(1 << 20) + 12345];
+        new java.util.Random(11).nextBytes(data);
+        Path path = dir.resolve("large");
+        try (WritableFile file = fs.create(path, WriteLifetime.MEDIUM)) {
+            ByteBuffer source = ByteBuffer.wrap(data, 100, data.length - 100);
+            file.append(source);
+            assertFalse(source.hasRemaining());
+            file.sync();
+        }
+        try (ReadableFile file = fs.openRead(path)) {
+            ByteBuffer whole = ByteBuffer.allocate(data.length - 100);
+            assertEquals(data.length - 100, file.read(0, whole));
+            assertArrayEquals(java.util.Arrays.copyOfRange(data, 100, data.length), whole.array());
+            ByteBuffer pastTheEnd = ByteBuffer.allocate((1 << 20) + 20_000);
+            pastTheEnd.position(7);
+            assertEquals(data.length - 100 - 5000, file.read(5000, pastTheEnd));
+            assertEquals(7 + data.length - 100 - 5000, pastTheEnd.position());
+            assertArrayEquals(java.util.Arrays.copyOfRange(data, 5100, data.length),
+                    java.util.Arrays.copyOfRange(pastTheEnd.array(), 7, pastTheEnd.position()));
+        }
+    }
+
+    @Test
     void appendedBytesReadBackAtTheirPositions() throws IOException {
         Path path = dir.resolve("a");
         try (WritableFile file = fs.create(path, WriteLifetime.MEDIUM)) {

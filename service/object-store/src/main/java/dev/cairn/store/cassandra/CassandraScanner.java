@@ -1,5 +1,7 @@
 package dev.cairn.store.cassandra;
 
+import dev.cairn.store.ContentGoneException;
+
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DriverException;
@@ -9,6 +11,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ChunkStream;
+import dev.cairn.store.ContentGoneException;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.Utf8Order;
 import java.io.ByteArrayInputStream;
@@ -186,7 +189,7 @@ public final class CassandraScanner {
         long expected = Math.min(CassandraSchema.CHUNK_BYTES, size - (long) index * CassandraSchema.CHUNK_BYTES);
         ByteBuffer b = r == null ? null : r.getByteBuffer("data");
         if (b == null) {
-            throw new IOException("chunk " + index + " of content " + sha256 + " is gone (reclaimed during the read?)");
+            throw new ContentGoneException("chunk " + index + " of content " + sha256 + " is gone (reclaimed during the read?)");
         }
         if (b.remaining() != expected) {
             throw new IOException("chunk " + index + " of content " + sha256 + " has " + b.remaining()
