@@ -12,6 +12,10 @@ import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.ObjectVersion;
+import dev.cairn.store.VersionId;
+import dev.cairn.store.VersionRecord;
+import dev.cairn.store.Versioning;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -86,6 +90,65 @@ class ManifestFormatTest {
             byte[] cut = Arrays.copyOf(good, n);
             IOException e = assertThrows(IOException.class, () -> read(cut), "cut at " + n);
             assertTrue(e.getMessage().startsWith("m"), e.getMessage());
+        }
+    }
+
+    private static BackupRow version(String bucket, String key, int i, boolean marker) {
+        byte[] order = new byte[12];
+        order[0] = (byte) (i >> 8);
+        order[1] = (byte) i;
+        String id = i == 7 ? VersionId.NULL : VersionId.encode(order);
+        VersionRecord v = marker ? new VersionRecord(ObjectVersion.marker(key, id, 2000L + i, false), order)
+                : new VersionRecord(ObjectVersion.of(row(bucket, key, i).info().withVersionId(id), false), order);
+        return BackupRow.ofVersion(bucket, v);
+    }
+
+    private static byte[] versionedManifest(List<BackupRow> rows) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ManifestHeader h = new ManifestHeader("id-3", null, 1, 2, "test source",
+                List.of(new BucketInfo("a", 5, BucketAcl.PRIVATE), new BucketInfo("v", 6, BucketAcl.PRIVATE, Versioning.SUSPENDED)));
+        try (ManifestWriter w = new ManifestWriter(out, h)) {
+            for (BackupRow r : rows) {
+                w.add(r);
+            }
+            w.finish(0, 0);
+        }
+        return out.toByteArray();
+    }
+
+    @Test
+    void versionRowsRoundTripInAVersion3Manifest() throws IOException {
+        BackupRow legacy = BackupRow.ofVersion("v", new VersionRecord(
+                ObjectVersion.of(row("v", "only", 9).info().withVersionId(VersionId.NULL), false), null));
+        List<BackupRow> rows = List.of(row("a", "x", 1), version("v", "k", 1, true), version("v", "k", 2, false),
+                version("v", "k", 7, false), legacy);
+        byte[] bytes = versionedManifest(rows);
+        assertEquals(3, bytes[9], "version 3");
+        assertEquals(rows, read(bytes));
+        ManifestHeader h = new ManifestReader("m", new ByteArrayInputStream(bytes)).header();
+        assertEquals(Versioning.SUSPENDED, h.buckets().get(1).versioning());
+        assertEquals(2, manifest(List.of(row("a", "x", 1)))[9], "without versioning a manifest stays version 2");
+    }
+
+    @Test
+    void aBucketHoldsOneKindOfRowAndAKeysVersionsAscendByPlace() {
+        assertThrows(IllegalStateException.class, () -> versionedManifest(List.of(row("v", "k", 1))));
+        assertThrows(IllegalStateException.class, () -> versionedManifest(List.of(version("a", "k", 1, false))));
+        assertThrows(IllegalStateException.class, () -> manifest(List.of(version("a", "k", 1, false))));
+        assertThrows(IllegalStateException.class,
+                () -> versionedManifest(List.of(version("v", "k", 2, false), version("v", "k", 1, false))));
+        assertThrows(IllegalStateException.class,
+                () -> versionedManifest(List.of(version("v", "k", 2, false), version("v", "k", 2, true))));
+    }
+
+    @Test
+    void everyFlippedByteOfAVersionedManifestIsDetected() throws IOException {
+        byte[] good = versionedManifest(List.of(version("v", "k", 1, true), version("v", "k", 2, false)));
+        for (int i = 0; i < good.length; i++) {
+            byte[] bad = good.clone();
+            bad[i] ^= 0x10;
+            int at = i;
+            assertThrows(Exception.class, () -> read(bad), "flip at " + at);
         }
     }
 }

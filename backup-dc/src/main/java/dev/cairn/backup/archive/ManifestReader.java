@@ -1,6 +1,7 @@
 package dev.cairn.backup.archive;
 
 import dev.cairn.store.BucketInfo;
+import dev.cairn.store.Versioning;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -10,7 +11,9 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads a manifest front to back: {@link #header()}, then {@link #next()} until null, which also
@@ -27,6 +30,7 @@ public final class ManifestReader implements AutoCloseable {
     private final DataInputStream in;
     private final ManifestHeader header;
     private ManifestTrailer trailer;
+    private final Map<String, BucketInfo> buckets = new HashMap<>();
     private BackupRow last;
     private long objects;
     private long logicalBytes;
@@ -38,6 +42,7 @@ public final class ManifestReader implements AutoCloseable {
         in = new DataInputStream(new DigestInputStream(raw, digest));
         try {
             header = readHeader(in, name);
+            header.buckets().forEach(b -> buckets.put(b.name(), b));
         } catch (EOFException e) {
             throw corrupt("truncated header");
         } catch (IOException | RuntimeException e) {
@@ -64,6 +69,7 @@ public final class ManifestReader implements AutoCloseable {
             throw new IOException(name + ": not a backup manifest (bad magic)");
         }
         int version = in.readUnsignedShort();
+        boolean withVersioning = version >= ManifestWriter.VERSION;
         if (version < ManifestWriter.OLDEST_VERSION || version > ManifestWriter.VERSION) {
             throw new IOException(name + ": manifest version " + version + " is not supported (this build reads "
                     + ManifestWriter.OLDEST_VERSION + " to " + ManifestWriter.VERSION + ")");
@@ -85,7 +91,7 @@ public final class ManifestReader implements AutoCloseable {
             if (in.readUnsignedByte() != RowCodec.TAG_BUCKET) {
                 throw new IOException(name + ": corrupt manifest: bucket " + i + " has no bucket tag");
             }
-            buckets.add(RowCodec.readBucket(in));
+            buckets.add(RowCodec.readBucket(in, withVersioning));
         }
         return new ManifestHeader(id, parent, started, finished, source, buckets);
     }
@@ -127,11 +133,15 @@ public final class ManifestReader implements AutoCloseable {
             if (RowCodec.isRow(tag)) {
                 BackupRow row = readRow(tag);
                 if (last != null && BackupRow.ORDER.compare(last, row) >= 0) {
-                    throw corrupt("rows out of order at " + row.bucket() + "/" + row.info().key());
+                    throw corrupt("rows out of order at " + row.bucket() + "/" + row.key());
+                }
+                String wrong = wrongKind(row, buckets.get(row.bucket()));
+                if (wrong != null) {
+                    throw corrupt("row " + (objects + 1) + ": " + wrong);
                 }
                 last = row;
                 objects++;
-                logicalBytes += row.info().size();
+                logicalBytes += row.size();
                 return row;
             }
             if (tag != RowCodec.TAG_TRAILER) {
@@ -171,13 +181,31 @@ public final class ManifestReader implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             throw corrupt("row " + (objects + 1) + ": " + e.getMessage());
         }
-        if (row.bucket() == null || row.info().key() == null || row.info().etag() == null) {
+        if (row.bucket() == null || row.key() == null || (row.hasContent() && row.info().etag() == null)) {
             throw corrupt("row " + (objects + 1) + " has no bucket, key or ETag");
         }
-        if (row.info().size() < 0 || row.info().partCount() < 0) {
+        if (row.hasContent() && (row.info().size() < 0 || row.info().partCount() < 0)) {
             throw corrupt("row " + (objects + 1) + ": negative size or part count");
         }
         return row;
+    }
+
+    /**
+     * Why {@code row} does not belong in {@code bucket} (as the header lists it; null when it does
+     * not), or null when it does: a bucket whose versioning is configured holds version rows only,
+     * any other bucket object rows only.
+     */
+    static String wrongKind(BackupRow row, BucketInfo bucket) {
+        boolean versioned = bucket != null && bucket.versioning() != Versioning.UNVERSIONED;
+        if (row.isVersion() && !versioned) {
+            return "a version row of " + row.bucket() + "/" + row.key() + ", a bucket "
+                    + (bucket == null ? "the header does not list" : "without versioning");
+        }
+        if (!row.isVersion() && versioned) {
+            return "an object row of " + row.bucket() + "/" + row.key() + " in a bucket with versioning"
+                    + " (its rows are version rows)";
+        }
+        return null;
     }
 
     /** The trailer, once {@link #next()} returned null. */

@@ -1,6 +1,7 @@
 package dev.cairn.backup.archive;
 
 import dev.cairn.store.BucketInfo;
+import dev.cairn.store.Versioning;
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -8,6 +9,8 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Writes one manifest: header, buckets, rows in {@link BackupRow#ORDER}, trailer with the
@@ -19,8 +22,15 @@ public final class ManifestWriter implements AutoCloseable {
      * 2: the rows' blobs may lie in packs ({@code packs/}) as well as under {@code blobs/}; the
      * bytes are those of version 1, whose blobs all lie under {@code blobs/}. A job that reads only
      * version 1 refuses a version 2 manifest by its number rather than failing on a missing blob.
+     * Written when no bucket has versioning, so such backups stay readable by jobs that read 2.
      */
-    public static final int VERSION = 2;
+    public static final int VERSION_WITHOUT_VERSIONS = 2;
+    /**
+     * 3: buckets carry their versioning state, and a bucket whose versioning is configured has a
+     * version row ({@link RowCodec#TAG_VERSION}) per version of each key. Written when some
+     * bucket's versioning is configured; a job that reads only 2 refuses it by its number.
+     */
+    public static final int VERSION = 3;
     /** The oldest version this build reads. */
     public static final int OLDEST_VERSION = 1;
     public static final int TAG_HEADER = 'H';
@@ -28,6 +38,7 @@ public final class ManifestWriter implements AutoCloseable {
     private final OutputStream raw;
     private final MessageDigest digest;
     private final DataOutputStream out;
+    private final Map<String, BucketInfo> buckets = new HashMap<>();
     private BackupRow last;
     private long objects;
     private long logicalBytes;
@@ -37,8 +48,9 @@ public final class ManifestWriter implements AutoCloseable {
         raw = new BufferedOutputStream(target, 1 << 16);
         digest = sha256();
         out = new DataOutputStream(new DigestOutputStream(raw, digest));
+        boolean versioned = header.buckets().stream().anyMatch(b -> b.versioning() != Versioning.UNVERSIONED);
         out.write(MAGIC);
-        out.writeShort(VERSION);
+        out.writeShort(versioned ? VERSION : VERSION_WITHOUT_VERSIONS);
         out.writeByte(TAG_HEADER);
         RowCodec.writeString(out, header.backupId());
         RowCodec.writeString(out, header.parentId());
@@ -47,19 +59,24 @@ public final class ManifestWriter implements AutoCloseable {
         RowCodec.writeString(out, header.source());
         out.writeInt(header.buckets().size());
         for (BucketInfo b : header.buckets()) {
-            RowCodec.writeBucket(out, b);
+            RowCodec.writeBucket(out, b, versioned);
+            buckets.put(b.name(), b);
         }
     }
 
     public void add(BackupRow row) throws IOException {
         if (last != null && BackupRow.ORDER.compare(last, row) >= 0) {
-            throw new IllegalStateException("rows out of order: " + last.bucket() + "/" + last.info().key()
-                    + " then " + row.bucket() + "/" + row.info().key());
+            throw new IllegalStateException("rows out of order: " + last.bucket() + "/" + last.key()
+                    + " then " + row.bucket() + "/" + row.key());
+        }
+        String wrong = ManifestReader.wrongKind(row, buckets.get(row.bucket()));
+        if (wrong != null) {
+            throw new IllegalStateException(wrong);
         }
         RowCodec.writeRow(out, row);
         last = row;
         objects++;
-        logicalBytes += row.info().size();
+        logicalBytes += row.size();
     }
 
     /** Writes the trailer; the stream is complete after this. */

@@ -5,6 +5,9 @@ import dev.cairn.store.BucketInfo;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.ObjectVersion;
+import dev.cairn.store.VersionRecord;
+import dev.cairn.store.Versioning;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -24,37 +27,52 @@ public final class RowCodec {
     public static final int TAG_ROW_WITH_ACL = 'A';
     public static final int TAG_END = 'E';
     /**
-     * Reserved for the rows of object versions (a bucket's noncurrent versions and delete
-     * markers); no reader of manifest version 2 accepts it, so an archive holding them is refused
-     * by jobs that could not restore them.
+     * One version of a key in a bucket whose versioning is configured: its place, version id,
+     * whether it is a delete marker, then the object row (manifest version 3).
      */
-    public static final int TAG_RESERVED_VERSION = 'V';
+    public static final int TAG_VERSION = 'V';
+    /** Flag of a version row: a delete marker (no object row follows, only its time). */
+    public static final int FLAG_DELETE_MARKER = 1;
+    /** The longest place a version row may carry. */
+    public static final int MAX_ORDER_BYTES = 255;
     public static final int TAG_TRAILER = 'T';
     private static final int MAX_STRING = 64 << 20;
 
     private RowCodec() {
     }
 
-    public static void writeBucket(DataOutput out, BucketInfo b) throws IOException {
+    /** A bucket; {@code withVersioning}: manifest version 3, which adds the versioning state. */
+    public static void writeBucket(DataOutput out, BucketInfo b, boolean withVersioning) throws IOException {
         out.writeByte(TAG_BUCKET);
         writeString(out, b.name());
         out.writeLong(b.createdMillis());
         out.writeByte(b.acl().code());
+        if (withVersioning) {
+            out.writeByte(b.versioning().code());
+        } else if (b.versioning() != Versioning.UNVERSIONED) {
+            throw new IllegalArgumentException("bucket " + b.name() + " has versioning: needs manifest version 3");
+        }
     }
 
     /** A bucket whose tag byte was already read. */
-    public static BucketInfo readBucket(DataInput in) throws IOException {
+    public static BucketInfo readBucket(DataInput in, boolean withVersioning) throws IOException {
         String name = readString(in);
         long created = in.readLong();
-        return new BucketInfo(name, created, BucketAcl.ofCode(in.readUnsignedByte()));
+        BucketAcl acl = BucketAcl.ofCode(in.readUnsignedByte());
+        Versioning versioning = withVersioning ? Versioning.ofCode(in.readUnsignedByte()) : Versioning.UNVERSIONED;
+        return new BucketInfo(name, created, acl, versioning);
     }
 
-    /** Whether {@code tag} starts an object row. */
+    /** Whether {@code tag} starts a row (an object row or a version row). */
     public static boolean isRow(int tag) {
-        return tag == TAG_ROW || tag == TAG_ROW_WITH_ACL;
+        return tag == TAG_ROW || tag == TAG_ROW_WITH_ACL || tag == TAG_VERSION;
     }
 
     public static void writeRow(DataOutput out, BackupRow row) throws IOException {
+        if (row.isVersion()) {
+            writeVersion(out, row);
+            return;
+        }
         ObjectInfo o = row.info();
         ObjectAttributes a = o.attributes() == null ? ObjectAttributes.EMPTY : o.attributes();
         // Private objects keep the first layout, so an archive without public objects reads with older jobs.
@@ -62,6 +80,40 @@ public final class RowCodec {
         out.writeByte(withAcl ? TAG_ROW_WITH_ACL : TAG_ROW);
         writeString(out, row.bucket());
         writeString(out, o.key());
+        writeObjectFields(out, o);
+        if (withAcl) {
+            out.writeByte(a.acl().code());
+        }
+    }
+
+    private static void writeVersion(DataOutput out, BackupRow row) throws IOException {
+        ObjectVersion v = row.version().version();
+        byte[] order = row.order();
+        out.writeByte(TAG_VERSION);
+        writeString(out, row.bucket());
+        writeString(out, row.key());
+        if (order == null) {
+            out.writeByte(0);
+        } else {
+            if (order.length == 0 || order.length > MAX_ORDER_BYTES) {
+                throw new IllegalArgumentException(row.key() + ": a place of " + order.length + " bytes");
+            }
+            out.writeByte(order.length);
+            out.write(order);
+        }
+        writeString(out, v.versionId());
+        out.writeByte(v.deleteMarker() ? FLAG_DELETE_MARKER : 0);
+        if (v.deleteMarker()) {
+            out.writeLong(v.lastModified());
+            return;
+        }
+        ObjectInfo o = row.info();
+        writeObjectFields(out, o);
+        out.writeByte(o.acl().code());
+    }
+
+    private static void writeObjectFields(DataOutput out, ObjectInfo o) throws IOException {
+        ObjectAttributes a = o.attributes() == null ? ObjectAttributes.EMPTY : o.attributes();
         out.write(Hex.decode(o.sha256()));
         out.writeLong(o.size());
         writeString(out, o.etag());
@@ -75,15 +127,50 @@ public final class RowCodec {
         writeString(out, a.expires());
         writeMap(out, a.userMetadata());
         writeMap(out, o.checksums());
-        if (withAcl) {
-            out.writeByte(a.acl().code());
-        }
     }
 
     /** A row whose tag byte, {@code tag} ({@link #isRow}), was already read. */
     public static BackupRow readRow(DataInput in, int tag) throws IOException {
         String bucket = readString(in);
         String key = readString(in);
+        if (tag == TAG_VERSION) {
+            return readVersion(in, bucket, key);
+        }
+        ObjectInfo o = readObjectFields(in, key);
+        if (tag == TAG_ROW_WITH_ACL) {
+            o = o.withAttributes(o.attributes().withAcl(BucketAcl.ofCode(in.readUnsignedByte())));
+        }
+        return new BackupRow(bucket, o);
+    }
+
+    private static BackupRow readVersion(DataInput in, String bucket, String key) throws IOException {
+        int orderLength = in.readUnsignedByte();
+        byte[] order = null;
+        if (orderLength > 0) {
+            order = new byte[orderLength];
+            in.readFully(order);
+        }
+        String versionId = readString(in);
+        if (versionId == null || versionId.isEmpty()) {
+            throw new IOException("corrupt archive: version row of " + key + " without version id");
+        }
+        int flags = in.readUnsignedByte();
+        if ((flags & ~FLAG_DELETE_MARKER) != 0) {
+            throw new IOException("corrupt archive: version row of " + key + ": unknown flags " + flags);
+        }
+        if ((flags & FLAG_DELETE_MARKER) != 0) {
+            if (order == null) {
+                throw new IOException("corrupt archive: delete marker of " + key + " without place");
+            }
+            long modified = in.readLong();
+            return BackupRow.ofVersion(bucket, new VersionRecord(ObjectVersion.marker(key, versionId, modified, false), order));
+        }
+        ObjectInfo o = readObjectFields(in, key);
+        o = o.withAttributes(o.attributes().withAcl(BucketAcl.ofCode(in.readUnsignedByte()))).withVersionId(versionId);
+        return BackupRow.ofVersion(bucket, new VersionRecord(ObjectVersion.of(o, false), order));
+    }
+
+    private static ObjectInfo readObjectFields(DataInput in, String key) throws IOException {
         byte[] sha = new byte[32];
         in.readFully(sha);
         long size = in.readLong();
@@ -93,11 +180,7 @@ public final class RowCodec {
         ObjectAttributes attributes = new ObjectAttributes(readString(in), readString(in), readString(in),
                 readString(in), readString(in), readString(in), readMap(in));
         Map<String, String> checksums = readMap(in);
-        if (tag == TAG_ROW_WITH_ACL) {
-            attributes = attributes.withAcl(BucketAcl.ofCode(in.readUnsignedByte()));
-        }
-        return new BackupRow(bucket, new ObjectInfo(key, Hex.encode(sha), size, etag, attributes, lastModified,
-                partCount, checksums));
+        return new ObjectInfo(key, Hex.encode(sha), size, etag, attributes, lastModified, partCount, checksums);
     }
 
     public static void writeString(DataOutput out, String s) throws IOException {

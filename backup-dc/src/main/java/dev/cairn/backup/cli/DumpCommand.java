@@ -11,6 +11,7 @@ import dev.cairn.backup.run.RowChunks;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.ObjectVersion;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -36,8 +37,10 @@ public final class DumpCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintStream out = System.out;
         byte[] magic;
+        byte[] version;
         try (InputStream in = Files.newInputStream(file)) {
             magic = in.readNBytes(8);
+            version = in.readNBytes(2);
         }
         if (java.util.Arrays.equals(magic, PackFormat.PACK_MAGIC)) {
             return dumpPack(out);
@@ -68,6 +71,7 @@ public final class DumpCommand implements Callable<Integer> {
         try (InputStream in = Files.newInputStream(file); ManifestReader r = new ManifestReader(file.toString(), in)) {
             ManifestHeader h = r.header();
             out.println("manifest " + file);
+            out.println("  version:    " + (version.length == 2 ? ((version[0] & 0xFF) << 8 | (version[1] & 0xFF)) : "?"));
             out.println("  backup id:  " + h.backupId());
             out.println("  parent id:  " + (h.parentId() == null ? "(none)" : h.parentId()));
             out.println("  started:    " + Instant.ofEpochMilli(h.startedMillis()) + " (" + h.startedMillis() + ")");
@@ -75,7 +79,8 @@ public final class DumpCommand implements Callable<Integer> {
             out.println("  source:     " + h.source());
             out.println("buckets: " + h.buckets().size());
             for (BucketInfo b : h.buckets()) {
-                out.println("  " + b.name() + " created=" + Instant.ofEpochMilli(b.createdMillis()) + " acl=" + b.acl().cannedName());
+                out.println("  " + b.name() + " created=" + Instant.ofEpochMilli(b.createdMillis()) + " acl=" + b.acl().cannedName()
+                        + (b.versioning().status() == null ? "" : " versioning=" + b.versioning().status()));
             }
             if (headerOnly) {
                 return 0;
@@ -117,10 +122,20 @@ public final class DumpCommand implements Callable<Integer> {
     }
 
     private static void print(PrintStream out, BackupRow row) {
+        StringBuilder b = new StringBuilder("  ").append(row.bucket()).append('/').append(row.key());
+        if (row.isVersion()) {
+            ObjectVersion v = row.version().version();
+            byte[] order = row.order();
+            b.append(" version=").append(v.versionId())
+                    .append(" place=").append(order == null ? "(none)" : dev.cairn.store.Hex.encode(order));
+            if (v.deleteMarker()) {
+                out.println(b.append(" deleteMarker lastModified=").append(Instant.ofEpochMilli(v.lastModified())));
+                return;
+            }
+        }
         ObjectInfo o = row.info();
         ObjectAttributes a = o.attributes();
-        StringBuilder b = new StringBuilder("  ").append(row.bucket()).append('/').append(o.key())
-                .append(" sha256=").append(o.sha256()).append(" size=").append(o.size())
+        b.append(" sha256=").append(o.sha256()).append(" size=").append(o.size())
                 .append(" etag=").append(o.etag()).append(" lastModified=").append(Instant.ofEpochMilli(o.lastModified()))
                 .append(" parts=").append(o.partCount());
         field(b, "contentType", a.contentType());

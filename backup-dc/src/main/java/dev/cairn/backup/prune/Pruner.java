@@ -162,7 +162,9 @@ public final class Pruner {
             }
             ManifestReader r = new ManifestReader(name, in);
             for (BackupRow row = r.next(); row != null; row = r.next()) {
-                live.add(row.info().sha256());
+                if (row.hasContent()) {
+                    live.add(row.info().sha256());
+                }
             }
         } catch (IOException e) {
             throw new IOException("prune stopped before deleting any blob: " + e.getMessage(), e);
@@ -177,7 +179,9 @@ public final class Pruner {
                 }
                 RowChunks.Reader r = new RowChunks.Reader(e.name(), in);
                 for (BackupRow row = r.next(); row != null; row = r.next()) {
-                    live.add(row.info().sha256());
+                    if (row.hasContent()) {
+                        live.add(row.info().sha256());
+                    }
                 }
             }
         }

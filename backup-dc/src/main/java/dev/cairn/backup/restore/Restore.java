@@ -10,6 +10,7 @@ import dev.cairn.backup.run.Json;
 import dev.cairn.backup.target.Target;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.Hex;
+import dev.cairn.store.Versioning;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -26,7 +27,7 @@ import java.util.concurrent.Future;
 /**
  * Restores one backup (any of the chain: each manifest lists every object) into a destination,
  * optionally only some buckets and a key prefix. Rows go in manifest order, in batches written in
- * parallel; after each batch the number of rows done is recorded in a state file in the archive
+ * parallel (a key's versions too: each goes to its place whatever the order they are written in); after each batch the number of rows done is recorded in a state file in the archive
  * ({@code restores/<backup>-<destination hash>.json}), so an interrupted restore resumes after
  * the last batch. A bucket that already holds objects is refused unless allowed (a resumed
  * restore's own buckets are not refused).
@@ -89,7 +90,7 @@ public final class Restore {
     }
 
     private boolean selected(BackupRow row) {
-        return (buckets.isEmpty() || buckets.contains(row.bucket())) && row.info().key().startsWith(prefix);
+        return (buckets.isEmpty() || buckets.contains(row.bucket())) && row.key().startsWith(prefix);
     }
 
     public Result run(Progress progress) throws IOException, InterruptedException {
@@ -140,13 +141,13 @@ public final class Restore {
                     ordinal++;
                     if (ordinal > state.rowsDone() && selected(row)) {
                         batch.add(pool.submit(() -> {
-                            destination.put(row.bucket(), row.info(), new BlobContent(archive, locations, row.info()));
+                            destination.put(row, row.hasContent() ? new BlobContent(archive, locations, row.info()) : null);
                             progress.objects.incrementAndGet();
-                            progress.bytes.addAndGet(row.info().size());
+                            progress.bytes.addAndGet(row.size());
                             return null;
                         }));
                         batchObjects++;
-                        batchBytes += row.info().size();
+                        batchBytes += row.size();
                     }
                     if (ordinal % BATCH_ROWS != 0) {
                         continue;
@@ -197,6 +198,12 @@ public final class Restore {
             if (header.buckets().stream().noneMatch(b -> b.name().equals(wanted))) {
                 throw new IllegalArgumentException("backup " + backupId + " has no bucket " + wanted);
             }
+        }
+        List<String> versioned = chosen.stream().filter(b -> b.versioning() != Versioning.UNVERSIONED)
+                .map(BucketInfo::name).toList();
+        if (!versioned.isEmpty() && !destination.restoresVersions()) {
+            throw new IllegalArgumentException(destination.describe() + " cannot restore object versions, and bucket(s) "
+                    + versioned + " have versioning; restore them into an embedded store, or leave them out (--bucket)");
         }
         if (!resumed && !allowNonEmpty) {
             List<String> nonEmpty = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.cairn.backup.restore;
 
+import dev.cairn.backup.archive.BackupRow;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ContentSource;
@@ -24,6 +25,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * Restores into an S3 endpoint, each bucket under its own name. Attributes and user metadata are
  * sent as headers; the server computes the ETag itself (an object backed up from a multipart
  * upload gets a single-part ETag) and sets the time. Each PUT carries the content's SHA-256.
+ * Buckets with versioning are not restored through S3 ({@link #restoresVersions}).
  */
 public final class S3Destination implements RestoreDestination {
     private final S3Client s3;
@@ -70,8 +72,20 @@ public final class S3Destination implements RestoreDestination {
         }
     }
 
+    /** S3 lets no client choose a version's id or time: versions are not restored through it. */
     @Override
-    public void put(String bucket, ObjectInfo row, ContentSource content) throws IOException {
+    public boolean restoresVersions() {
+        return false;
+    }
+
+    @Override
+    public void put(BackupRow backupRow, ContentSource content) throws IOException {
+        if (backupRow.isVersion()) {
+            throw new IOException(description + " cannot restore object versions (" + backupRow.bucket() + "/"
+                    + backupRow.key() + ")");
+        }
+        String bucket = backupRow.bucket();
+        ObjectInfo row = backupRow.info();
         ObjectAttributes a = row.attributes();
         PutObjectRequest.Builder req = PutObjectRequest.builder().bucket(bucket).key(row.key())
                 .contentLength(row.size())

@@ -1,16 +1,24 @@
 package dev.cairn.backup.restore;
 
+import dev.cairn.backup.archive.BackupRow;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ListQuery;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectStore;
+import dev.cairn.store.ObjectVersion;
 import dev.cairn.store.StoreException;
+import dev.cairn.store.VersionQuery;
+import dev.cairn.store.VersionRecord;
+import dev.cairn.store.Versioning;
 import java.io.IOException;
 
 /**
- * Restores into an {@link ObjectStore} (a fresh embedded store, a Cassandra keyspace). The store
- * takes the row's ETag, part count, checksums and attributes as given; it sets the time itself.
+ * Restores into an {@link ObjectStore} (a fresh embedded store, a Cassandra keyspace). A store
+ * that {@link ObjectStore#restoresVersions() restores versions} (the embedded one) writes every
+ * row exactly as recorded ({@link ObjectStore#restoreVersion}): time, version id and place, ETag,
+ * part count, checksums, attributes. Another store (Cassandra) takes ETag, part count, checksums
+ * and attributes as given and sets the time itself, and restores no versioned bucket.
  */
 public final class StoreDestination implements RestoreDestination {
     private final ObjectStore store;
@@ -34,13 +42,20 @@ public final class StoreDestination implements RestoreDestination {
 
     @Override
     public boolean bucketHasObjects(String bucket) throws IOException {
-        return store.bucket(bucket) != null
-                && !store.listObjects(bucket, new ListQuery("", null, null, 1)).objects().isEmpty();
+        BucketInfo b = store.bucket(bucket);
+        if (b == null) {
+            return false;
+        }
+        if (b.versioning() != Versioning.UNVERSIONED) {
+            return !store.listObjectVersions(bucket, new VersionQuery("", null, null, null, 1)).versions().isEmpty();
+        }
+        return !store.listObjects(bucket, new ListQuery("", null, null, 1)).objects().isEmpty();
     }
 
     @Override
     public void ensureBucket(BucketInfo bucket) throws IOException {
-        if (store.bucket(bucket.name()) == null) {
+        BucketInfo existing = store.bucket(bucket.name());
+        if (existing == null) {
             try {
                 store.createBucket(bucket.name(), bucket.acl());
             } catch (StoreException e) {
@@ -49,11 +64,29 @@ public final class StoreDestination implements RestoreDestination {
                 }
             }
         }
+        if (bucket.versioning() != Versioning.UNVERSIONED
+                && (existing == null || existing.versioning() != bucket.versioning())) {
+            store.setBucketVersioning(bucket.name(), bucket.versioning());
+        }
     }
 
     @Override
-    public void put(String bucket, ObjectInfo row, ContentSource content) throws IOException {
-        store.putObject(bucket, row.key(), row.attributes(), content, row.etag(), row.partCount(), row.checksums(), false);
+    public boolean restoresVersions() {
+        return store.restoresVersions();
+    }
+
+    @Override
+    public void put(BackupRow row, ContentSource content) throws IOException {
+        if (store.restoresVersions()) {
+            VersionRecord record = row.isVersion() ? row.version() : new VersionRecord(ObjectVersion.of(row.info(), true), null);
+            store.restoreVersion(row.bucket(), record, content);
+            return;
+        }
+        if (row.isVersion()) {
+            throw new IOException(description + " cannot restore object versions (" + row.bucket() + "/" + row.key() + ")");
+        }
+        ObjectInfo o = row.info();
+        store.putObject(row.bucket(), o.key(), o.attributes(), content, o.etag(), o.partCount(), o.checksums(), false);
     }
 
     @Override

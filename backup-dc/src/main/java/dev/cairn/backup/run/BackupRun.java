@@ -99,6 +99,7 @@ public final class BackupRun {
             }
             List<BackupSource.Split> splits = source.splits();
             List<BucketInfo> buckets = source.buckets();
+            refuseVersionsOmitted(buckets);
             state = resumeOrStart(splits);
             try (PackWriter writer = new PackWriter(target, locations, PackWriter.PACK_BYTES)) {
                 packs = writer;
@@ -109,6 +110,20 @@ public final class BackupRun {
             Result r = writeManifest(buckets, (System.nanoTime() - t0) / 1e9);
             removeRunState(state.id());
             return r;
+        }
+    }
+
+    /** A source that cannot read versions would record a versioned bucket's current objects only. */
+    private void refuseVersionsOmitted(List<BucketInfo> buckets) {
+        if (source.suppliesVersions()) {
+            return;
+        }
+        List<String> versioned = buckets.stream().filter(b -> b.versioning() != dev.cairn.store.Versioning.UNVERSIONED)
+                .map(BucketInfo::name).toList();
+        if (!versioned.isEmpty()) {
+            throw new IllegalArgumentException(source.describe() + " cannot read object versions, and bucket(s) "
+                    + versioned + " have versioning: a backup of their current objects only would look complete;"
+                    + " not started");
         }
     }
 
@@ -183,14 +198,14 @@ public final class BackupRun {
         SplitScan scan = new SplitScan(split, saved == null ? RunState.SplitProgress.START
                 : Json.read(saved, RunState.SplitProgress.class, progressName), copiers);
         if (!scan.progress.done()) {
-            source.scan(split, scan.progress.position(), scan::accept);
+            source.scan(split, scan.progress.position(), scan);
             scan.checkpoint(true);
         }
         finalProgress.put(split.id(), scan.progress);
     }
 
     /** The rows of one split since its last checkpoint, and their copies in flight. */
-    private final class SplitScan {
+    private final class SplitScan implements BackupSource.RowSink {
         final BackupSource.Split split;
         final ExecutorService copiers;
         RunState.SplitProgress progress;
@@ -210,14 +225,25 @@ public final class BackupRun {
             }
         }
 
-        void accept(String bucket, dev.cairn.store.ObjectInfo info, String rowPosition) throws IOException {
+        @Override
+        public void accept(String bucket, dev.cairn.store.ObjectInfo info, String rowPosition) throws IOException {
+            add(new BackupRow(bucket, info), rowPosition);
+        }
+
+        @Override
+        public void acceptVersion(String bucket, dev.cairn.store.VersionRecord version, String rowPosition)
+                throws IOException {
+            add(BackupRow.ofVersion(bucket, version), rowPosition);
+        }
+
+        private void add(BackupRow row, String rowPosition) throws IOException {
             if (Thread.currentThread().isInterrupted()) {
                 throw new java.io.InterruptedIOException("scan of " + split.id() + " stopped");
             }
             lease.check();
-            BackupRow row = new BackupRow(bucket, info);
             rows.add(row);
-            copies.add(copiers.submit(() -> copier.ensure(bucket, info)));
+            copies.add(row.hasContent() ? copiers.submit(() -> copier.ensure(row.bucket(), row.info()))
+                    : java.util.concurrent.CompletableFuture.completedFuture(BlobCopier.Outcome.PRESENT));
             position = rowPosition;
             if (rows.size() >= settings.checkpointRows()
                     || System.nanoTime() - lastCheckpointNanos >= settings.checkpointInterval().toNanos()) {
@@ -251,8 +277,8 @@ public final class BackupRun {
                     BackupRun.this.progress.copiedBytes.addAndGet(row.info().size());
                 }
                 BackupRun.this.progress.objects.incrementAndGet();
-                BackupRun.this.progress.bytes.addAndGet(row.info().size());
-                bytes += row.info().size();
+                BackupRun.this.progress.bytes.addAndGet(row.size());
+                bytes += row.size();
                 kept.add(row);
             }
             lease.check();

@@ -2,6 +2,7 @@ package dev.cairn.backup.source;
 
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.VersionRecord;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -31,8 +32,18 @@ public interface BackupSource extends AutoCloseable {
         return describe();
     }
 
-    /** Every bucket with its settings, by name. */
+    /** Every bucket with its settings (versioning included), by name. */
     List<BucketInfo> buckets() throws IOException;
+
+    /**
+     * Whether {@link #scan} delivers the versions of a bucket whose versioning is configured
+     * ({@link RowSink#acceptVersion}). A run refuses to back up such a bucket from a source that
+     * does not, rather than record its current objects only. A source adds versions by scanning
+     * them in the order the sink expects and returning true; nothing else changes.
+     */
+    default boolean suppliesVersions() {
+        return false;
+    }
 
     /**
      * The splits of the row space. For one source (same cluster and keyspace, same checkpoint
@@ -43,7 +54,11 @@ public interface BackupSource extends AutoCloseable {
     /**
      * Calls {@code sink} for each object row of {@code split}, in the split's own order, starting
      * after the row whose position is {@code resumeAfter} (null: from the split's start). Rows
-     * come paged; the call returns when the split is exhausted, and throws on the first error.
+     * come paged; the call returns when the split is exhausted, and throws on the first error. In
+     * a bucket whose versioning is configured a source that {@link #suppliesVersions} calls
+     * {@link RowSink#acceptVersion} instead, once per version of each key, delete markers
+     * included, a key's versions newest first and together, so that a position may fall between
+     * two versions of one key.
      */
     void scan(Split split, String resumeAfter, RowSink sink) throws IOException;
 
@@ -66,10 +81,21 @@ public interface BackupSource extends AutoCloseable {
     @FunctionalInterface
     interface RowSink {
         /**
-         * One object row.
+         * One object row of a bucket without versioning.
          *
          * @param position opaque; passing it as {@code resumeAfter} resumes the split after this row
          */
         void accept(String bucket, ObjectInfo row, String position) throws IOException;
+
+        /**
+         * One version of a key of a bucket whose versioning is configured, with its place
+         * ({@link VersionRecord#order()}: the source's own bytes, ascending newest first within
+         * the key; null only for a key's one version written before versioning was configured).
+         *
+         * @param position as {@link #accept}'s
+         */
+        default void acceptVersion(String bucket, VersionRecord version, String position) throws IOException {
+            throw new UnsupportedOperationException("this sink takes no versions");
+        }
     }
 }

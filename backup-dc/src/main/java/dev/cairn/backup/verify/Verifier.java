@@ -15,7 +15,9 @@ import dev.cairn.backup.restore.StoreDestination;
 import dev.cairn.backup.run.HashCheckingInputStream;
 import dev.cairn.backup.store.EmbeddedStoreDir;
 import dev.cairn.backup.target.Target;
+import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
+import dev.cairn.store.ObjectVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -92,15 +94,18 @@ public final class Verifier {
                 ManifestReader r = new ManifestReader(name, in);
                 for (BackupRow row = r.next(); row != null; row = r.next()) {
                     rowsChecked.incrementAndGet();
+                    if (!row.hasContent()) {
+                        continue;
+                    }
                     String sha = row.info().sha256();
                     if (present.contains(sha + row.info().size())) {
                         continue;
                     }
                     long size = where.size(sha);
                     if (size < 0) {
-                        problem("backup " + b.id() + ": " + row.bucket() + "/" + row.info().key() + ": blob " + sha + " is missing");
+                        problem("backup " + b.id() + ": " + row.bucket() + "/" + row.key() + ": blob " + sha + " is missing");
                     } else if (size != row.info().size()) {
-                        problem("backup " + b.id() + ": " + row.bucket() + "/" + row.info().key() + ": blob " + sha
+                        problem("backup " + b.id() + ": " + row.bucket() + "/" + row.key() + ": blob " + sha
                                 + " holds " + size + " bytes, the row says " + row.info().size());
                     } else {
                         present.add(sha + row.info().size());
@@ -310,28 +315,57 @@ public final class Verifier {
         try (InputStream in = target.open(name)) {
             ManifestReader r = new ManifestReader(name, in);
             for (BackupRow row = r.next(); row != null; row = r.next()) {
-                String where = "drill of " + backupId + ": " + row.bucket() + "/" + row.info().key();
-                try (ObjectRead read = store.store().getObject(row.bucket(), row.info().key())) {
-                    if (read == null) {
-                        problem(where + ": not restored");
-                        continue;
+                String where = "drill of " + backupId + ": " + row.bucket() + "/" + row.key()
+                        + (row.isVersion() ? " version " + row.version().version().versionId() : "");
+                try {
+                    if (compareRow(store, row, where)) {
+                        compared++;
                     }
-                    if (!read.info().sha256().equals(row.info().sha256())
-                            || !Objects.equals(read.info().attributes(), row.info().attributes())
-                            || !Objects.equals(read.info().etag(), row.info().etag())) {
-                        problem(where + ": restored row differs: " + read.info() + " vs " + row.info());
-                        continue;
-                    }
-                    try (InputStream content = read.open(0, read.size())) {
-                        new HashCheckingInputStream(content, row.info().sha256(), row.info().size(), where).drain();
-                    }
-                    compared++;
                 } catch (dev.cairn.backup.target.SourceReadException bad) {
                     problem(bad.getMessage());
                 }
             }
         }
-        log.println("restore drill: " + compared + " objects restored and equal by SHA-256 and metadata");
+        log.println("restore drill: " + compared + " rows (objects, versions, delete markers) restored and equal by SHA-256 and metadata");
+    }
+
+    /** Whether the restored row (or version) equals the backed-up one in every field and byte; a problem if not. */
+    private boolean compareRow(EmbeddedStoreDir store, BackupRow row, String where) throws IOException {
+        if (row.isVersion()) {
+            ObjectVersion want = row.version().version();
+            ObjectVersion got = store.store().objectVersion(row.bucket(), row.key(), want.versionId());
+            if (got == null) {
+                problem(where + ": not restored");
+                return false;
+            }
+            if (got.deleteMarker() != want.deleteMarker() || got.lastModified() != want.lastModified()) {
+                problem(where + ": restored version differs: " + got + " vs " + want);
+                return false;
+            }
+            if (want.deleteMarker()) {
+                return true;
+            }
+        }
+        try (ObjectRead read = row.isVersion()
+                ? store.store().getObjectVersion(row.bucket(), row.key(), row.version().version().versionId())
+                : store.store().getObject(row.bucket(), row.key())) {
+            if (read == null) {
+                problem(where + ": not restored");
+                return false;
+            }
+            ObjectInfo got = read.info();
+            ObjectInfo want = row.info();
+            if (!got.sha256().equals(want.sha256()) || !Objects.equals(got.attributes(), want.attributes())
+                    || !Objects.equals(got.etag(), want.etag()) || got.lastModified() != want.lastModified()
+                    || got.partCount() != want.partCount() || !got.checksums().equals(want.checksums())) {
+                problem(where + ": restored row differs: " + got + " vs " + want);
+                return false;
+            }
+            try (InputStream content = read.open(0, read.size())) {
+                new HashCheckingInputStream(content, want.sha256(), want.size(), where).drain();
+            }
+            return true;
+        }
     }
 
     static void deleteTree(Path dir) {

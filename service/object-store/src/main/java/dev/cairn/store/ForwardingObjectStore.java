@@ -120,6 +120,19 @@ abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public boolean restoresVersions() {
+        return delegate.restoresVersions();
+    }
+
+    @Override
+    public void restoreVersion(String bucket, VersionRecord record, ContentSource content) throws IOException {
+        versionWrite(bucket, record.version().key(), () -> {
+            delegate.restoreVersion(bucket, record, content);
+            return null;
+        });
+    }
+
+    @Override
     public VersionPage listObjectVersions(String bucket, VersionQuery query) throws IOException {
         return delegate.listObjectVersions(bucket, query);
     }

@@ -209,6 +209,28 @@ public interface ObjectStore extends AutoCloseable {
         return VersionListing.ofCurrentObjects(this, bucket, query);
     }
 
+    /**
+     * Writes one version of a key exactly as a backup recorded it — version id, place, time,
+     * ETag, part count, checksums, attributes — where its place puts it among the key's versions:
+     * newer than all of them, it becomes the current version (the current one kept as an older
+     * version); older, it joins the older versions. A version of the same place is replaced, so
+     * writing a record twice changes nothing; a {@code null} version replaces the key's other
+     * {@code null} version. A record without place replaces the key's current row. {@code content}
+     * is the object version's content (null for a delete marker); its reference is counted as a
+     * write's. Not for serving writes: it takes the time and id from the record, not the clock.
+     * NO_SUCH_BUCKET.
+     *
+     * @throws UnsupportedOperationException when the store cannot write a row as given
+     */
+    default void restoreVersion(String bucket, VersionRecord record, ContentSource content) throws IOException {
+        throw new UnsupportedOperationException("restoring a row as recorded");
+    }
+
+    /** Whether {@link #restoreVersion} is supported. */
+    default boolean restoresVersions() {
+        return false;
+    }
+
     /** One page of keys of a bucket. NO_SUCH_BUCKET. */
     ListPage listObjects(String bucket, ListQuery query) throws IOException;
 

@@ -6,6 +6,8 @@ import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.ReadOptions;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.embedded.EmbeddedScanner;
+import dev.cairn.store.embedded.EmbeddedVersionScanner;
+import dev.cairn.store.Versioning;
 import dev.cairn.store.Hex;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +23,11 @@ import java.util.List;
  * nice 19. {@link EmbeddedSource} wraps it around a checkpoint of the running service; the
  * benchmark reads its seeded store directory with it, the same read path.
  *
- * <p>Splits: one per bucket ({@code bucket-<name>}); a position is the hex UTF-8 of the last key.
+ * <p>Splits: one per bucket, {@code bucket-<name>}, or {@code versions-<name>} for a bucket whose
+ * versioning is configured, whose every version is read ({@link EmbeddedVersionScanner}), so a run
+ * resumed after the bucket's versioning changed does not resume a split of the other kind. A
+ * position is the hex UTF-8 of the last key; in a {@code versions-} split, followed by {@code /}
+ * and the hex of the last version's sort id (empty for none).
  * Thread-safety: safe for concurrent scans and content reads.
  */
 public final class CheckpointReader implements BackupSource {
@@ -30,14 +36,18 @@ public final class CheckpointReader implements BackupSource {
 
     private final Engine engine;
     private final EmbeddedScanner scanner;
+    private final EmbeddedVersionScanner versionScanner;
     private final ReadRate rate;
     private final boolean idle;
     private final String description;
+    /** The split of a bucket whose versioning is configured: every version of its keys. */
+    private static final String VERSIONS_SPLIT_PREFIX = "versions-";
 
     private CheckpointReader(Engine engine, boolean scan, long bytesPerSecond, boolean idle, String description)
             throws IOException {
         this.engine = engine;
         this.scanner = new EmbeddedScanner(engine, scan ? ReadOptions.SCAN : ReadOptions.DEFAULT);
+        this.versionScanner = new EmbeddedVersionScanner(engine, scan ? ReadOptions.SCAN : ReadOptions.DEFAULT);
         this.rate = new ReadRate(bytesPerSecond);
         this.idle = idle;
         this.description = description;
@@ -69,13 +79,23 @@ public final class CheckpointReader implements BackupSource {
     public List<Split> splits() throws IOException {
         List<Split> out = new ArrayList<>();
         for (BucketInfo b : scanner.buckets()) {
-            out.add(new Split(SPLIT_PREFIX + b.name(), "bucket " + b.name()));
+            out.add(b.versioning() == Versioning.UNVERSIONED ? new Split(SPLIT_PREFIX + b.name(), "bucket " + b.name())
+                    : new Split(VERSIONS_SPLIT_PREFIX + b.name(), "versions of bucket " + b.name()));
         }
         return out;
     }
 
     @Override
+    public boolean suppliesVersions() {
+        return true;
+    }
+
+    @Override
     public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
+        if (split.id().startsWith(VERSIONS_SPLIT_PREFIX)) {
+            scanVersions(split.id().substring(VERSIONS_SPLIT_PREFIX.length()), resumeAfter, sink);
+            return;
+        }
         if (!split.id().startsWith(SPLIT_PREFIX)) {
             throw new IllegalArgumentException("not a split of an embedded source: " + split.id());
         }
@@ -85,6 +105,30 @@ public final class CheckpointReader implements BackupSource {
         scanner.scan(bucket, after, row -> {
             rate.acquire(ROW_BYTES_ESTIMATE + row.key().length());
             sink.accept(bucket, row, Hex.encode(row.key().getBytes(StandardCharsets.UTF_8)));
+        });
+    }
+
+    private void scanVersions(String bucket, String resumeAfter, RowSink sink) throws IOException {
+        BucketInfo info = scanner.buckets().stream().filter(b -> b.name().equals(bucket)).findFirst()
+                .orElseThrow(() -> new IOException("bucket " + bucket + " is not in " + description));
+        prepareThread();
+        String afterKey = null;
+        byte[] afterOrder = null;
+        if (resumeAfter != null) {
+            int slash = resumeAfter.indexOf('/');
+            if (slash < 0) {
+                throw new IllegalArgumentException("not a position of a versions split: " + resumeAfter);
+            }
+            afterKey = new String(Hex.decode(resumeAfter.substring(0, slash)), StandardCharsets.UTF_8);
+            String order = resumeAfter.substring(slash + 1);
+            afterOrder = order.isEmpty() ? null : Hex.decode(order);
+        }
+        versionScanner.scan(bucket, info.versioning(), afterKey, afterOrder, v -> {
+            String key = v.version().key();
+            rate.acquire(ROW_BYTES_ESTIMATE + key.length());
+            String position = Hex.encode(key.getBytes(StandardCharsets.UTF_8)) + "/"
+                    + (v.order() == null ? "" : Hex.encode(v.order()));
+            sink.acceptVersion(bucket, v, position);
         });
     }
 

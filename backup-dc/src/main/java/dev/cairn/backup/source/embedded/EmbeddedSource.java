@@ -108,6 +108,11 @@ public final class EmbeddedSource implements BackupSource {
     }
 
     @Override
+    public boolean suppliesVersions() {
+        return reader.suppliesVersions();
+    }
+
+    @Override
     public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
         reader.scan(split, resumeAfter, sink);
     }

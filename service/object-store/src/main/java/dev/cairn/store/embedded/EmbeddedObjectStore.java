@@ -18,6 +18,7 @@ import dev.cairn.store.UploadInfo;
 import dev.cairn.store.ObjectVersion;
 import dev.cairn.store.VersionPage;
 import dev.cairn.store.VersionQuery;
+import dev.cairn.store.VersionRecord;
 import dev.cairn.store.Versioning;
 import java.io.IOException;
 import java.time.Duration;
@@ -36,6 +37,8 @@ import java.util.Map;
  *   <tr><td>{@link EmbeddedMultipart}, {@link PartLayouts}</td><td>multipart uploads</td></tr>
  *   <tr><td>{@link EmbeddedReaders}</td><td>reading content: chunk readers at snapshots</td></tr>
  *   <tr><td>{@link EmbeddedTables}, {@link EmbeddedRows}</td><td>the tables and their row values</td></tr>
+ *   <tr><td>{@link EmbeddedVersionedObjects}, {@link EmbeddedVersions}</td><td>object versions</td></tr>
+ *   <tr><td>{@link EmbeddedRestore}</td><td>rows written as a backup recorded them</td></tr>
  * </table>
  *
  * <p>Concurrency: a bucket's read/write lock keeps it from being deleted under a write; a lock
@@ -62,6 +65,7 @@ public final class EmbeddedObjectStore implements ObjectStore {
     private final EmbeddedObjects objects;
     private final EmbeddedMultipart multipart;
     private final EmbeddedVersionedObjects versioned;
+    private final EmbeddedRestore restore;
 
     /** Opens the store's tables in {@code engine} and sweeps what writers that died left. */
     public EmbeddedObjectStore(Engine engine) throws IOException {
@@ -72,6 +76,7 @@ public final class EmbeddedObjectStore implements ObjectStore {
         objects = new EmbeddedObjects(tables, buckets, content, readers);
         multipart = new EmbeddedMultipart(tables, buckets, content, readers, objects);
         versioned = new EmbeddedVersionedObjects(tables, buckets, content, readers, objects);
+        restore = new EmbeddedRestore(tables, buckets, content, objects);
         sweep();
     }
 
@@ -214,6 +219,16 @@ public final class EmbeddedObjectStore implements ObjectStore {
     @Override
     public ObjectVersion currentDeleteMarker(String bucket, String key) throws IOException {
         return versioned.currentDeleteMarker(bucket, key);
+    }
+
+    @Override
+    public boolean restoresVersions() {
+        return true;
+    }
+
+    @Override
+    public void restoreVersion(String bucket, VersionRecord record, ContentSource source) throws IOException {
+        restore.restore(bucket, record, source);
     }
 
     @Override

@@ -1,0 +1,170 @@
+package dev.cairn.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.engine.Engine;
+import dev.cairn.engine.EngineOptions;
+import dev.cairn.engine.ReadOptions;
+import dev.cairn.store.embedded.EmbeddedObjectStore;
+import dev.cairn.store.embedded.EmbeddedVersionScanner;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every version read with its sort id ({@link EmbeddedVersionScanner}) and written back as recorded
+ * ({@link ObjectStore#restoreVersion}) into another store, in a shuffled order and twice over:
+ * ListObjectVersions, bytes, times and reference counts come out the same.
+ */
+class EmbeddedRestoreTest {
+    @TempDir
+    Path dir;
+
+    private static Engine open(Path p) throws IOException {
+        return Engine.open(EngineOptions.builder(p).memtableBytes(4L << 20).build());
+    }
+
+    private static void put(ObjectStore s, String bucket, String key, Random r, int size) throws IOException {
+        byte[] b = new byte[size];
+        r.nextBytes(b);
+        BytesContent c = BytesContent.of(b);
+        ObjectAttributes a = new ObjectAttributes("text/plain", null, null, null, null, null, Map.of("s", "" + size));
+        s.putObject(bucket, key, a, c, c.md5(), 0, Map.of("CRC32C", "AAAAAA=="), false);
+    }
+
+    /** A random walk of writes, delete markers, deletes of one version and versioning changes. */
+    private static void seed(ObjectStore s) throws IOException {
+        Random r = new Random(3);
+        s.createBucket("v", BucketAcl.PRIVATE);
+        put(s, "v", "before-versioning", r, 10);
+        s.setBucketVersioning("v", Versioning.ENABLED);
+        s.createBucket("u", BucketAcl.PUBLIC_READ);
+        put(s, "u", "plain", r, 20);
+        String[] keys = {"a", "a/b", "b", "c€"};
+        for (int i = 0; i < 120; i++) {
+            String key = keys[r.nextInt(keys.length)];
+            int what = r.nextInt(10);
+            if (what < 5) {
+                put(s, "v", key, r, what == 0 ? 1_200_000 : 1 + r.nextInt(3000));
+            } else if (what < 7) {
+                s.deleteObjectVersion("v", key, null);
+            } else if (what == 7) {
+                List<ObjectVersion> vs = s.listObjectVersions("v", new VersionQuery(key, null, null, null, 50)).versions()
+                        .stream().filter(v -> v.key().equals(key)).toList();
+                if (!vs.isEmpty()) {
+                    s.deleteObjectVersion("v", key, vs.get(r.nextInt(vs.size())).versionId());
+                }
+            } else {
+                s.setBucketVersioning("v", r.nextBoolean() ? Versioning.SUSPENDED : Versioning.ENABLED);
+            }
+        }
+    }
+
+    static List<String> versions(ObjectStore s) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (BucketInfo b : s.listBuckets()) {
+            out.add(b.name() + " " + b.acl() + " " + b.versioning());
+            String km = null;
+            String vm = null;
+            VersionPage page;
+            do {
+                page = s.listObjectVersions(b.name(), new VersionQuery("", null, km, vm, 3));
+                for (ObjectVersion v : page.versions()) {
+                    String line = v.key() + " " + v.versionId() + " " + v.latest() + " " + v.deleteMarker() + " "
+                            + v.lastModified();
+                    if (!v.deleteMarker()) {
+                        try (ObjectRead read = s.getObjectVersion(b.name(), v.key(), v.versionId());
+                             InputStream in = read.open(0, read.size())) {
+                            line += " " + BytesContent.of(in.readAllBytes()).sha256() + " " + read.info();
+                        }
+                    }
+                    out.add(line);
+                }
+                km = page.nextKeyMarker();
+                vm = page.nextVersionIdMarker();
+            } while (page.truncated());
+        }
+        return out;
+    }
+
+    @Test
+    void versionsWrittenBackInAnyOrderGiveTheSameListing() throws IOException {
+        List<String> before;
+        Map<String, List<VersionRecord>> records = new java.util.LinkedHashMap<>();
+        List<BucketInfo> buckets;
+        try (Engine e = open(dir.resolve("source"))) {
+            EmbeddedObjectStore s = new EmbeddedObjectStore(e);
+            seed(s);
+            before = versions(s);
+            buckets = s.listBuckets();
+            EmbeddedVersionScanner scanner = new EmbeddedVersionScanner(e, ReadOptions.SCAN);
+            for (BucketInfo b : buckets) {
+                List<VersionRecord> list = new ArrayList<>();
+                scanner.scan(b.name(), b.versioning(), null, null, list::add);
+                records.put(b.name(), list);
+                // Resuming after any version gives exactly the versions after it.
+                for (int cut = 0; cut < list.size(); cut++) {
+                    List<VersionRecord> rest = new ArrayList<>();
+                    VersionRecord at = list.get(cut);
+                    scanner.scan(b.name(), b.versioning(), at.version().key(), at.order(), rest::add);
+                    assertEquals(list.subList(cut + 1, list.size()).stream().map(VersionRecord::toString).toList(),
+                            rest.stream().map(VersionRecord::toString).toList(), "resumed after " + cut);
+                }
+            }
+            assertTrue(records.get("v").size() > 20, "a walk with many versions: " + records.get("v").size());
+            for (VersionRecord v : records.get("v")) {
+                Map<String, byte[]> content = new java.util.HashMap<>();
+                if (!v.version().deleteMarker()) {
+                    try (ObjectRead read = s.getObjectVersion("v", v.version().key(), v.version().versionId());
+                         InputStream in = read.open(0, read.size())) {
+                        content.put(v.version().info().sha256(), in.readAllBytes());
+                    }
+                }
+                contents.putAll(content);
+            }
+            for (VersionRecord v : records.get("u")) {
+                try (ObjectRead read = s.getObject("u", v.version().key()); InputStream in = read.open(0, read.size())) {
+                    contents.put(v.version().info().sha256(), in.readAllBytes());
+                }
+            }
+        }
+        try (Engine e = open(dir.resolve("target"))) {
+            EmbeddedObjectStore t = new EmbeddedObjectStore(e);
+            for (BucketInfo b : buckets) {
+                t.createBucket(b.name(), b.acl());
+                if (b.versioning() != Versioning.UNVERSIONED) {
+                    t.setBucketVersioning(b.name(), b.versioning());
+                }
+            }
+            for (int round = 0; round < 2; round++) {
+                for (Map.Entry<String, List<VersionRecord>> bucket : records.entrySet()) {
+                    List<VersionRecord> shuffled = new ArrayList<>(bucket.getValue());
+                    Collections.shuffle(shuffled, new Random(round));
+                    for (VersionRecord v : shuffled) {
+                        VersionRecord written = bucket.getKey().equals("u")
+                                ? new VersionRecord(ObjectVersion.of(v.version().info().withVersionId(null), true), null) : v;
+                        t.restoreVersion(bucket.getKey(), written, v.version().deleteMarker() ? null
+                                : BytesContent.of(contents.get(v.version().info().sha256())));
+                    }
+                }
+                assertEquals(before, versions(t), "round " + round);
+                assertTrue(t.audit().problems().isEmpty(), t.audit().problems().toString());
+            }
+            VersionRecord some = records.get("v").get(0);
+            byte[] wrongPlace = new byte[12];
+            assertThrows(IllegalArgumentException.class, () -> t.restoreVersion("v",
+                    new VersionRecord(ObjectVersion.marker("k", VersionId.encode(some.order()), 1, false), wrongPlace), null));
+        }
+    }
+
+    private final Map<String, byte[]> contents = new java.util.HashMap<>();
+}
