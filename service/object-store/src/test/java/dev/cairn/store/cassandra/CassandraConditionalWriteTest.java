@@ -11,13 +11,13 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import dev.cairn.store.BucketAcl;
+import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.StoreException;
-import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -52,27 +52,8 @@ class CassandraConditionalWriteTest {
         CassandraObjectStore.createSchema(session, settings);
     }
 
-    private static ContentSource content(String s) throws Exception {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        String sha = Hex.encode(MessageDigest.getInstance("SHA-256").digest(b));
-        String md5 = Hex.encode(MessageDigest.getInstance("MD5").digest(b));
-        return new ContentSource() {
-            public String sha256() {
-                return sha;
-            }
-
-            public long size() {
-                return b.length;
-            }
-
-            public String md5() {
-                return md5;
-            }
-
-            public InputStream open() {
-                return new ByteArrayInputStream(b);
-            }
-        };
+    private static ContentSource content(String s) {
+        return BytesContent.of(s.getBytes(StandardCharsets.UTF_8));
     }
 
     private static ObjectInfo put(CassandraObjectStore store, String bucket, String key, String body, boolean onlyIfAbsent,

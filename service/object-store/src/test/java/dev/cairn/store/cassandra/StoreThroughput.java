@@ -3,17 +3,15 @@ package dev.cairn.store.cassandra;
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.store.BucketAcl;
+import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
-import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.embedded.EmbeddedObjectStore;
-import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -112,29 +110,7 @@ public final class StoreThroughput {
                 store, op, all.length / (double) seconds, p50, p99, all.length);
     }
 
-    private static ContentSource content(byte[] data) throws Exception {
-        String sha = Hex.encode(MessageDigest.getInstance("SHA-256").digest(data));
-        String md5 = Hex.encode(MessageDigest.getInstance("MD5").digest(data));
-        return new ContentSource() {
-            @Override
-            public String sha256() {
-                return sha;
-            }
-
-            @Override
-            public long size() {
-                return data.length;
-            }
-
-            @Override
-            public String md5() {
-                return md5;
-            }
-
-            @Override
-            public InputStream open() {
-                return new ByteArrayInputStream(data);
-            }
-        };
+    private static ContentSource content(byte[] data) {
+        return BytesContent.of(data);
     }
 }
