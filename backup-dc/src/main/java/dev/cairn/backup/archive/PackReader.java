@@ -1,6 +1,6 @@
 package dev.cairn.backup.archive;
 
-import dev.cairn.backup.target.LimitedInputStream;
+import dev.cairn.store.LimitedInputStream;
 import dev.cairn.store.Hex;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;

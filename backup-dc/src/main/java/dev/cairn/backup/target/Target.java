@@ -1,5 +1,6 @@
 package dev.cairn.backup.target;
 
+import dev.cairn.store.LimitedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

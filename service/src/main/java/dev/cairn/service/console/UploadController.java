@@ -10,6 +10,7 @@ import dev.cairn.service.s3.SpooledBody;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.CompletedPart;
+import dev.cairn.store.LimitedInputStream;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectStore;
@@ -102,7 +103,7 @@ class UploadController {
             List<CompletedPart> parts = new ArrayList<>();
             long total = 0;
             while (true) {
-                SpooledBody part = spool(new LimitedInputStream(in, partSize), -1, partSize);
+                SpooledBody part = spool(LimitedInputStream.part(in, partSize), -1, partSize);
                 try (part) {
                     if (part.size() == 0 && !parts.isEmpty()) {
                         break;
@@ -157,44 +158,5 @@ class UploadController {
         Instant now = Instant.now();
         return Map.of("url", presigner.presignGet(origin, host, path, s.accessKey(), secret, expires, now),
                 "expires", now.plusSeconds(expires).toString());
-    }
-
-    /** At most {@code limit} bytes of the stream under it, which it leaves open. */
-    static final class LimitedInputStream extends InputStream {
-        private final InputStream in;
-        private long left;
-
-        LimitedInputStream(InputStream in, long limit) {
-            this.in = in;
-            this.left = limit;
-        }
-
-        @Override
-        public int read() throws IOException {
-            if (left <= 0) {
-                return -1;
-            }
-            int b = in.read();
-            if (b >= 0) {
-                left--;
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            if (left <= 0) {
-                return -1;
-            }
-            int n = in.read(b, off, (int) Math.min(len, left));
-            if (n > 0) {
-                left -= n;
-            }
-            return n;
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

@@ -1,16 +1,30 @@
-package dev.cairn.backup.target;
+package dev.cairn.store;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 
-/** At most {@code limit} bytes of the stream underneath; closing it closes that stream. */
+/**
+ * At most {@code limit} bytes of the stream underneath. Closing it closes that stream, unless it
+ * is one part of a longer stream that the caller goes on reading ({@link #part}).
+ */
 public final class LimitedInputStream extends FilterInputStream {
+    private final boolean closesUnderlying;
     private long left;
 
     public LimitedInputStream(InputStream in, long limit) {
+        this(in, limit, true);
+    }
+
+    private LimitedInputStream(InputStream in, long limit, boolean closesUnderlying) {
         super(in);
         this.left = limit;
+        this.closesUnderlying = closesUnderlying;
+    }
+
+    /** The next {@code limit} bytes of {@code in}; closing the part leaves {@code in} open. */
+    public static LimitedInputStream part(InputStream in, long limit) {
+        return new LimitedInputStream(in, limit, false);
     }
 
     @Override
@@ -52,5 +66,12 @@ public final class LimitedInputStream extends FilterInputStream {
     @Override
     public boolean markSupported() {
         return false;
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (closesUnderlying) {
+            in.close();
+        }
     }
 }
