@@ -71,22 +71,26 @@ public final class PackWriter implements AutoCloseable {
             }
         }
 
-        void add(String sha256, byte[] bytes, int length) throws IOException {
+        void add(String sha256, byte[] bytes, int from, int length) throws IOException {
             PackFormat.entryHeader(entryHeader, sha256, length);
             put(entryHeader, entryHeader.length);
             long offset = size;
-            put(bytes, length);
+            put(bytes, from, length);
             entries.add(new PackFormat.IndexEntry(sha256, offset, length));
         }
 
         private void put(byte[] bytes, int length) throws IOException {
+            put(bytes, 0, length);
+        }
+
+        private void put(byte[] bytes, int from, int length) throws IOException {
             if (length > buffer.length - buffered) {
                 drain();
             }
             if (length >= buffer.length) {
-                file.write(bytes, 0, length);
+                file.write(bytes, from, length);
             } else {
-                System.arraycopy(bytes, 0, buffer, buffered, length);
+                System.arraycopy(bytes, from, buffer, buffered, length);
                 buffered += length;
             }
             size += length;
@@ -108,6 +112,11 @@ public final class PackWriter implements AutoCloseable {
      * after the next {@link #flush()} returns (or earlier, when its pack fills).
      */
     public void append(String sha256, byte[] bytes, int length) throws IOException {
+        append(sha256, bytes, 0, length);
+    }
+
+    /** {@link #append(String, byte[], int)} of {@code bytes[from, from + length)}. */
+    public void append(String sha256, byte[] bytes, int from, int length) throws IOException {
         boolean full;
         synchronized (appendLock) {
             if (closed) {
@@ -117,7 +126,7 @@ public final class PackWriter implements AutoCloseable {
                 current = new OpenPack();
             }
             try {
-                current.add(sha256, bytes, length);
+                current.add(sha256, bytes, from, length);
             } catch (IOException | RuntimeException e) {
                 // A half-written entry: the pack is abandoned, and with it blobs already counted as
                 // copied, so every later flush fails rather than let rows name them.

@@ -117,6 +117,11 @@ public final class EmbeddedSource implements BackupSource {
         return reader.openContent(sha256);
     }
 
+    @Override
+    public void scanContent(long maxSize, ContentFilter filter, ContentSink sink) throws IOException {
+        reader.scanContent(maxSize, filter, sink);
+    }
+
     private synchronized void releaseQuietly() {
         try {
             closeOnce();
