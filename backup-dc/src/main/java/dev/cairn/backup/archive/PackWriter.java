@@ -30,6 +30,7 @@ public final class PackWriter implements AutoCloseable {
     private final ArrayDeque<OpenPack> toSeal = new ArrayDeque<>(); // guarded by appendLock
     private OpenPack current; // guarded by appendLock
     private volatile IOException sealFailure;
+    private volatile java.util.concurrent.Executor sealer;
     private long sealedPacks; // guarded by sealLock
     private long sealedBytes; // guarded by sealLock
     private boolean closed; // guarded by appendLock
@@ -122,6 +123,9 @@ public final class PackWriter implements AutoCloseable {
             if (closed) {
                 throw new IOException("pack writer closed");
             }
+            if (sealer != null && sealFailure != null) {
+                throw new IOException("a pack could not be written: " + sealFailure.getMessage(), sealFailure);
+            }
             if (current == null) {
                 current = new OpenPack();
             }
@@ -146,7 +150,29 @@ public final class PackWriter implements AutoCloseable {
             }
         }
         if (full) {
+            java.util.concurrent.Executor background = sealer;
+            if (background == null) {
+                sealPending();
+            } else {
+                background.execute(this::sealPendingQuietly);
+            }
+        }
+    }
+
+    /**
+     * Seals full packs on {@code executor} (null: on the appending thread, the default), so that
+     * a single appending thread does not wait for each pack's sync. A failure there is recorded and
+     * thrown by the next {@link #flush()}.
+     */
+    public void sealInBackground(java.util.concurrent.Executor executor) {
+        sealer = executor;
+    }
+
+    private void sealPendingQuietly() {
+        try {
             sealPending();
+        } catch (IOException e) {
+            // recorded in sealFailure; the next flush throws it
         }
     }
 

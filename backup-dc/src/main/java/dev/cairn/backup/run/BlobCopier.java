@@ -16,6 +16,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Makes sure a row's content is in the target: a blob the archive holds with the row's size
@@ -86,12 +88,34 @@ final class BlobCopier {
      * it ({@link BackupSource#scanContent}), each blob's bytes checked against its hash as they
      * pass (one whose bytes do not match is left for its row, whose copy reports it), then seals
      * the packs, so that {@link BlobLocations} knows every blob copied here and the rows find
-     * them present. The first row naming each counts it as copied. Stops when the lease is lost.
+     * them present. The first row naming each counts it as copied. Full packs are sealed on a
+     * thread of their own ({@link BackupSource#prepareWorkerThread}), so that reading does not
+     * wait for their syncs. Stops when the lease is lost.
      * Returns the blobs copied.
      */
     long copyAhead(Lease lease, Progress progress) throws IOException {
         ThreadLocal<MessageDigest> digests = ThreadLocal.withInitial(BlobCopier::sha256);
         long before = copiedAhead.size();
+        ExecutorService sealer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(() -> {
+                source.prepareWorkerThread();
+                r.run();
+            }, "seal-packs");
+            t.setDaemon(true);
+            return t;
+        });
+        packs.sealInBackground(sealer);
+        try {
+            scanContent(lease, progress, digests);
+        } finally {
+            packs.sealInBackground(null);
+            sealer.shutdown();
+        }
+        packs.flush();
+        return copiedAhead.size() - before;
+    }
+
+    private void scanContent(Lease lease, Progress progress, ThreadLocal<MessageDigest> digests) throws IOException {
         source.scanContent(PackWriter.LOOSE_FROM_BYTES - 1, (sha, size) -> locations.size(sha) != size,
                 (sha, buffer, offset, length) -> {
                     if (Thread.currentThread().isInterrupted()) {
@@ -107,8 +131,6 @@ final class BlobCopier {
                         progress.copiedBytes.addAndGet(length);
                     }
                 });
-        packs.flush();
-        return copiedAhead.size() - before;
     }
 
     private static MessageDigest sha256() {

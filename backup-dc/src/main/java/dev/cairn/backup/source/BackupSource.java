@@ -61,6 +61,14 @@ public interface BackupSource extends AutoCloseable {
     default void scanContent(long maxSize, ContentFilter filter, ContentSink sink) throws IOException {
     }
 
+    /**
+     * Called first on each thread the job starts to work for this source (writing content it
+     * read), so that a source reading at a low priority can put that work at the same one. By
+     * default does nothing.
+     */
+    default void prepareWorkerThread() {
+    }
+
     @Override
     void close() throws IOException;
 

@@ -28,7 +28,7 @@ public final class CheckpointReader implements BackupSource {
     private static final long ROW_BYTES_ESTIMATE = 160;
     private static final String SPLIT_PREFIX = "bucket-";
     /** Threads hashing and packing content read in storage order, while one thread reads. */
-    static final int CONTENT_WORKERS = Integer.getInteger("cairn.backup.contentWorkers", 2);
+    static final int CONTENT_WORKERS = 2;
 
     private final Engine engine;
     private final EmbeddedScanner scanner;
@@ -114,6 +114,11 @@ public final class CheckpointReader implements BackupSource {
                     rate.acquire(length);
                     sink.accept(sha256, buffer, offset, length);
                 });
+    }
+
+    @Override
+    public void prepareWorkerThread() {
+        prepareThread();
     }
 
     private void prepareThread() {

@@ -122,6 +122,11 @@ public final class EmbeddedSource implements BackupSource {
         reader.scanContent(maxSize, filter, sink);
     }
 
+    @Override
+    public void prepareWorkerThread() {
+        reader.prepareWorkerThread();
+    }
+
     private synchronized void releaseQuietly() {
         try {
             closeOnce();
