@@ -28,8 +28,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * kill -9 of the real backup command ({@code dev.cairn.backup.Main} in a child JVM, as
  * {@code bin/cairn backup run} starts it) reading the embedded source of a running service
  * through a checkpoint, then the same command again: it resumes the killed run (on a new
- * checkpoint), and a restore holds every object, equal by SHA-256. The read rate keeps the first
- * run slow enough to be killed mid-way; the whole test stays within a minute or two.
+ * checkpoint), and a restore holds every object, equal by SHA-256. The first run is killed while
+ * it copies small content ahead of the rows, the second once rows are durable (their big content
+ * is read row by row), the third completes. The read rate keeps the runs slow enough to be
+ * killed mid-way; the whole test stays within a minute or two.
  */
 @Tag("integration")
 class KillResumeTest {
@@ -50,6 +52,55 @@ class KillResumeTest {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("child.log").toFile())).start();
     }
 
+    @FunctionalInterface
+    private interface Condition {
+        boolean holds() throws IOException;
+    }
+
+    /** Kills the child (SIGKILL) once the condition holds; fails if the child ends first. */
+    private void killWhen(Process child, Condition condition) throws Exception {
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!condition.holds()) {
+                assertTrue(child.isAlive(), "the job ended before it could be killed: " + Files.readString(dir.resolve("child.log")));
+                assertTrue(System.nanoTime() < deadline, "no progress recorded in time");
+                Thread.sleep(20);
+            }
+        } finally {
+            child.destroyForcibly();
+            child.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static int rowChunks(DirectoryTarget target) throws IOException {
+        List<String> chunks = new ArrayList<>();
+        target.list("runs/", e -> {
+            if (e.name().endsWith(".rows")) {
+                chunks.add(e.name());
+            }
+        });
+        return chunks.size();
+    }
+
+    /** The largest pack being written (its temporary file), in bytes. */
+    private static long stagedPackBytes(Path archive) throws IOException {
+        Path packs = archive.resolve("packs");
+        if (!Files.isDirectory(packs)) {
+            return 0;
+        }
+        long largest = 0;
+        try (var files = Files.list(packs)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                try {
+                    largest = Math.max(largest, Files.size(p));
+                } catch (java.nio.file.NoSuchFileException gone) {
+                    // committed or removed meanwhile
+                }
+            }
+        }
+        return largest;
+    }
+
     @Test
     void aKilledBackupResumesAndCompletesCorrectly() throws Exception {
         Path access = Files.writeString(dir.resolve("access"), ServiceProcess.ACCESS_KEY + "\n");
@@ -64,38 +115,26 @@ class KillResumeTest {
             for (int i = 0; i < OBJECTS; i++) {
                 String bucket = i % 2 == 0 ? "one" : "two";
                 String key = "obj/" + i;
-                byte[] bytes = Seed.bytes(2000 + i * 7, i);
+                byte[] bytes = Seed.bytes(i % 100 == 50 ? 1_100_000 : 2000 + i * 7, i);
                 s3.putObject(r -> r.bucket(bucket).key(key).contentType("image/jpeg"), RequestBody.fromBytes(bytes));
                 expected.put(bucket + "/" + key, Seed.hash("SHA-256", bytes));
             }
 
             DirectoryTarget target = new DirectoryTarget(archive);
-            Process child = start(service, access, secret, archive, "1M", dir.resolve("killed.json"));
-            try {
-                // Kill once at least four row chunks are durable.
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-                while (true) {
-                    List<String> chunks = new ArrayList<>();
-                    target.list("runs/", e -> {
-                        if (e.name().endsWith(".rows")) {
-                            chunks.add(e.name());
-                        }
-                    });
-                    if (chunks.size() >= 4) {
-                        break;
-                    }
-                    assertTrue(child.isAlive(), "the job ended before it could be killed: " + Files.readString(dir.resolve("child.log")));
-                    assertTrue(System.nanoTime() < deadline, "no progress recorded in time");
-                    Thread.sleep(20);
-                }
-            } finally {
-                child.destroyForcibly(); // SIGKILL
-                child.waitFor(30, TimeUnit.SECONDS);
-            }
+            // Killed while it copies content ahead: a pack is being written, no row recorded yet.
+            killWhen(start(service, access, secret, archive, "1M", dir.resolve("killed-1.json")),
+                    () -> rowChunks(target) == 0 && stagedPackBytes(archive) >= 1 << 20);
             assertTrue(Catalog.backups(target).isEmpty(), "a killed run is not listed as a complete backup");
             assertEquals(1, Catalog.runs(target).size(), "its state is kept for resuming");
             assertTrue(Files.exists(archive.resolve("locks/writer.lease")), "the killed run left its lock behind");
             Thread.sleep(2_500); // the killed holder's lease expires: no one renews it
+
+            // Killed once four row chunks are durable.
+            killWhen(start(service, access, secret, archive, "1M", dir.resolve("killed-2.json")),
+                    () -> rowChunks(target) >= 4);
+            assertTrue(Catalog.backups(target).isEmpty(), "a killed run is not listed as a complete backup");
+            assertEquals(1, Catalog.runs(target).size(), "its state is kept for resuming");
+            Thread.sleep(2_500);
 
             Process resumed = start(service, access, secret, archive, "0", dir.resolve("resumed.json"));
             assertTrue(resumed.waitFor(120, TimeUnit.SECONDS), "the resumed run ended in time");

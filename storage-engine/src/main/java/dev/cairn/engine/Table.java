@@ -51,4 +51,24 @@ public interface Table {
     }
 
     EntryIterator scan(KeyRange range, ReadOptions options) throws IOException;
+
+    /**
+     * Visits the entries of {@code range} that {@code filter} wants in the order their values are
+     * stored, not in key order: for full traversals such as backups, which then read each value
+     * file front to back in long sequential reads instead of one random read per value, and look
+     * up no key. Values kept in the tree come first, in key order as the scan meets them; then
+     * the values kept in value files, file by file in offset order. Entries are gathered
+     * {@value #STORAGE_ORDER_BATCH} at a time, so a bigger range is visited in that many
+     * key-ordered batches, each in storage order. The filter sees each key and its value's length
+     * first; a value it rejects is not read, unless it lies in a short gap between wanted values
+     * that one read covers, and is never visited. Every value visited has passed its checksum
+     * ({@link CorruptionException} otherwise). The view is
+     * one consistent snapshot (the options' or the latest), as for {@link #scan}; with
+     * {@link ReadOptions#fillCache()} false nothing enters a cache.
+     */
+    void scanInStorageOrder(KeyRange range, ReadOptions options, StorageOrder.Filter filter,
+                            StorageOrder.Visitor visitor) throws IOException;
+
+    /** Entries gathered by {@link #scanInStorageOrder} before their values are read, at most. */
+    int STORAGE_ORDER_BATCH = 1 << 18;
 }

@@ -30,6 +30,7 @@ public final class PackWriter implements AutoCloseable {
     private final ArrayDeque<OpenPack> toSeal = new ArrayDeque<>(); // guarded by appendLock
     private OpenPack current; // guarded by appendLock
     private volatile IOException sealFailure;
+    private volatile java.util.concurrent.Executor sealer;
     private long sealedPacks; // guarded by sealLock
     private long sealedBytes; // guarded by sealLock
     private boolean closed; // guarded by appendLock
@@ -71,22 +72,26 @@ public final class PackWriter implements AutoCloseable {
             }
         }
 
-        void add(String sha256, byte[] bytes, int length) throws IOException {
+        void add(String sha256, byte[] bytes, int from, int length) throws IOException {
             PackFormat.entryHeader(entryHeader, sha256, length);
             put(entryHeader, entryHeader.length);
             long offset = size;
-            put(bytes, length);
+            put(bytes, from, length);
             entries.add(new PackFormat.IndexEntry(sha256, offset, length));
         }
 
         private void put(byte[] bytes, int length) throws IOException {
+            put(bytes, 0, length);
+        }
+
+        private void put(byte[] bytes, int from, int length) throws IOException {
             if (length > buffer.length - buffered) {
                 drain();
             }
             if (length >= buffer.length) {
-                file.write(bytes, 0, length);
+                file.write(bytes, from, length);
             } else {
-                System.arraycopy(bytes, 0, buffer, buffered, length);
+                System.arraycopy(bytes, from, buffer, buffered, length);
                 buffered += length;
             }
             size += length;
@@ -108,16 +113,24 @@ public final class PackWriter implements AutoCloseable {
      * after the next {@link #flush()} returns (or earlier, when its pack fills).
      */
     public void append(String sha256, byte[] bytes, int length) throws IOException {
+        append(sha256, bytes, 0, length);
+    }
+
+    /** {@link #append(String, byte[], int)} of {@code bytes[from, from + length)}. */
+    public void append(String sha256, byte[] bytes, int from, int length) throws IOException {
         boolean full;
         synchronized (appendLock) {
             if (closed) {
                 throw new IOException("pack writer closed");
             }
+            if (sealer != null && sealFailure != null) {
+                throw new IOException("a pack could not be written: " + sealFailure.getMessage(), sealFailure);
+            }
             if (current == null) {
                 current = new OpenPack();
             }
             try {
-                current.add(sha256, bytes, length);
+                current.add(sha256, bytes, from, length);
             } catch (IOException | RuntimeException e) {
                 // A half-written entry: the pack is abandoned, and with it blobs already counted as
                 // copied, so every later flush fails rather than let rows name them.
@@ -137,7 +150,29 @@ public final class PackWriter implements AutoCloseable {
             }
         }
         if (full) {
+            java.util.concurrent.Executor background = sealer;
+            if (background == null) {
+                sealPending();
+            } else {
+                background.execute(this::sealPendingQuietly);
+            }
+        }
+    }
+
+    /**
+     * Seals full packs on {@code executor} (null: on the appending thread, the default), so that
+     * a single appending thread does not wait for each pack's sync. A failure there is recorded and
+     * thrown by the next {@link #flush()}.
+     */
+    public void sealInBackground(java.util.concurrent.Executor executor) {
+        sealer = executor;
+    }
+
+    private void sealPendingQuietly() {
+        try {
             sealPending();
+        } catch (IOException e) {
+            // recorded in sealFailure; the next flush throws it
         }
     }
 

@@ -104,6 +104,7 @@ public final class BackupRun {
             try (PackWriter writer = new PackWriter(target, locations, PackWriter.PACK_BYTES)) {
                 packs = writer;
                 copier = new BlobCopier(source, target, locations, writer);
+                copier.copyAhead(held, progress);
                 scanAll(splits);
             }
             held.check();
@@ -270,9 +271,11 @@ public final class BackupRun {
                             + " is gone from the source (deleted during the scan); not in this backup");
                     continue;
                 }
-                if (outcome == BlobCopier.Outcome.COPIED) {
+                if (outcome == BlobCopier.Outcome.COPIED || outcome == BlobCopier.Outcome.COPIED_AHEAD) {
                     copiedBlobs++;
                     copiedBytes += row.info().size();
+                }
+                if (outcome == BlobCopier.Outcome.COPIED) {
                     BackupRun.this.progress.copiedBlobs.incrementAndGet();
                     BackupRun.this.progress.copiedBytes.addAndGet(row.info().size());
                 }

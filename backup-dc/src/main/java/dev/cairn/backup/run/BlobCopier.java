@@ -3,16 +3,22 @@ package dev.cairn.backup.run;
 import dev.cairn.backup.archive.ArchiveLayout;
 import dev.cairn.backup.archive.BlobLocations;
 import dev.cairn.backup.archive.PackWriter;
+import dev.cairn.backup.report.Progress;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.target.Target;
 import dev.cairn.store.ContentGoneException;
+import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectInfo;
 import java.io.IOException;
 import java.io.InputStream;
+import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Makes sure a row's content is in the target: a blob the archive holds with the row's size
@@ -29,7 +35,8 @@ final class BlobCopier {
     /** Hashes known present in this run; cleared when it grows past this, since it is only a shortcut. */
     static final int KNOWN_LIMIT = 2_000_000;
 
-    enum Outcome { PRESENT, COPIED, MISSING_IN_SOURCE }
+    /** COPIED_AHEAD: copied by {@link #copyAhead}, which already counted it in the live progress. */
+    enum Outcome { PRESENT, COPIED, COPIED_AHEAD, MISSING_IN_SOURCE }
 
     private static final int GONE_ATTEMPTS = 4;
     private final long gonePauseMillis;
@@ -40,6 +47,7 @@ final class BlobCopier {
     private static final ThreadLocal<byte[][]> BUFFER = ThreadLocal.withInitial(() -> new byte[1][]);
     private final Set<String> known = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<String, CompletableFuture<Outcome>> inFlight = new ConcurrentHashMap<>();
+    private final CopiedAhead copiedAhead = new CopiedAhead();
 
     BlobCopier(BackupSource source, Target target, BlobLocations locations, PackWriter packs) {
         this(source, target, locations, packs, 500);
@@ -63,7 +71,7 @@ final class BlobCopier {
         if (other != null) {
             Outcome shared = awaitOther(other);
             // The other row's copy counts once; this row found the content present.
-            return shared == Outcome.COPIED ? Outcome.PRESENT : shared;
+            return shared == Outcome.COPIED || shared == Outcome.COPIED_AHEAD ? Outcome.PRESENT : shared;
         }
         try {
             Outcome outcome = known.contains(sha) ? Outcome.PRESENT : copyUnlessGone(bucket, row);
@@ -124,10 +132,68 @@ final class BlobCopier {
         }
     }
 
+    /**
+     * Before the rows: copies the small content the archive lacks in the order the source stores
+     * it ({@link BackupSource#scanContent}), each blob's bytes checked against its hash as they
+     * pass (one whose bytes do not match is left for its row, whose copy reports it), then seals
+     * the packs, so that {@link BlobLocations} knows every blob copied here and the rows find
+     * them present. The first row naming each counts it as copied. Full packs are sealed on a
+     * thread of their own ({@link BackupSource#prepareWorkerThread}), so that reading does not
+     * wait for their syncs. Stops when the lease is lost.
+     * Returns the blobs copied.
+     */
+    long copyAhead(Lease lease, Progress progress) throws IOException {
+        ThreadLocal<MessageDigest> digests = ThreadLocal.withInitial(BlobCopier::sha256);
+        long before = copiedAhead.size();
+        ExecutorService sealer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(() -> {
+                source.prepareWorkerThread();
+                r.run();
+            }, "seal-packs");
+            t.setDaemon(true);
+            return t;
+        });
+        packs.sealInBackground(sealer);
+        try {
+            scanContent(lease, progress, digests);
+        } finally {
+            packs.sealInBackground(null);
+            sealer.shutdown();
+        }
+        packs.flush();
+        return copiedAhead.size() - before;
+    }
+
+    private void scanContent(Lease lease, Progress progress, ThreadLocal<MessageDigest> digests) throws IOException {
+        source.scanContent(PackWriter.LOOSE_FROM_BYTES - 1, (sha, size) -> locations.size(sha) != size,
+                (sha, buffer, offset, length) -> {
+                    if (Thread.currentThread().isInterrupted()) {
+                        throw new java.io.InterruptedIOException("copy of content stopped");
+                    }
+                    lease.check();
+                    MessageDigest digest = digests.get();
+                    digest.update(buffer, offset, length);
+                    if (Arrays.equals(digest.digest(), Hex.decode(sha))) {
+                        packs.append(sha, buffer, offset, length);
+                        copiedAhead.add(sha);
+                        progress.copiedBlobs.incrementAndGet();
+                        progress.copiedBytes.addAndGet(length);
+                    }
+                });
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     private Outcome copyIfAbsent(String bucket, ObjectInfo row) throws IOException {
         String sha = row.sha256();
         if (locations.size(sha) == row.size()) {
-            return Outcome.PRESENT;
+            return copiedAhead.claim(sha) ? Outcome.COPIED_AHEAD : Outcome.PRESENT;
         }
         try (InputStream in = source.openContent(sha)) {
             if (in == null) {

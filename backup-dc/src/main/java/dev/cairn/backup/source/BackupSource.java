@@ -65,6 +65,25 @@ public interface BackupSource extends AutoCloseable {
     /** The content with this lower-case hex SHA-256, or null when the source holds none. Close it. */
     InputStream openContent(String sha256) throws IOException;
 
+    /**
+     * Reads content in the order the source stores it, where that costs less than
+     * {@link #openContent} per row: an engine checkpoint reads its value files front to back
+     * instead of looking up two keys per content. Calls {@code sink} for each content up to
+     * {@code maxSize} bytes that {@code filter} wants, from several threads at once, with bytes the
+     * caller must still check against the hash; content not passed on here is read by
+     * {@link #openContent} as its rows come. By default passes nothing.
+     */
+    default void scanContent(long maxSize, ContentFilter filter, ContentSink sink) throws IOException {
+    }
+
+    /**
+     * Called first on each thread the job starts to work for this source (writing content it
+     * read), so that a source reading at a low priority can put that work at the same one. By
+     * default does nothing.
+     */
+    default void prepareWorkerThread() {
+    }
+
     @Override
     void close() throws IOException;
 
@@ -75,6 +94,18 @@ public interface BackupSource extends AutoCloseable {
      * @param description human-readable, e.g. a token range
      */
     record Split(String id, String description) {
+    }
+
+    /** Decides on one content by its hash and size, before its bytes are read. */
+    @FunctionalInterface
+    interface ContentFilter {
+        boolean wants(String sha256, long size);
+    }
+
+    /** Receives the bytes of one content, as read and not yet checked; the buffer is valid during the call only. */
+    @FunctionalInterface
+    interface ContentSink {
+        void accept(String sha256, byte[] buffer, int offset, int length) throws IOException;
     }
 
     /** Receives the rows of one split. */

@@ -9,6 +9,7 @@ import dev.cairn.engine.KeyRange;
 import dev.cairn.engine.ReadOptions;
 import dev.cairn.engine.Row;
 import dev.cairn.engine.Snapshot;
+import dev.cairn.engine.StorageOrder;
 import dev.cairn.engine.Table;
 import dev.cairn.engine.WriteBatch;
 import dev.cairn.engine.cache.RowCache;
@@ -314,6 +315,13 @@ final class DbImpl implements Engine, TableOps {
         lifecycle.checkOpen();
         own(table);
         return reader.scan(table.id(), range, readOptions);
+    }
+
+    @Override
+    public void scanInStorageOrder(TableImpl table, KeyRange range, ReadOptions options, StorageOrder.Filter filter,
+                                   StorageOrder.Visitor visitor, int batchEntries) throws IOException {
+        lifecycle.checkOpen();
+        reader.scanInStorageOrder(own(table).id(), range, options, filter, visitor, batchEntries);
     }
 
     @Override

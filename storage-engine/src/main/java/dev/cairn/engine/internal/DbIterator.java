@@ -25,6 +25,7 @@ final class DbIterator implements EntryIterator {
     private final ValueResolver resolver;
     private final Runnable release;
     private Entry next;
+    private byte nextKind;
     private boolean closed;
 
     DbIterator(InternalIterator merged, int tableId, KeyRange range, long sequence, ValueResolver resolver,
@@ -80,6 +81,7 @@ final class DbIterator implements EntryIterator {
                 merged.next();
             }
             if (kind != InternalKeys.KIND_DELETE) {
+                nextKind = kind;
                 next = new Entry(InternalKeys.userKey(current), resolver.resolve(kind, value));
                 return;
             }
@@ -89,6 +91,11 @@ final class DbIterator implements EntryIterator {
     @Override
     public boolean hasNext() {
         return next != null;
+    }
+
+    /** The stored kind of the entry {@link #next()} returns (a value or a value pointer). REQUIRES: {@link #hasNext()}. */
+    byte nextKind() {
+        return nextKind;
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.cairn.engine.KeyRange;
 import dev.cairn.engine.ReadOptions;
 import dev.cairn.engine.Row;
 import dev.cairn.engine.Snapshot;
+import dev.cairn.engine.StorageOrder;
 import dev.cairn.engine.Table;
 import dev.cairn.engine.WriteBatch;
 import dev.cairn.engine.fs.FileSystem;
@@ -106,6 +107,13 @@ final class ReadOnlyDb implements Engine, TableOps {
     public EntryIterator scan(TableImpl table, KeyRange range, ReadOptions options) throws IOException {
         lifecycle.checkOpen();
         return reader.scan(own(table).id(), range, options);
+    }
+
+    @Override
+    public void scanInStorageOrder(TableImpl table, KeyRange range, ReadOptions options, StorageOrder.Filter filter,
+                                   StorageOrder.Visitor visitor, int batchEntries) throws IOException {
+        lifecycle.checkOpen();
+        reader.scanInStorageOrder(own(table).id(), range, options, filter, visitor, batchEntries);
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.EntryIterator;
 import dev.cairn.engine.KeyRange;
 import dev.cairn.engine.ReadOptions;
+import dev.cairn.engine.StorageOrder;
 import dev.cairn.engine.Table;
 import dev.cairn.engine.WriteBatch;
 import dev.cairn.engine.Row;
@@ -73,6 +74,12 @@ final class TableImpl implements Table {
     @Override
     public EntryIterator scan(KeyRange range, ReadOptions options) throws IOException {
         return db.scan(this, range, options);
+    }
+
+    @Override
+    public void scanInStorageOrder(KeyRange range, ReadOptions options, StorageOrder.Filter filter,
+                                   StorageOrder.Visitor visitor) throws IOException {
+        db.scanInStorageOrder(this, range, options, filter, visitor, STORAGE_ORDER_BATCH);
     }
 
     @Override

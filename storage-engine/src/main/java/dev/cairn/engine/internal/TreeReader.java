@@ -6,6 +6,7 @@ import dev.cairn.engine.EntryIterator;
 import dev.cairn.engine.KeyRange;
 import dev.cairn.engine.ReadOptions;
 import dev.cairn.engine.Snapshot;
+import dev.cairn.engine.StorageOrder;
 import dev.cairn.engine.sstable.SSTableReader;
 import dev.cairn.engine.vlog.ValuePointer;
 import java.io.IOException;
@@ -66,6 +67,38 @@ final class TreeReader {
     }
 
     EntryIterator scan(int tableId, KeyRange range, ReadOptions readOptions) throws IOException {
+        return iterator(tableId, range, readOptions, this::resolve);
+    }
+
+    /**
+     * The entries of the range whose filter wants them, values in the tree at once, values in
+     * value files in storage order, {@code batchEntries} at a time ({@link dev.cairn.engine.Table#scanInStorageOrder}).
+     * The iterator pins its super version throughout, so no value file it points into is deleted.
+     */
+    void scanInStorageOrder(int tableId, KeyRange range, ReadOptions readOptions, StorageOrder.Filter filter,
+                            StorageOrder.Visitor visitor, int batchEntries) throws IOException {
+        StorageOrderScan batch = new StorageOrderScan(values, visitor, batchEntries);
+        try (DbIterator it = iterator(tableId, range, readOptions, (kind, value) -> value)) {
+            while (it.hasNext()) {
+                byte kind = it.nextKind();
+                Entry e = it.next();
+                if (kind == InternalKeys.KIND_VALUE_POINTER) {
+                    ValuePointer p = ValuePointer.decodeStored(e.value(), "a table entry");
+                    if (filter.wants(e.key(), p.length())) {
+                        batch.add(e.key(), p);
+                    }
+                } else if (filter.wants(e.key(), e.value().length)) {
+                    visitor.visit(e.key(), e.value(), 0, e.value().length);
+                }
+            }
+            batch.finish();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    private DbIterator iterator(int tableId, KeyRange range, ReadOptions readOptions, DbIterator.ValueResolver resolver)
+            throws IOException {
         SuperVersion sv = versions.acquire();
         long sequence;
         MergingIterator merged;
@@ -94,7 +127,7 @@ final class TreeReader {
             throw e;
         }
         // DbIterator releases the super version itself, also when its first seek fails.
-        return new DbIterator(merged, tableId, range, sequence, this::resolve, sv::unref);
+        return new DbIterator(merged, tableId, range, sequence, resolver, sv::unref);
     }
 
     /** REQUIRES: called after acquiring the super version, so every write up to it is in that view. */

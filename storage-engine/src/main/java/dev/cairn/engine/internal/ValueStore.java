@@ -114,17 +114,26 @@ final class ValueStore implements AutoCloseable {
     }
 
     byte[] read(ValuePointer pointer) throws IOException {
-        ValueFileReader reader = readers.get(pointer.fileNumber());
+        return reader(pointer.fileNumber()).read(pointer);
+    }
+
+    /** The reader of value file {@code number}, opened on first use and kept until the file goes. */
+    ValueFileReader reader(long number) throws IOException {
+        ValueFileReader reader = readers.get(number);
         if (reader == null) {
-            reader = readers.computeIfAbsent(pointer.fileNumber(), n -> {
-                try {
-                    return ValueFileReader.open(fs, FileNames.value(dir, n), n);
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
+            try {
+                reader = readers.computeIfAbsent(number, n -> {
+                    try {
+                        return ValueFileReader.open(fs, FileNames.value(dir, n), n);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+            } catch (java.io.UncheckedIOException e) {
+                throw e.getCause();
+            }
         }
-        return reader.read(pointer);
+        return reader;
     }
 
     /** Adds garbage found by a flush or compaction (files already removed are ignored). */

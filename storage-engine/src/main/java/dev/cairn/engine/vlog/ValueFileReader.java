@@ -77,6 +77,29 @@ public final class ValueFileReader implements Closeable {
         return value;
     }
 
+    /**
+     * Reads the {@code length} bytes at {@code offset} into {@code buffer}, unchecked: a span
+     * holding several values, each of which the caller checks against its pointer. A span that
+     * starts inside the file header or reaches past the end of the file is damage, as for
+     * {@link #read}.
+     */
+    public void readSpan(long offset, byte[] buffer, int length) throws IOException {
+        if (offset < ValueFileFormat.HEADER_SIZE + ValueFileFormat.RECORD_HEADER_SIZE) {
+            throw new CorruptionException("value file " + path + ": pointer offset " + offset
+                    + " lies inside the file header");
+        }
+        if (offset + length > file.size()) {
+            throw new CorruptionException("value file " + path + ": values up to offset " + (offset + length)
+                    + " extend past the end of the file (" + file.size() + " bytes)");
+        }
+        try {
+            file.readFully(offset, java.nio.ByteBuffer.wrap(buffer, 0, length));
+        } catch (EOFException e) {
+            throw new CorruptionException("value file " + path + ": values up to offset " + (offset + length)
+                    + " extend past the end of the file");
+        }
+    }
+
     public long fileNumber() {
         return fileNumber;
     }

@@ -33,6 +33,8 @@ import java.util.List;
 public final class CheckpointReader implements BackupSource {
     private static final long ROW_BYTES_ESTIMATE = 160;
     private static final String SPLIT_PREFIX = "bucket-";
+    /** Threads hashing and packing content read in storage order, while one thread reads. */
+    static final int CONTENT_WORKERS = 2;
 
     private final Engine engine;
     private final EmbeddedScanner scanner;
@@ -137,6 +139,30 @@ public final class CheckpointReader implements BackupSource {
         prepareThread();
         InputStream in = scanner.openContent(sha256);
         return in == null ? null : rate.throttle(in);
+    }
+
+    /**
+     * Single-chunk content in the order the checkpoint's value files hold it, throttled like the
+     * rest: read on a thread of its own, handed to {@link #CONTENT_WORKERS} threads that call the
+     * sink ({@link ContentFanOut}); with idle priority all of them drop to it, the caller's thread
+     * keeps its own.
+     */
+    @Override
+    public void scanContent(long maxSize, ContentFilter filter, ContentSink sink) throws IOException {
+        ContentFanOut.run(CONTENT_WORKERS, idle, reading -> scanSmallContent(maxSize, filter, reading), sink);
+    }
+
+    private void scanSmallContent(long maxSize, ContentFilter filter, ContentSink sink) throws IOException {
+        scanner.scanSmallContent((sha256, size) -> size <= maxSize && filter.wants(sha256, size),
+                (sha256, buffer, offset, length) -> {
+                    rate.acquire(length);
+                    sink.accept(sha256, buffer, offset, length);
+                });
+    }
+
+    @Override
+    public void prepareWorkerThread() {
+        prepareThread();
     }
 
     private void prepareThread() {

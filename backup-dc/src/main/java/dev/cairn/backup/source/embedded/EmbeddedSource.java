@@ -122,6 +122,16 @@ public final class EmbeddedSource implements BackupSource {
         return reader.openContent(sha256);
     }
 
+    @Override
+    public void scanContent(long maxSize, ContentFilter filter, ContentSink sink) throws IOException {
+        reader.scanContent(maxSize, filter, sink);
+    }
+
+    @Override
+    public void prepareWorkerThread() {
+        reader.prepareWorkerThread();
+    }
+
     private synchronized void releaseQuietly() {
         try {
             closeOnce();

@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -39,6 +40,18 @@ public final class EmbeddedScanner {
     @FunctionalInterface
     public interface RowVisitor {
         void visit(ObjectInfo row) throws IOException;
+    }
+
+    /** Decides on one content before its bytes are read. */
+    @FunctionalInterface
+    public interface ContentFilter {
+        boolean wants(String sha256, int size);
+    }
+
+    /** Receives one content; {@code buffer} is only valid during the call. */
+    @FunctionalInterface
+    public interface ContentVisitor {
+        void visit(String sha256, byte[] buffer, int offset, int length) throws IOException;
     }
 
     public EmbeddedScanner(Engine engine, ReadOptions read) throws IOException {
@@ -82,6 +95,33 @@ public final class EmbeddedScanner {
             return ObjectRecordCodec.decode(key, value, "objects/" + key);
         }
         return ObjectRow.fromRow(key, objects.decodeRow(value));
+    }
+
+    /**
+     * Visits every content of one to {@code CHUNK_BYTES - 1} bytes (a single chunk) that
+     * {@code filter} wants, in the order the engine stores the bytes
+     * ({@link Table#scanInStorageOrder}): for a full traversal, one sequential pass over the value
+     * files instead of two lookups per content. The bytes are the chunk's, checked by the engine's
+     * checksum only: the caller checks them against the digest. Empty content and content of
+     * several chunks are not visited; {@link #openContent} reads them.
+     */
+    public void scanSmallContent(ContentFilter filter, ContentVisitor visitor) throws IOException {
+        int keyBytes = EmbeddedKeys.SHA_BYTES + 4;
+        chunks.scanInStorageOrder(KeyRange.all(), read,
+                (key, length) -> key.length == keyBytes && isFirstChunk(key) && length > 0
+                        && length < EmbeddedObjectStore.CHUNK_BYTES
+                        && filter.wants(Hex.encode(Arrays.copyOf(key, EmbeddedKeys.SHA_BYTES)), length),
+                (key, buffer, offset, length) -> visitor.visit(Hex.encode(Arrays.copyOf(key, EmbeddedKeys.SHA_BYTES)),
+                        buffer, offset, length));
+    }
+
+    private static boolean isFirstChunk(byte[] chunkKey) {
+        for (int i = EmbeddedKeys.SHA_BYTES; i < chunkKey.length; i++) {
+            if (chunkKey[i] != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The content with this digest, read chunk by chunk as consumed; null when the store holds none. */

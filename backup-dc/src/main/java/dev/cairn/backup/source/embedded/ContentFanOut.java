@@ -1,0 +1,183 @@
+package dev.cairn.backup.source.embedded;
+
+import dev.cairn.backup.source.BackupSource;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs a content scan on a reading thread of its own and hands the content to worker threads
+ * that call the sink, so that reading goes on while others hash and write. The reading thread
+ * copies each content out of the engine's buffer into a batch of {@link #BATCH_BYTES}, and hands
+ * over whole batches: a few hundred hand-overs for gigabytes of small content instead of one per
+ * content, into buffers that are reused, so the copy costs one memory copy and nothing else. At
+ * most {@code 2 × workers} batches are in flight; the reader waits for a free one. With
+ * {@code idle}, every one of these threads runs at idle I/O and CPU priority ({@link IdleIo});
+ * the caller's thread keeps its own. The first failure stops the reading and is thrown once the
+ * workers are done. With no workers, the reading thread calls the sink itself on the engine's
+ * buffer.
+ */
+final class ContentFanOut {
+    /** Bytes of content handed to a worker at once (a content at least this long goes alone). */
+    static final int BATCH_BYTES = 4 << 20;
+
+    /** The scan: calls its argument for each content, from one thread. */
+    @FunctionalInterface
+    interface Scan {
+        void run(BackupSource.ContentSink reading) throws IOException;
+    }
+
+    private record Entry(String sha256, int offset, int length) {
+    }
+
+    private ContentFanOut() {
+    }
+
+    static void run(int workers, boolean idle, Scan scan, BackupSource.ContentSink sink) throws IOException {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        ExecutorService pool = workers == 0 ? null : Executors.newFixedThreadPool(workers, idleThreads(idle));
+        Thread reader = new Thread(() -> {
+            try {
+                if (idle) {
+                    IdleIo.applyToCurrentThread();
+                }
+                if (pool == null) {
+                    scan.run(sink);
+                } else {
+                    Batches batches = new Batches(pool, 2 * workers, sink, failure);
+                    scan.run(batches::add);
+                    batches.handOver();
+                }
+            } catch (Throwable t) {
+                failure.compareAndSet(null, t);
+            }
+        }, "checkpoint-content-read");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            reader.join();
+            if (pool != null) {
+                pool.shutdown();
+                while (!pool.awaitTermination(1, TimeUnit.MINUTES)) {
+                    // workers still writing; a stuck target fails them with its own error
+                }
+            }
+        } catch (InterruptedException e) {
+            reader.interrupt();
+            if (pool != null) {
+                pool.shutdownNow();
+            }
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while reading content");
+        }
+        Throwable t = failure.get();
+        if (t instanceof IOException io) {
+            throw io;
+        }
+        if (t instanceof RuntimeException re) {
+            throw re;
+        }
+        if (t instanceof Error err) {
+            throw err;
+        }
+        if (t != null) {
+            throw new IOException(t);
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory idleThreads(boolean idle) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(() -> {
+                if (idle) {
+                    IdleIo.applyToCurrentThread();
+                }
+                r.run();
+            }, "checkpoint-content-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** The reading thread's side: fills a batch, hands it to a worker, takes a free buffer. Not thread-safe. */
+    private static final class Batches {
+        private final ExecutorService pool;
+        private final BlockingQueue<byte[]> free;
+        private final BackupSource.ContentSink sink;
+        private final AtomicReference<Throwable> failure;
+        private byte[] buffer;
+        private int used;
+        private List<Entry> entries = new ArrayList<>();
+
+        Batches(ExecutorService pool, int buffers, BackupSource.ContentSink sink, AtomicReference<Throwable> failure) {
+            this.pool = pool;
+            this.free = new ArrayBlockingQueue<>(buffers);
+            for (int i = 0; i < buffers; i++) {
+                free.add(new byte[BATCH_BYTES]);
+            }
+            this.sink = sink;
+            this.failure = failure;
+        }
+
+        void add(String sha256, byte[] bytes, int offset, int length) throws IOException {
+            if (failure.get() != null) {
+                throw new IOException("stopped: a content could not be copied");
+            }
+            if (length >= BATCH_BYTES) {
+                handOver();
+                byte[] alone = java.util.Arrays.copyOfRange(bytes, offset, offset + length);
+                submit(alone, List.of(new Entry(sha256, 0, length)), false);
+                return;
+            }
+            if (buffer == null || used + length > buffer.length) {
+                handOver();
+                try {
+                    buffer = free.take();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("content scan stopped");
+                }
+            }
+            System.arraycopy(bytes, offset, buffer, used, length);
+            entries.add(new Entry(sha256, used, length));
+            used += length;
+        }
+
+        /** Hands the batch being filled to a worker, if it holds anything. */
+        void handOver() {
+            if (buffer != null && !entries.isEmpty()) {
+                submit(buffer, entries, true);
+                buffer = null;
+                used = 0;
+                entries = new ArrayList<>();
+            }
+        }
+
+        private void submit(byte[] bytes, List<Entry> batch, boolean pooled) {
+            pool.execute(() -> {
+                try {
+                    for (Entry e : batch) {
+                        if (failure.get() != null) {
+                            break;
+                        }
+                        sink.accept(e.sha256(), bytes, e.offset(), e.length());
+                    }
+                } catch (Throwable t) {
+                    failure.compareAndSet(null, t);
+                } finally {
+                    if (pooled) {
+                        free.add(bytes);
+                    }
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package dev.cairn.engine.internal;
+
+import dev.cairn.engine.CorruptionException;
+import dev.cairn.engine.StorageOrder;
+import dev.cairn.engine.util.Checksums;
+import dev.cairn.engine.vlog.ValueFileReader;
+import dev.cairn.engine.vlog.ValuePointer;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The value-file half of {@link dev.cairn.engine.Table#scanInStorageOrder}: gathers value pointers,
+ * then, per batch, sorts them by file and offset and reads each file in spans of neighbouring
+ * values, one positional read per span. A span grows while the next value starts at most
+ * {@link #MAX_GAP} bytes after the span's end (the record headers and keys between values of a
+ * dense file, or short runs of values not wanted) and the span stays within {@link #SPAN_BYTES};
+ * a value longer than that is one span alone. Each value is checked against its pointer's CRC32C
+ * before the visitor sees it.
+ *
+ * <p>Not thread-safe: one scan, one thread.
+ */
+final class StorageOrderScan {
+    /** Bytes between wanted values read past rather than skipped by a read of their own. */
+    static final int MAX_GAP = 64 << 10;
+    /** The longest read of several values. */
+    static final int SPAN_BYTES = 2 << 20;
+
+    private final ValueStore values;
+    private final StorageOrder.Visitor visitor;
+    private final int batchEntries;
+    private final List<byte[]> keys = new ArrayList<>();
+    private final List<ValuePointer> pointers = new ArrayList<>();
+    private byte[] buffer = new byte[SPAN_BYTES];
+
+    StorageOrderScan(ValueStore values, StorageOrder.Visitor visitor, int batchEntries) {
+        if (batchEntries < 1) {
+            throw new IllegalArgumentException("a batch holds at least one entry");
+        }
+        this.values = values;
+        this.visitor = visitor;
+        this.batchEntries = batchEntries;
+    }
+
+    /** Gathers a wanted value; reads and visits the batch once it is full. */
+    void add(byte[] key, ValuePointer pointer) throws IOException {
+        keys.add(key);
+        pointers.add(pointer);
+        if (keys.size() >= batchEntries) {
+            readBatch();
+        }
+    }
+
+    /** Reads and visits what is gathered. */
+    void finish() throws IOException {
+        readBatch();
+    }
+
+    private void readBatch() throws IOException {
+        int[] order = locationOrder();
+        int i = 0;
+        while (i < order.length) {
+            ValuePointer first = pointers.get(order[i]);
+            long start = first.offset();
+            long end = start + first.length();
+            int j = i + 1;
+            while (j < order.length) {
+                ValuePointer p = pointers.get(order[j]);
+                long newEnd = Math.max(end, p.offset() + p.length());
+                if (p.fileNumber() != first.fileNumber() || p.offset() - end > MAX_GAP || newEnd - start > SPAN_BYTES) {
+                    break;
+                }
+                end = newEnd;
+                j++;
+            }
+            readSpan(first.fileNumber(), start, (int) (end - start), order, i, j);
+            i = j;
+        }
+        keys.clear();
+        pointers.clear();
+    }
+
+    /**
+     * The indexes of the gathered pointers by file, then offset: a sort of primitive keys (file
+     * rank and offset in the high bits, the index in the low ones), which costs a fraction of a
+     * comparator sort of objects, in time and in what the JIT compiles for a short job.
+     */
+    private int[] locationOrder() {
+        int n = pointers.size();
+        long[] files = new long[n];
+        for (int k = 0; k < n; k++) {
+            files[k] = pointers.get(k).fileNumber();
+        }
+        long[] distinct = distinctSorted(files);
+        int indexBits = 64 - Long.numberOfLeadingZeros(Math.max(1, n - 1));
+        int rankBits = 64 - Long.numberOfLeadingZeros(Math.max(1, distinct.length - 1));
+        long maxOffset = 0;
+        for (ValuePointer p : pointers) {
+            maxOffset = Math.max(maxOffset, p.offset());
+        }
+        int offsetBits = 64 - Long.numberOfLeadingZeros(Math.max(1, maxOffset));
+        int[] order = new int[n];
+        if (indexBits + rankBits + offsetBits > 63) {
+            Integer[] boxed = new Integer[n];
+            for (int k = 0; k < n; k++) {
+                boxed[k] = k;
+            }
+            Arrays.sort(boxed, (a, b) -> {
+                ValuePointer pa = pointers.get(a);
+                ValuePointer pb = pointers.get(b);
+                int c = Long.compare(pa.fileNumber(), pb.fileNumber());
+                return c != 0 ? c : Long.compare(pa.offset(), pb.offset());
+            });
+            for (int k = 0; k < n; k++) {
+                order[k] = boxed[k];
+            }
+            return order;
+        }
+        long[] sortKeys = new long[n];
+        for (int k = 0; k < n; k++) {
+            long rank = Arrays.binarySearch(distinct, files[k]);
+            sortKeys[k] = (rank << (offsetBits + indexBits)) | (pointers.get(k).offset() << indexBits) | k;
+        }
+        Arrays.sort(sortKeys);
+        long indexMask = (1L << indexBits) - 1;
+        for (int k = 0; k < n; k++) {
+            order[k] = (int) (sortKeys[k] & indexMask);
+        }
+        return order;
+    }
+
+    private static long[] distinctSorted(long[] values) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = 0;
+        for (int k = 0; k < sorted.length; k++) {
+            if (k == 0 || sorted[k] != sorted[n - 1]) {
+                sorted[n++] = sorted[k];
+            }
+        }
+        return Arrays.copyOf(sorted, n);
+    }
+
+    private void readSpan(long fileNumber, long start, int length, int[] order, int from, int to) throws IOException {
+        if (buffer.length < length) {
+            buffer = new byte[length];
+        }
+        ValueFileReader reader = values.reader(fileNumber);
+        reader.readSpan(start, buffer, length);
+        for (int k = from; k < to; k++) {
+            ValuePointer p = pointers.get(order[k]);
+            int at = (int) (p.offset() - start);
+            int n = p.length();
+            if (Checksums.crc32c(buffer, at, n) != p.crc32c()) {
+                throw new CorruptionException("value file " + reader.path() + ": checksum mismatch for the value at offset "
+                        + p.offset() + " of length " + n);
+            }
+            visitor.visit(keys.get(order[k]), buffer, at, n);
+        }
+        if (buffer.length > SPAN_BYTES) {
+            buffer = new byte[SPAN_BYTES]; // a single long value; do not keep its buffer
+        }
+    }
+}
