@@ -64,7 +64,7 @@ class AuthorizationTest extends ServiceTestSupport {
 
     /** Waits until the service accepts (or, with {@code accepted} false, refuses) the key's signature. */
     private void await(String key, String secret, boolean accepted) throws Exception {
-        long deadline = System.nanoTime() + 20_000_000_000L;
+        long deadline = System.nanoTime() + 60_000_000_000L;
         while (true) {
             boolean now;
             try (S3Client c = client(key, secret)) {
@@ -77,7 +77,7 @@ class AuthorizationTest extends ServiceTestSupport {
                 return;
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError(key + " still " + (accepted ? "refused" : "accepted") + " after 20 s");
+                throw new AssertionError(key + " still " + (accepted ? "refused" : "accepted") + " after 60 s");
             }
             Thread.sleep(50);
         }
