@@ -76,7 +76,8 @@ class CheckpointsTest {
                      Clock.systemUTC())) {
             engine.table("objects").put(b("k"), b("v"));
             Checkpoints.Checkpoint c = checkpoints.create();
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            // A one-second lease and a one-second expiry check; the minute is for a loaded machine.
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (Files.exists(c.path()) && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
