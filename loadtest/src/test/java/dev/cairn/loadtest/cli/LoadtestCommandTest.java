@@ -329,7 +329,7 @@ class LoadtestCommandTest {
         long before = countGets(cairn.log());
         CompletableFuture<JsonNode> running = CompletableFuture.supplyAsync(() -> {
             try {
-                return run("stopped", "-w", "read-only", "--ops", "100000000", "-d", "20s", "-t", "2", "--timeout", "2s");
+                return run("stopped", "-w", "read-only", "--ops", "100000000", "-d", "12s", "-t", "2", "--timeout", "2s");
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
