@@ -35,7 +35,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-def http_get(url, timeout=5, auth=None):
+def http_get(url, timeout=60, auth=None):
     """GET, with HTTP Basic credentials (access key, secret) when given: the actuator beyond health needs them."""
     request = urllib.request.Request(url)
     if auth is not None:
@@ -135,7 +135,7 @@ def run(report, chart, values_file, root, jar, awaiting_file):
         process = subprocess.Popen(command, cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
         base = f"http://127.0.0.1:{port}"
         readiness = container["readinessProbe"]["httpGet"]["path"]
-        deadline = time.time() + 120
+        deadline = time.time() + 300  # a JVM starting on a loaded machine
         status = None
         while time.time() < deadline and process.poll() is None:
             try:
@@ -166,7 +166,7 @@ def run(report, chart, values_file, root, jar, awaiting_file):
                      code == 200 and "cairn_" in body, f"status {code}")
         health = [w.replace("/9000", f"/{port}") for w in dockerfile.healthcheck_command(runtime)]
         report.check("the image's HEALTHCHECK command passes against the service",
-                     subprocess.run(health, capture_output=True, timeout=10).returncode == 0, str(health))
+                     subprocess.run(health, capture_output=True, timeout=60).returncode == 0, str(health))
 
         check_settings_bound(report, base, rendered_config, container, awaiting_file, admin)
         check_s3(report, base, rendered_config, env)
@@ -182,7 +182,7 @@ def run(report, chart, values_file, root, jar, awaiting_file):
         if process is not None and process.poll() is None:
             process.terminate()
             try:
-                process.wait(timeout=30)
+                process.wait(timeout=120)  # graceful shutdown runs late on a loaded machine
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()

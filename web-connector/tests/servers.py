@@ -24,7 +24,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wait_for_port(port, proc, what, timeout=60):
+def wait_for_port(port, proc, what, timeout=120):
     deadline = time.time() + timeout
     while time.time() < deadline:
         if proc.poll() is not None:
@@ -35,6 +35,41 @@ def wait_for_port(port, proc, what, timeout=60):
         except OSError:
             time.sleep(0.1)
     raise RuntimeError(f"{what} did not listen on {port} within {timeout}s")
+
+
+def children(pid):
+    """The ids of the processes whose parent is pid."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue  # exited meanwhile
+        if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+            found.add(int(entry))
+    return found
+
+
+def reload_and_wait(proc, what, timeout=120):
+    """SIGHUP, then waits until every child of the last generation is gone and a new one runs:
+    only then do all new connections meet the re-read configuration (a loaded machine, or
+    valgrind, can take seconds)."""
+    old = children(proc.pid)
+    if not old:
+        raise RuntimeError(f"{what} has no child processes to replace")
+    os.kill(proc.pid, signal.SIGHUP)
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode} while reloading")
+        now = children(proc.pid)
+        if now and not now & old:
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"{what} did not replace its children within {timeout}s of SIGHUP")
 
 
 def stop_process(proc, sig=signal.SIGTERM, timeout=20):
@@ -164,8 +199,7 @@ http {{
 
     def reload(self):
         """SIGHUP: nginx re-reads its configuration, and with it the credentials files."""
-        os.kill(self.proc.pid, signal.SIGHUP)
-        time.sleep(3 if self.valgrind else 1)
+        reload_and_wait(self.proc, "nginx")
 
     def stop(self):
         """Stops nginx; returns the valgrind reports' problems ("" when clean or not under valgrind)."""
@@ -268,8 +302,7 @@ Group www-data
 
     def reload(self):
         """SIGHUP: httpd restarts its children and re-reads the configuration, credentials too."""
-        os.kill(self.proc.pid, signal.SIGHUP)
-        time.sleep(2)
+        reload_and_wait(self.proc, "apache")
         wait_for_port(self.port, self.proc, "apache")
 
     def stop(self):

@@ -129,6 +129,33 @@ public abstract class ServiceTestSupport {
                 .build();
     }
 
+    /**
+     * Waits up to a minute until the service knows the key with this secret: the key file is
+     * reloaded on a timer, which a loaded machine runs late. A refusal on the key's role
+     * (AccessDenied) counts as known.
+     */
+    protected void awaitKeyKnown(String accessKey, String secretKey) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        try (S3Client c = client(accessKey, secretKey)) {
+            while (true) {
+                String code;
+                try {
+                    c.listBuckets();
+                    return;
+                } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
+                    code = e.awsErrorDetails().errorCode();
+                }
+                if (!"InvalidAccessKeyId".equals(code) && !"SignatureDoesNotMatch".equals(code)) {
+                    return;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError(accessKey + " still refused with " + code + " after 60 s");
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
     /** {@code n} bytes, the same for the same seed. */
     protected static byte[] seededBytes(int n, long seed) {
         byte[] b = new byte[n];

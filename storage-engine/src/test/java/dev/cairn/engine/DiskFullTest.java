@@ -114,7 +114,7 @@ class DiskFullTest {
             Thread.sleep(1500);
             assertTrue(!flush.isDone() || !flush.isCompletedExceptionally(), "the flush did not fail for good");
             fs.unlimitSpace();
-            assertTimeoutPreemptively(Duration.ofSeconds(20), () -> flush.get(20, TimeUnit.SECONDS));
+            assertTimeoutPreemptively(Duration.ofSeconds(60), () -> flush.get(60, TimeUnit.SECONDS));
             t.put(key(1000), value(1000));
             for (int i = 0; i < 40; i++) {
                 assertArrayEquals(value(i), t.get(key(i)));

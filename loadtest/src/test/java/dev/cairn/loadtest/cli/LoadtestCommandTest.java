@@ -224,13 +224,13 @@ class LoadtestCommandTest {
     @Order(5)
     void theHttpTargetReadsWhatWasLoadedAndTheDirectoryTraversalIsMeasured() throws IOException {
         JsonNode r = run("traversal", "--http", endpoint() + "/" + BUCKET + "/", "-w", "c", "--ops", "100000000",
-                "-d", "4s", "-t", "2", "--interval", "200ms", "--traversal", "--traversal-directory", files.toString(),
+                "-d", "10s", "-t", "2", "--interval", "200ms", "--traversal", "--traversal-directory", files.toString(),
                 "--traversal-delay", "1s", "--traversal-threads", "1");
         assertEquals(0, r.path("errors").asLong(), r.path("perOperation").toString());
         assertTrue(r.path("verifiedReads").asBoolean());
         JsonNode t = r.path("traversal");
         assertTrue(t.path("started").asBoolean(), t.toString());
-        assertTrue(t.path("completed").asBoolean(), "400 small files are read well within 3 s: " + t);
+        assertTrue(t.path("completed").asBoolean(), "400 small files are read well within 9 s, on a loaded machine too: " + t);
         assertEquals(OBJECTS, t.path("objects").asLong());
         assertEquals(OBJECTS * 2048L, t.path("bytes").asLong());
         assertTrue(t.path("startSeconds").asDouble() >= 1.0);
@@ -329,15 +329,16 @@ class LoadtestCommandTest {
         long before = countGets(cairn.log());
         CompletableFuture<JsonNode> running = CompletableFuture.supplyAsync(() -> {
             try {
-                return run("stopped", "-w", "read-only", "--ops", "100000000", "-d", "8s", "-t", "2", "--timeout", "2s");
+                return run("stopped", "-w", "read-only", "--ops", "100000000", "-d", "12s", "-t", "2", "--timeout", "2s");
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
         });
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (countGets(cairn.log()) < before + 200 && System.nanoTime() < deadline && !running.isDone()) {
+        while (countGets(cairn.log()) < before + 20 && System.nanoTime() < deadline && !running.isDone()) {
             Thread.sleep(100);
         }
+        assertFalse(running.isDone(), "the run ended before the target was stopped");
         cairn.close();
         JsonNode r = running.get(90, TimeUnit.SECONDS);
         JsonNode read = r.path("perOperation").path("read");

@@ -21,8 +21,12 @@ import java.time.Duration;
  */
 final class EngineProcess implements AutoCloseable {
     private static final Path DIRECTORY = Path.of("/engine");
-    /** A write stalled this long is refused; long enough that flushes of live writes never take it. */
-    private static final Duration STALL_TIMEOUT = Duration.ofSeconds(2);
+    /**
+     * A write stalled this long is refused; long enough that flushes of live writes never take it,
+     * also when four writers queue behind one-chunk flushes on a loaded machine. Each refusal a
+     * test places costs this long.
+     */
+    private static final Duration STALL_TIMEOUT = Duration.ofSeconds(5);
 
     private final boolean stalling;
     private MemFileSystem disk = new MemFileSystem();

@@ -53,7 +53,9 @@ class CheckpointsTest {
             }
             engine.compactAll();
             assertTrue(engine.stats().compactions() > compactionsBefore, "compaction ran while the checkpoint was held");
-            assertEquals(0, engine.stats().writeStalls(), "no write stalled");
+            // No assertion on write stalls: a loaded machine lets flushes and compactions lag and so
+            // stalls writes for a moment. A checkpoint that held compaction back would stall them for
+            // good: some ten level-0 files are written past a stop at six, so a put above would fail.
             assertArrayEquals(b("after-3-7-" + "y".repeat(200)), t.get(b("k7")));
 
             try (Engine frozen = Engine.openReadOnly(EngineOptions.builder(c.path()).build())) {
@@ -76,7 +78,8 @@ class CheckpointsTest {
                      Clock.systemUTC())) {
             engine.table("objects").put(b("k"), b("v"));
             Checkpoints.Checkpoint c = checkpoints.create();
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            // A one-second lease and a one-second expiry check; the minute is for a loaded machine.
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (Files.exists(c.path()) && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }

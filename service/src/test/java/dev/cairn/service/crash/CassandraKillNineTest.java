@@ -62,7 +62,7 @@ class CassandraKillNineTest {
                     }
                 }
                 try (MixedLoad.Round r = load.new Round(s3, random)) {
-                    r.awaitAcknowledged(load.acknowledged() + ACKS_BEFORE_KILL, 60);
+                    r.awaitAcknowledged(load.acknowledged() + ACKS_BEFORE_KILL, 120);
                     LocalCassandraCluster.killNode(NODE);
                     Thread.sleep(1000 + random.nextInt(2000));
                     int acked = r.kill(service::kill9);

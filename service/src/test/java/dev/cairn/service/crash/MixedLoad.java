@@ -69,7 +69,7 @@ final class MixedLoad {
         this.unavailableAllowed = unavailableAllowed;
     }
 
-    /** One round's workers, until {@link Round#kill} or a minute. */
+    /** One round's workers, until {@link Round#kill} or five minutes (a bound for a kill that never comes). */
     final class Round implements AutoCloseable {
         private final ExecutorService pool = Executors.newFixedThreadPool(WORKERS);
         private final List<Future<Integer>> workers = new ArrayList<>();
@@ -143,7 +143,7 @@ final class MixedLoad {
 
     private int load(S3Client s3, int worker, Random random) {
         int acked = 0;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (!killed.get() && System.nanoTime() < deadline) {
             String key = key(worker, random.nextInt(KEYS_PER_WORKER));
             try {

@@ -51,7 +51,7 @@ class MixedLoadKillNineTest {
                     }
                 }
                 try (MixedLoad.Round r = load.new Round(s3, random)) {
-                    r.awaitAcknowledged(load.acknowledged() + ACKS_BEFORE_KILL, 45);
+                    r.awaitAcknowledged(load.acknowledged() + ACKS_BEFORE_KILL, 120);
                     Thread.sleep(random.nextInt(1000));
                     int acked = r.kill(service::kill9);
                     System.out.println(where + acked + " requests acknowledged before the kill");

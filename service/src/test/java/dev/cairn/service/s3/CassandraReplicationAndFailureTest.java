@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Tag;
         "cairn.cassandra.request-timeout=10s"})
 class CassandraReplicationAndFailureTest extends ServiceTestSupport {
     private static final int STOPPED_NODE = 2;
-    private static final int ATTEMPTS = 100;
+    private static final int ATTEMPTS = 200;
     private static final long PAUSE_MILLIS = 300;
 
     static {

@@ -72,12 +72,14 @@ class GracefulShutdownTest {
 
     /** Waits until the service no longer accepts connections: the shutdown has begun. */
     private static void awaitRefused(int port) throws InterruptedException {
-        while (true) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
             try (Socket probe = new Socket("127.0.0.1", port)) {
                 Thread.sleep(20);
             } catch (IOException refused) {
                 return;
             }
         }
+        throw new AssertionError("the service still accepted connections 60 s after its shutdown began");
     }
 }

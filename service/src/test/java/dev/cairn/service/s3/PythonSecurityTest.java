@@ -28,7 +28,7 @@ class PythonSecurityTest extends ServiceTestSupport {
         Files.writeString(tmp, METRICS_KEY + " " + METRICS_SECRET + " metrics\nPYREADER py-reader-secret-00 read-only:"
                 + bucket + "\n");
         Files.move(tmp, KEYS_FILE, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        Thread.sleep(1000);
+        awaitKeyKnown("PYREADER", "py-reader-secret-00");
         Process p = new ProcessBuilder(List.of("python3", "src/test/python/s3_security.py", endpoint().toString(),
                 ACCESS_KEY, SECRET_KEY, "PYREADER", "py-reader-secret-00", METRICS_KEY, METRICS_SECRET, bucket))
                 .redirectErrorStream(true).start();

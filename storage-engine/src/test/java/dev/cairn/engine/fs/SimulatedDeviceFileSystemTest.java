@@ -127,7 +127,7 @@ class SimulatedDeviceFileSystemTest {
         AtomicInteger inDevice = new AtomicInteger();
         SimulatedDeviceFileSystem fs = new SimulatedDeviceFileSystem(mem, DeviceProfile.HDD_7200, nanos -> {
             inDevice.incrementAndGet();
-            release.await(30, TimeUnit.SECONDS);
+            release.await(60, TimeUnit.SECONDS);
         });
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try (ReadableFile a = fs.openRead(dir.resolve("a")); ReadableFile b = fs.openRead(dir.resolve("b"))) {
@@ -137,8 +137,8 @@ class SimulatedDeviceFileSystemTest {
             awaitTrue(() -> fs.waitingRequests() == 1);
             assertEquals(1, inDevice.get(), "the second request waits while the first holds the only slot");
             release.countDown();
-            first.get(30, TimeUnit.SECONDS);
-            second.get(30, TimeUnit.SECONDS);
+            first.get(60, TimeUnit.SECONDS);
+            second.get(60, TimeUnit.SECONDS);
             assertEquals(2, inDevice.get());
         } finally {
             release.countDown();
@@ -152,7 +152,7 @@ class SimulatedDeviceFileSystemTest {
         AtomicInteger inDevice = new AtomicInteger();
         SimulatedDeviceFileSystem fs = new SimulatedDeviceFileSystem(mem, DeviceProfile.SSD, nanos -> {
             inDevice.incrementAndGet();
-            release.await(30, TimeUnit.SECONDS);
+            release.await(60, TimeUnit.SECONDS);
         });
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try (ReadableFile a = fs.openRead(dir.resolve("a")); ReadableFile b = fs.openRead(dir.resolve("b"))) {
@@ -160,8 +160,8 @@ class SimulatedDeviceFileSystemTest {
             Future<?> second = pool.submit(() -> b.readFully(0, 100));
             awaitTrue(() -> inDevice.get() == 2);
             release.countDown();
-            first.get(30, TimeUnit.SECONDS);
-            second.get(30, TimeUnit.SECONDS);
+            first.get(60, TimeUnit.SECONDS);
+            second.get(60, TimeUnit.SECONDS);
         } finally {
             release.countDown();
             pool.shutdownNow();
@@ -199,10 +199,10 @@ class SimulatedDeviceFileSystemTest {
     }
 
     private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not reached within 30 s");
+                throw new AssertionError("condition not reached within 60 s");
             }
             Thread.sleep(1);
         }
