@@ -200,7 +200,9 @@ class PackArchiveTest {
         assertTrue(Catalog.backups(target).isEmpty(), "no manifest: the backup is not listed complete");
         assertEquals(1, Catalog.runs(target).size());
         PackListing listing = PackListing.of(target);
-        assertEquals(listing.packSizes().keySet(), listing.indexSizes().keySet(), "every pack in the archive is indexed");
+        // A seal interrupted between its pack and its index leaves a pack no index names: not part
+        // of the archive (aPackWithoutItsIndexIsIgnoredCopiedAgainAndPruned). An index without its pack would be a loss.
+        assertTrue(listing.packSizes().keySet().containsAll(listing.indexSizes().keySet()), "every index has its pack");
         try (var files = Files.walk(target.root().resolve("packs"))) {
             assertTrue(files.noneMatch(p -> p.getFileName().toString().contains(".tmp-")), "unsealed packs were removed");
         }

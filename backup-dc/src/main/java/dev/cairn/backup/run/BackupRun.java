@@ -190,6 +190,9 @@ public final class BackupRun {
         } finally {
             scanners.shutdownNow();
             copiers.shutdownNow();
+            // A failed run returns once its threads stopped, so nothing writes to the archive after it.
+            scanners.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
+            copiers.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
         }
     }
 
