@@ -40,11 +40,17 @@ class ReplayRestoreTest {
     /** Records what it is asked to write; fails the first replay of one key when told to. */
     private static final class Recording implements RestoreDestination {
         final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+        final String name;
         volatile String failOn;
 
+        Recording(String name) {
+            this.name = name;
+        }
+
+        /** Names the restore's state file: each destination restores once. */
         @Override
         public String describe() {
-            return "recording";
+            return name;
         }
 
         @Override
@@ -118,7 +124,7 @@ class ReplayRestoreTest {
         DirectoryTarget archive = new DirectoryTarget(dir.resolve("archive"));
         List<BackupRow> rows = StoreFixture.rows(archive, id);
 
-        Recording whole = new Recording();
+        Recording whole = new Recording("whole");
         run(archive, id, whole);
         List<String> expected = new ArrayList<>();
         String last = null;
@@ -136,7 +142,7 @@ class ReplayRestoreTest {
                 "docs/a: four versions in one call: " + whole.calls);
         assertTrue(whole.calls.stream().noneMatch(c -> c.contains("cleared")));
 
-        Recording cut = new Recording();
+        Recording cut = new Recording("cut off");
         cut.failOn = "docs/big";
         assertThrows(IOException.class, () -> run(archive, id, cut));
         run(archive, id, cut);
@@ -153,7 +159,7 @@ class ReplayRestoreTest {
 
     private static void run(DirectoryTarget archive, String id, RestoreDestination into) throws Exception {
         try (Progress progress = new Progress("restore", 0, new PrintStream(new ByteArrayOutputStream()), false)) {
-            new Restore(archive, id, into, Set.of(), "", false, 4, new PrintStream(new ByteArrayOutputStream())).run(progress);
+            new Restore(archive, id, into, Set.of(), "", false, 1, new PrintStream(new ByteArrayOutputStream())).run(progress);
         }
     }
 }
