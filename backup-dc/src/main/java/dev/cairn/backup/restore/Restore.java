@@ -29,11 +29,13 @@ import java.util.concurrent.Future;
  * optionally only some buckets and a key prefix. Rows go in manifest order, in batches of at
  * least {@link #BATCH_ROWS} rows written in parallel; the versions of one key go in one task,
  * so a batch never ends inside a key: each in its place, or replayed oldest first into a
- * destination that {@link RestoreDestination#replaysVersions replays} them. After each batch the number of rows done is
- * recorded in a state file in the archive ({@code restores/<backup>-<destination hash>.json}), so
- * an interrupted restore resumes after the last batch; a resumed replay first removes what the
- * interrupted batch wrote of its keys. A bucket that already holds objects is refused unless allowed (a resumed
- * restore's own buckets are not refused).
+ * destination that {@link RestoreDestination#replaysVersions replays} them. After each batch
+ * the number of rows done is recorded in a state file in the archive
+ * ({@code restores/<backup>-<destination hash>.json}), so an interrupted restore resumes after
+ * the last batch; a resumed replay first removes what the interrupted batch wrote of its keys
+ * (batches are cut the same way on every run, so that batch is the resumed run's first). A
+ * bucket that already holds objects is refused unless allowed (a resumed restore's own buckets
+ * are not refused).
  */
 public final class Restore {
     static final int BATCH_ROWS = 1000;

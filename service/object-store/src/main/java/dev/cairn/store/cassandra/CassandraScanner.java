@@ -8,7 +8,6 @@ import com.datastax.oss.driver.api.core.DriverException;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ChunkStream;
 import dev.cairn.store.ContentGoneException;
