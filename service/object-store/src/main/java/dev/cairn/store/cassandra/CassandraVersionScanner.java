@@ -117,11 +117,15 @@ public final class CassandraVersionScanner {
     /**
      * The current row of a versioned bucket's key as the version {@code null} without place, when
      * {@code versions} does not list it (it was written before the bucket was versioned and its
-     * key has not changed since); null when its newest {@code versions} row is that row.
+     * key has not changed since); null when its newest {@code versions} row is that row. Reads
+     * that row only for a current row without version id (the version {@code null}).
      *
      * @param writeId the row's {@link CassandraScanner.ScannedRow#writeId}
      */
     public VersionRecord unlistedCurrent(String bucket, ObjectInfo current, byte[] writeId) throws IOException {
+        if (current.versionId() != null && !VersionId.NULL.equals(current.versionId())) {
+            return null; // a cell with an id is written in one batch with its versions row
+        }
         try {
             Row newest = session.execute(read(selectNewest.bind(bucket, current.key()))).one();
             if (newest != null && VersionRows.decode(current.key(), newest).wid().equals(new WriteId(writeId))) {
