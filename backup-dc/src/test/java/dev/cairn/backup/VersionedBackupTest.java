@@ -71,12 +71,12 @@ class VersionedBackupTest {
         }
     }
 
-    private static ObjectAttributes attrs(int i) {
+    static ObjectAttributes attrs(int i) {
         return new ObjectAttributes("image/jpeg", "max-age=" + i, null, null, "en", null, Map.of("n", "" + i))
                 .withAcl(i % 2 == 0 ? BucketAcl.PUBLIC_READ : BucketAcl.PRIVATE);
     }
 
-    private static void seed(ObjectStore s) throws IOException {
+    static void seed(ObjectStore s) throws IOException {
         s.createBucket("docs", BucketAcl.PRIVATE);
         s.setBucketVersioning("docs", Versioning.ENABLED);
         for (int i = 1; i <= 3; i++) {

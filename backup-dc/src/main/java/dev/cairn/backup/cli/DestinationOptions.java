@@ -43,7 +43,14 @@ public final class DestinationOptions {
     @Option(names = "--into-keyspace", description = "cassandra: the keyspace (default: the store's)")
     String keyspace;
 
+    @Option(names = "--replay-versions", description = "s3: restore buckets with versioning by writing each key's"
+            + " versions again, oldest first (new version ids and times: S3 lets no client set them)")
+    boolean replayVersions;
+
     RestoreDestination open() throws IOException {
+        if (replayVersions && !into.equals("s3")) {
+            throw new IllegalArgumentException("--replay-versions is for --into s3; a store restores each version in its place");
+        }
         if (into.startsWith("embedded:")) {
             Path dir = Path.of(into.substring("embedded:".length()));
             EmbeddedStoreDir store = EmbeddedStoreDir.open(dir);
@@ -67,7 +74,7 @@ public final class DestinationOptions {
         if (into.equals("s3")) {
             String r = region == null ? TargetOptions.DEFAULT_REGION : region;
             return new S3Destination(S3Clients.create(endpoint, r, accessKeyFile, secretKeyFile),
-                    "s3 " + (endpoint == null ? "(SDK endpoint)" : endpoint));
+                    "s3 " + (endpoint == null ? "(SDK endpoint)" : endpoint), replayVersions);
         }
         throw new IllegalArgumentException("--into " + into + ": expected embedded:/path, cassandra or s3");
     }

@@ -26,11 +26,16 @@ import java.util.concurrent.Future;
 
 /**
  * Restores one backup (any of the chain: each manifest lists every object) into a destination,
- * optionally only some buckets and a key prefix. Rows go in manifest order, in batches written in
- * parallel (a key's versions too: each goes to its place whatever the order they are written in); after each batch the number of rows done is recorded in a state file in the archive
+ * optionally only some buckets and a key prefix. Rows go in manifest order, in batches of at
+ * least {@link #BATCH_ROWS} rows written in parallel; the versions of one key go in one task,
+ * so a batch never ends inside a key: each in its place, or replayed oldest first into a
+ * destination that {@link RestoreDestination#replaysVersions replays} them. After each batch
+ * the number of rows done is recorded in a state file in the archive
  * ({@code restores/<backup>-<destination hash>.json}), so an interrupted restore resumes after
- * the last batch. A bucket that already holds objects is refused unless allowed (a resumed
- * restore's own buckets are not refused).
+ * the last batch; a resumed replay first removes what the interrupted batch wrote of its keys
+ * (batches are cut the same way on every run, so that batch is the resumed run's first). A
+ * bucket that already holds objects is refused unless allowed (a resumed restore's own buckets
+ * are not refused).
  */
 public final class Restore {
     static final int BATCH_ROWS = 1000;
@@ -128,6 +133,7 @@ public final class Restore {
             prepareBuckets(reader.header(), resumed);
             archive.put(stateName, Json.write(state));
             long ordinal = 0;
+            long cut = state.rowsDone();
             long objects = state.objects();
             long bytes = state.bytes();
             progress.objects.set(objects);
@@ -135,43 +141,86 @@ public final class Restore {
             List<Future<?>> batch = new ArrayList<>();
             long batchBytes = 0;
             long batchObjects = 0;
+            List<BackupRow> versions = new ArrayList<>();
+            // The first batch of a resumed replay is the one that was interrupted: its keys are cleared first.
+            boolean interruptedBatch = resumed;
             while (true) {
                 BackupRow row = reader.next();
                 if (row != null) {
                     ordinal++;
-                    if (ordinal > state.rowsDone() && selected(row)) {
-                        batch.add(pool.submit(() -> {
-                            destination.put(row, row.hasContent() ? new BlobContent(archive, locations, row.info()) : null);
-                            progress.objects.incrementAndGet();
-                            progress.bytes.addAndGet(row.size());
-                            return null;
-                        }));
-                        batchObjects++;
-                        batchBytes += row.size();
-                    }
-                    if (ordinal % BATCH_ROWS != 0) {
-                        continue;
-                    }
                 }
-                awaitAll(batch);
-                objects += batchObjects;
-                bytes += batchBytes;
-                batch.clear();
-                batchObjects = 0;
-                batchBytes = 0;
-                if (ordinal > state.rowsDone() || row == null) {
-                    state = new State(backupId, destination.describe(), filter(), Math.max(ordinal, state.rowsDone()),
-                            objects, bytes, row == null);
-                    archive.put(stateName, Json.write(state));
+                boolean skipped = row != null && (ordinal <= state.rowsDone() || !selected(row));
+                if (!versions.isEmpty() && (row == null || skipped || !row.isVersion()
+                        || !row.bucket().equals(versions.get(0).bucket()) || !row.key().equals(versions.get(0).key()))) {
+                    batch.add(submitKey(pool, List.copyOf(versions), locations, interruptedBatch, progress));
+                    versions.clear();
+                }
+                long submitted = row == null ? ordinal : ordinal - 1;
+                if (versions.isEmpty() && (row == null || submitted - cut >= BATCH_ROWS)) {
+                    awaitAll(batch);
+                    objects += batchObjects;
+                    bytes += batchBytes;
+                    batch.clear();
+                    batchObjects = 0;
+                    batchBytes = 0;
+                    if (submitted > state.rowsDone() || row == null) {
+                        state = new State(backupId, destination.describe(), filter(), Math.max(submitted, state.rowsDone()),
+                                objects, bytes, row == null);
+                        archive.put(stateName, Json.write(state));
+                        interruptedBatch = false;
+                    }
+                    cut = submitted;
                 }
                 if (row == null) {
                     break;
                 }
+                if (skipped) {
+                    continue;
+                }
+                batchObjects++;
+                batchBytes += row.size();
+                if (row.isVersion()) {
+                    versions.add(row);
+                    continue;
+                }
+                batch.add(pool.submit(() -> {
+                    destination.put(row, row.hasContent() ? new BlobContent(archive, locations, row.info()) : null);
+                    progress.objects.incrementAndGet();
+                    progress.bytes.addAndGet(row.size());
+                    return null;
+                }));
             }
             return new Result(objects, bytes, resumed, false, (System.nanoTime() - t0) / 1e9);
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * Writes the versions of one key in one task: replayed oldest first, or each in its place
+     * one after the other (a store changes a versioned key under the key's lease, which writers of
+     * one key in parallel would only contend for).
+     */
+    private Future<?> submitKey(ExecutorService pool, List<BackupRow> newestFirst, BlobLocations locations,
+                                boolean clearFirst, Progress progress) {
+        return pool.submit(() -> {
+            List<dev.cairn.store.ContentSource> contents = new ArrayList<>();
+            for (BackupRow r : newestFirst) {
+                contents.add(r.hasContent() ? new BlobContent(archive, locations, r.info()) : null);
+            }
+            if (destination.replaysVersions()) {
+                destination.replay(newestFirst, contents, clearFirst);
+            } else {
+                for (int i = 0; i < newestFirst.size(); i++) {
+                    destination.put(newestFirst.get(i), contents.get(i));
+                }
+            }
+            for (BackupRow r : newestFirst) {
+                progress.objects.incrementAndGet();
+                progress.bytes.addAndGet(r.size());
+            }
+            return null;
+        });
     }
 
     /** Reads the whole manifest first: a damaged one is refused before anything is written. */
@@ -203,7 +252,8 @@ public final class Restore {
                 .map(BucketInfo::name).toList();
         if (!versioned.isEmpty() && !destination.restoresVersions()) {
             throw new IllegalArgumentException(destination.describe() + " cannot restore object versions, and bucket(s) "
-                    + versioned + " have versioning; restore them into an embedded store, or leave them out (--bucket)");
+                    + versioned + " have versioning; restore them into an embedded store or a Cassandra keyspace, into S3 with"
+                    + " --replay-versions (new version ids and times), or leave them out (--bucket)");
         }
         if (!resumed && !allowNonEmpty) {
             List<String> nonEmpty = new ArrayList<>();

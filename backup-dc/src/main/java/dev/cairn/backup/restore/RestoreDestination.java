@@ -4,6 +4,7 @@ import dev.cairn.backup.archive.BackupRow;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ContentSource;
 import java.io.IOException;
+import java.util.List;
 
 /** Where a restore writes: an object store (embedded, Cassandra) or an S3 endpoint. Thread-safe. */
 public interface RestoreDestination extends AutoCloseable {
@@ -29,6 +30,26 @@ public interface RestoreDestination extends AutoCloseable {
      * Rows of one key may be written in any order, and again. {@code content} is null for a delete marker.
      */
     void put(BackupRow row, ContentSource content) throws IOException;
+
+    /**
+     * Whether it writes the versions of a key by replaying them, oldest first, through
+     * {@link #replay} (an S3 endpoint, where no client chooses a version's id or time) rather than
+     * each in its place through {@link #put}.
+     */
+    default boolean replaysVersions() {
+        return false;
+    }
+
+    /**
+     * Writes every version of one key (all of the key's rows, {@link BackupRow#isVersion}),
+     * oldest first, as new versions. {@code contents} holds each row's content (null for a delete
+     * marker), in the order of {@code newestFirst}. {@code clearFirst}: remove what an interrupted
+     * replay of this key left first, so that the key's versions are written once.
+     */
+    default void replay(List<BackupRow> newestFirst, List<ContentSource> contents, boolean clearFirst)
+            throws IOException {
+        throw new UnsupportedOperationException(describe() + " does not replay versions");
+    }
 
     @Override
     void close() throws IOException;

@@ -7,17 +7,23 @@ import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.Versioning;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Base64;
+import java.util.List;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketCannedACL;
+import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
+import software.amazon.awssdk.services.s3.model.DeleteMarkerEntry;
+import software.amazon.awssdk.services.s3.model.ListObjectVersionsResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
+import software.amazon.awssdk.services.s3.model.ObjectVersion;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -25,15 +31,23 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * Restores into an S3 endpoint, each bucket under its own name. Attributes and user metadata are
  * sent as headers; the server computes the ETag itself (an object backed up from a multipart
  * upload gets a single-part ETag) and sets the time. Each PUT carries the content's SHA-256.
- * Buckets with versioning are not restored through S3 ({@link #restoresVersions}).
+ *
+ * <p>S3 lets no client choose a version's id or time, so a bucket with versioning is restored
+ * only when asked to replay its versions ({@code --replay-versions}): versioning is enabled on
+ * the destination bucket, and each key's versions are written oldest first — a PUT for an object
+ * version, a DELETE for a delete marker — so the destination holds them in the same order with
+ * the same content and metadata, under new ids and times.
  */
 public final class S3Destination implements RestoreDestination {
     private final S3Client s3;
     private final String description;
+    private final boolean replayVersions;
 
-    public S3Destination(S3Client s3, String description) {
+    /** @param replayVersions restore buckets with versioning by replaying their versions */
+    public S3Destination(S3Client s3, String description, boolean replayVersions) {
         this.s3 = s3;
         this.description = description;
+        this.replayVersions = replayVersions;
     }
 
     @Override
@@ -44,6 +58,10 @@ public final class S3Destination implements RestoreDestination {
     @Override
     public boolean bucketHasObjects(String bucket) throws IOException {
         try {
+            if (replayVersions) {
+                ListObjectVersionsResponse r = s3.listObjectVersions(b -> b.bucket(bucket).maxKeys(1));
+                return !r.versions().isEmpty() || !r.deleteMarkers().isEmpty();
+            }
             return !s3.listObjectsV2(b -> b.bucket(bucket).maxKeys(1)).contents().isEmpty();
         } catch (NoSuchBucketException e) {
             return false;
@@ -54,6 +72,18 @@ public final class S3Destination implements RestoreDestination {
 
     @Override
     public void ensureBucket(BucketInfo bucket) throws IOException {
+        createIfAbsent(bucket);
+        if (replayVersions && bucket.versioning() != Versioning.UNVERSIONED) {
+            try {
+                s3.putBucketVersioning(b -> b.bucket(bucket.name())
+                        .versioningConfiguration(c -> c.status(BucketVersioningStatus.ENABLED)));
+            } catch (SdkException e) {
+                throw fail("cannot enable versioning of bucket " + bucket.name(), e);
+            }
+        }
+    }
+
+    private void createIfAbsent(BucketInfo bucket) throws IOException {
         try {
             s3.headBucket(b -> b.bucket(bucket.name()));
             return;
@@ -72,20 +102,75 @@ public final class S3Destination implements RestoreDestination {
         }
     }
 
-    /** S3 lets no client choose a version's id or time: versions are not restored through it. */
+    /** Only by replaying them: S3 lets no client choose a version's id or time. */
     @Override
     public boolean restoresVersions() {
-        return false;
+        return replayVersions;
+    }
+
+    @Override
+    public boolean replaysVersions() {
+        return replayVersions;
     }
 
     @Override
     public void put(BackupRow backupRow, ContentSource content) throws IOException {
         if (backupRow.isVersion()) {
-            throw new IOException(description + " cannot restore object versions (" + backupRow.bucket() + "/"
-                    + backupRow.key() + ")");
+            throw new IOException(description + " restores object versions only by replaying them, oldest first ("
+                    + backupRow.bucket() + "/" + backupRow.key() + ")");
         }
-        String bucket = backupRow.bucket();
-        ObjectInfo row = backupRow.info();
+        putObject(backupRow.bucket(), backupRow.info(), content);
+    }
+
+    @Override
+    public void replay(List<BackupRow> newestFirst, List<ContentSource> contents, boolean clearFirst)
+            throws IOException {
+        if (!replayVersions) {
+            throw new UnsupportedOperationException(description + " replays no versions (--replay-versions)");
+        }
+        BackupRow first = newestFirst.get(0);
+        if (clearFirst) {
+            clearKey(first.bucket(), first.key());
+        }
+        for (int i = newestFirst.size() - 1; i >= 0; i--) {
+            BackupRow row = newestFirst.get(i);
+            if (!row.bucket().equals(first.bucket()) || !row.key().equals(first.key()) || !row.isVersion()) {
+                throw new IllegalArgumentException("a replay takes the versions of one key, got " + row.bucket() + "/"
+                        + row.key() + " with " + first.bucket() + "/" + first.key());
+            }
+            if (row.hasContent()) {
+                putObject(row.bucket(), row.info(), contents.get(i));
+            } else {
+                try {
+                    s3.deleteObject(b -> b.bucket(row.bucket()).key(row.key()));
+                } catch (SdkException e) {
+                    throw fail("cannot write a delete marker of " + row.bucket() + "/" + row.key(), e);
+                }
+            }
+        }
+    }
+
+    /** Deletes every version and delete marker of exactly this key. */
+    private void clearKey(String bucket, String key) throws IOException {
+        try {
+            for (ListObjectVersionsResponse page : s3.listObjectVersionsPaginator(b -> b.bucket(bucket).prefix(key))) {
+                for (ObjectVersion v : page.versions()) {
+                    if (v.key().equals(key)) {
+                        s3.deleteObject(b -> b.bucket(bucket).key(key).versionId(v.versionId()));
+                    }
+                }
+                for (DeleteMarkerEntry m : page.deleteMarkers()) {
+                    if (m.key().equals(key)) {
+                        s3.deleteObject(b -> b.bucket(bucket).key(key).versionId(m.versionId()));
+                    }
+                }
+            }
+        } catch (SdkException e) {
+            throw fail("cannot remove the versions an interrupted replay wrote of " + bucket + "/" + key, e);
+        }
+    }
+
+    private void putObject(String bucket, ObjectInfo row, ContentSource content) throws IOException {
         ObjectAttributes a = row.attributes();
         PutObjectRequest.Builder req = PutObjectRequest.builder().bucket(bucket).key(row.key())
                 .contentLength(row.size())

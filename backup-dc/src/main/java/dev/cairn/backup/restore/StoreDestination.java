@@ -15,10 +15,10 @@ import java.io.IOException;
 
 /**
  * Restores into an {@link ObjectStore} (a fresh embedded store, a Cassandra keyspace). A store
- * that {@link ObjectStore#restoresVersions() restores versions} (the embedded one) writes every
- * row exactly as recorded ({@link ObjectStore#restoreVersion}): time, version id and place, ETag,
- * part count, checksums, attributes. Another store (Cassandra) takes ETag, part count, checksums
- * and attributes as given and sets the time itself, and restores no versioned bucket.
+ * that {@link ObjectStore#restoresVersions() restores versions} (both do) writes every row
+ * exactly as recorded ({@link ObjectStore#restoreVersion}): time, version id and place, ETag,
+ * part count, checksums, attributes. Another store takes ETag, part count, checksums and
+ * attributes as given and sets the time itself, and restores no versioned bucket.
  */
 public final class StoreDestination implements RestoreDestination {
     private final ObjectStore store;

@@ -9,12 +9,17 @@ import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.source.SourceOptions;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.StoreUnavailableException;
+import dev.cairn.store.VersionRecord;
+import dev.cairn.store.Versioning;
 import dev.cairn.store.cassandra.CassandraScanner;
+import dev.cairn.store.cassandra.CassandraVersionScanner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Reads the Cassandra store from one datacenter only (by default {@code backup}) through a
@@ -22,6 +27,13 @@ import java.util.Locale;
  * ({@link TokenSplits}); a position is the last row's token and partition key
  * ({@link ScanPosition}). Rows and content are read by the store library's
  * {@link CassandraScanner}, read-only.
+ *
+ * <p>A bucket whose versioning is configured is read from table {@code versions}
+ * ({@link CassandraVersionScanner}), every version of every key: a split scans {@code objects}
+ * first — rows of unversioned buckets, and the current rows of versioned buckets that
+ * {@code versions} does not list yet — then {@code versions} over the same token range. Whether a
+ * bucket is versioned is what {@link #buckets} read, so the rows agree with the manifest's
+ * bucket records.
  *
  * <p>Thread-safety: safe for concurrent scans and content reads.
  */
@@ -31,6 +43,8 @@ public final class CassandraSource implements BackupSource {
     private final String keyspace;
     private final int splitCount;
     private final CassandraScanner scanner;
+    private final CassandraVersionScanner versionScanner;
+    private volatile Map<String, Versioning> versioning;
 
     private CassandraSource(CqlSession session, SourceOptions o) {
         this.session = session;
@@ -38,6 +52,7 @@ public final class CassandraSource implements BackupSource {
         this.keyspace = o.keyspace;
         this.splitCount = o.splits;
         this.scanner = new CassandraScanner(session, o.keyspace, consistency(o.consistency), o.pageSize);
+        this.versionScanner = new CassandraVersionScanner(session, o.keyspace, consistency(o.consistency), o.pageSize);
     }
 
     public static CassandraSource open(SourceOptions o) throws IOException {
@@ -84,10 +99,35 @@ public final class CassandraSource implements BackupSource {
     @Override
     public List<BucketInfo> buckets() throws IOException {
         try {
-            return scanner.buckets();
+            List<BucketInfo> all = scanner.buckets();
+            Map<String, Versioning> byName = new HashMap<>();
+            for (BucketInfo b : all) {
+                byName.put(b.name(), b.versioning());
+            }
+            versioning = byName;
+            return all;
         } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }
+    }
+
+    @Override
+    public boolean suppliesVersions() {
+        return true;
+    }
+
+    private Map<String, Versioning> versioning() throws IOException {
+        Map<String, Versioning> known = versioning;
+        if (known == null) {
+            buckets();
+            known = versioning;
+        }
+        return known;
+    }
+
+    private static boolean versioned(Map<String, Versioning> known, String bucket) {
+        Versioning v = known.get(bucket);
+        return v != null && v != Versioning.UNVERSIONED;
     }
 
     @Override
@@ -115,11 +155,32 @@ public final class CassandraSource implements BackupSource {
     public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
         TokenSplits.Range range = TokenSplits.parse(split.id());
         ScanPosition after = resumeAfter == null ? null : ScanPosition.parse(resumeAfter);
+        Map<String, Versioning> known = versioning();
         try {
-            scanner.scan(range.start(), range.end(), after == null ? null : after.token(),
-                    after == null ? null : after.compositeKey(),
-                    row -> sink.accept(row.bucket(), row.info(), new ScanPosition(row.token(),
-                            CassandraScanner.compositeKey(row.bucket(), row.info().key())).encode()));
+            if (after == null || !after.inVersions()) {
+                scanner.scan(range.start(), range.end(), after == null ? null : after.token(),
+                        after == null ? null : after.compositeKey(), row -> {
+                            String position = new ScanPosition(row.token(),
+                                    CassandraScanner.compositeKey(row.bucket(), row.info().key())).encode();
+                            if (!versioned(known, row.bucket())) {
+                                sink.accept(row.bucket(), row.info(), position);
+                                return;
+                            }
+                            VersionRecord unlisted = versionScanner.unlistedCurrent(row.bucket(), row.info(), row.writeId());
+                            if (unlisted != null) {
+                                sink.acceptVersion(row.bucket(), unlisted, position);
+                            }
+                        });
+            }
+            if (known.values().stream().anyMatch(v -> v != Versioning.UNVERSIONED)) {
+                boolean resumes = after != null && after.inVersions();
+                versionScanner.scan(range.start(), range.end(), resumes ? after.token() : null,
+                        resumes ? after.compositeKey() : null, resumes ? after.sort() : null,
+                        bucket -> versioned(known, bucket),
+                        v -> sink.acceptVersion(v.bucket(), v.version(), new ScanPosition(v.token(),
+                                CassandraScanner.compositeKey(v.bucket(), v.version().version().key()),
+                                v.version().order()).encode()));
+            }
         } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }

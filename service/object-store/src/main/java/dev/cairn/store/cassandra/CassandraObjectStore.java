@@ -22,6 +22,7 @@ import dev.cairn.store.VersionId;
 import dev.cairn.store.VersionListing;
 import dev.cairn.store.VersionPage;
 import dev.cairn.store.VersionQuery;
+import dev.cairn.store.VersionRecord;
 import dev.cairn.store.Versioning;
 import java.io.IOException;
 import java.time.Duration;
@@ -72,6 +73,7 @@ public final class CassandraObjectStore implements ObjectStore {
     private final CassandraReaders readers;
     private final CassandraObjects objects;
     private final CassandraMultipart multipart;
+    private final CassandraRestore restore;
     private final Settler settler = new Settler();
 
     /**
@@ -87,6 +89,7 @@ public final class CassandraObjectStore implements ObjectStore {
         objects = new CassandraObjects(tables, buckets, content, readers, new DirectoryIndex(tables), settler,
                 new KeyLocks(tables, settings.getRequestTimeout()));
         multipart = new CassandraMultipart(tables, buckets, content, readers, objects);
+        restore = new CassandraRestore(tables, buckets, content, objects.versions(), objects.directory(), settler);
     }
 
     /** Connects, creates or verifies the schema, and returns a store that owns its session. */
@@ -272,6 +275,31 @@ public final class CassandraObjectStore implements ObjectStore {
             return ObjectStore.super.setObjectAcl(bucket, key, acl);
         }
         return CassandraTables.guard(() -> objects.versions().setAcl(bucket, key, null, acl));
+    }
+
+    @Override
+    public boolean restoresVersions() {
+        return true;
+    }
+
+    /**
+     * A version with its place as {@link CassandraRestore} writes it; a row without place of an
+     * unversioned bucket as a write does, with the recorded time.
+     */
+    @Override
+    public void restoreVersion(String bucket, VersionRecord record, ContentSource source) throws IOException {
+        CassandraTables.guard(() -> {
+            ObjectVersion v = record.version();
+            if (record.order() == null && !v.deleteMarker()
+                    && buckets.require(bucket).versioning() == Versioning.UNVERSIONED) {
+                ObjectInfo o = v.info();
+                objects.write(bucket, v.key(), o.attributes(), source, o.etag(), o.partCount(), o.checksums(), false,
+                        null, null, o.lastModified());
+            } else {
+                restore.restore(bucket, record, source);
+            }
+            return null;
+        });
     }
 
     @Override

@@ -110,6 +110,16 @@ final class CassandraObjects {
     ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
                      String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent,
                      String ifMatch, long[] partSizes) throws IOException {
+        return write(bucket, key, attributes, source, etag, partCount, checksums, onlyIfAbsent, ifMatch, partSizes, -1);
+    }
+
+    /**
+     * As above; {@code lastModified}: the time the row records, epoch millis, as a restore gives
+     * it (the write id still orders the write now); -1: the write id's.
+     */
+    ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
+                     String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent,
+                     String ifMatch, long[] partSizes, long lastModified) throws IOException {
         Versioning known = buckets.knownVersioning(bucket);
         if (known != null && known != Versioning.UNVERSIONED) {
             ObjectInfo info = versions.write(bucket, key, attributes, source, etag, partCount, checksums,
@@ -167,7 +177,7 @@ final class CassandraObjects {
         CassandraContent.Stored stored = content.store(source, CassandraTables.allRows(CassandraTables.join(generations)));
         RowWriter rowWriter = w -> {
             ObjectInfo written = new ObjectInfo(key, sha, source.size(), etag, attributes,
-                    w.timestampMicros() / 1000, partCount, checksums);
+                    lastModified >= 0 ? lastModified : w.timestampMicros() / 1000, partCount, checksums);
             writeRow(bucket, key, w, RowFormat.encodeObject(w, stored.generation(), written),
                     partSizes == null ? null : PartLayout.encode(w, sha, partSizes),
                     stored.fresh() ? content.complete(sha, stored) : null);

@@ -8,7 +8,6 @@ import com.datastax.oss.driver.api.core.DriverException;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ChunkStream;
 import dev.cairn.store.ContentGoneException;
@@ -45,8 +44,12 @@ public final class CassandraScanner {
     private final PreparedStatement selectGenerations;
     private final PreparedStatement selectChunk;
 
-    /** One object row with its place in the ring. */
-    public record ScannedRow(long token, String bucket, ObjectInfo info) {
+    /**
+     * One object row with its place in the ring.
+     *
+     * @param writeId the row's write id, opaque ({@link CassandraVersionScanner#unlistedCurrent})
+     */
+    public record ScannedRow(long token, String bucket, ObjectInfo info, byte[] writeId) {
     }
 
     /** Receives scanned rows in ring order. */
@@ -63,7 +66,7 @@ public final class CassandraScanner {
         this.consistency = consistency;
         this.pageSize = pageSize;
         String objects = keyspace + ".objects";
-        selectBuckets = session.prepare("SELECT name, created, acl FROM " + keyspace + ".buckets");
+        selectBuckets = session.prepare("SELECT name, created, acl, versioning FROM " + keyspace + ".buckets");
         selectRange = session.prepare("SELECT token(bucket, key) AS t, bucket, key, row FROM " + objects
                 + " WHERE token(bucket, key) > ? AND token(bucket, key) <= ?");
         selectToken = session.prepare("SELECT token(bucket, key) AS t, bucket, key, row FROM " + objects
@@ -79,7 +82,7 @@ public final class CassandraScanner {
         try {
             List<BucketInfo> all = new ArrayList<>();
             for (Row r : session.execute(read(selectBuckets.bind()))) {
-                all.add(new BucketInfo(r.getString("name"), r.getLong("created"), BucketAcl.ofCode(r.getInt("acl"))));
+                all.add(CassandraBuckets.of(r.getString("name"), r));
             }
             all.sort(Comparator.comparing(BucketInfo::name, Utf8Order.COMPARATOR));
             return all;
@@ -135,13 +138,13 @@ public final class CassandraScanner {
                 if (blob == null) {
                     continue;
                 }
-                ObjectInfo info;
+                RowFormat.Stored<ObjectInfo> info;
                 try {
-                    info = RowFormat.decodeObject(key, blob).value();
+                    info = RowFormat.decodeObject(key, blob);
                 } catch (IllegalStateException malformed) {
                     throw new IOException("bucket " + bucket + ": " + malformed.getMessage(), malformed);
                 }
-                visitor.visit(new ScannedRow(r.getLong("t"), bucket, info));
+                visitor.visit(new ScannedRow(r.getLong("t"), bucket, info.value(), info.writeId().bytes()));
             }
         } catch (DriverException e) {
             throw CassandraTables.unavailable(e);

@@ -69,7 +69,7 @@ final class CassandraVersions {
     }
 
     /** A key's rows as read: the {@code objects} row (null: none) and its versions, newest first. */
-    private record KeyState(String key, RowFormat.Stored<ObjectInfo> current, ByteBuffer currentCell,
+    record KeyState(String key, RowFormat.Stored<ObjectInfo> current, ByteBuffer currentCell,
                             long currentWritetime, List<VersionRows.Stored> versions) {
 
         /** Whether the current row has no {@code versions} row: it was written before the bucket was versioned. */
@@ -99,7 +99,7 @@ final class CassandraVersions {
         }
     }
 
-    private KeyState read(String bucket, String key, boolean allVersions, ConsistencyLevel cl) {
+    KeyState read(String bucket, String key, boolean allVersions, ConsistencyLevel cl) {
         CompletableFuture<AsyncResultSet> row = t.async(t.q.selectObjectStamped.bind(bucket, key)
                 .setConsistencyLevel(cl).setIdempotent(true));
         CompletableFuture<AsyncResultSet> versions = t.async((allVersions ? t.q.selectVersions : t.q.selectNewestVersion)
@@ -117,7 +117,7 @@ final class CassandraVersions {
     }
 
     /** The key's lease: a writer without a condition that waits too long is answered as the cluster being slow. */
-    private KeyLocks.Lease lease(String bucket, String key, boolean conditional) throws IOException {
+    KeyLocks.Lease lease(String bucket, String key, boolean conditional) throws IOException {
         try {
             return locks.acquire(bucket, key);
         } catch (StoreException e) {
@@ -214,7 +214,7 @@ final class CassandraVersions {
      * A current row written before its bucket was versioned is the version {@code null}: the first
      * versioned change of its key gives it its {@code versions} row (its part layout with it).
      */
-    private void listUnlistedCurrent(String bucket, KeyState s, List<BatchableStatement<?>> batch) {
+    void listUnlistedCurrent(String bucket, KeyState s, List<BatchableStatement<?>> batch) {
         if (!s.currentUnlisted()) {
             return;
         }
@@ -229,7 +229,7 @@ final class CassandraVersions {
                 VersionRows.encodeObject(s.currentCell(), true), layout));
     }
 
-    private void apply(List<BatchableStatement<?>> statements, long ts, com.datastax.oss.driver.api.core.cql.Statement<?> beside) {
+    void apply(List<BatchableStatement<?>> statements, long ts, com.datastax.oss.driver.api.core.cql.Statement<?> beside) {
         List<BatchableStatement<?>> stamped = new ArrayList<>();
         for (BatchableStatement<?> st : statements) {
             stamped.add((BatchableStatement<?>) st.setQueryTimestamp(ts));
