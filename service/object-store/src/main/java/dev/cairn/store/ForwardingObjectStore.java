@@ -110,6 +110,11 @@ abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public String nullVersionName(String bucket) throws IOException {
+        return delegate.nullVersionName(bucket);
+    }
+
+    @Override
     public ObjectVersion currentDeleteMarker(String bucket, String key) throws IOException {
         return delegate.currentDeleteMarker(bucket, key);
     }

@@ -191,6 +191,11 @@ public final class CassandraObjectStore implements ObjectStore {
     }
 
     @Override
+    public String nullVersionName(String bucket) throws IOException {
+        return CassandraTables.guard(() -> objects.nullVersionName(bucket));
+    }
+
+    @Override
     public ObjectInfo deleteObject(String bucket, String key) throws IOException {
         return CassandraTables.guard(() -> {
             if (buckets.require(bucket).versioning() == Versioning.UNVERSIONED) {

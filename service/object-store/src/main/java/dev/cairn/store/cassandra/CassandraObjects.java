@@ -77,15 +77,17 @@ final class CassandraObjects {
 
     /** The version {@code null} is named so in a versioned bucket (its cell says nothing of versions). */
     private ObjectInfo named(String bucket, ObjectInfo info) {
-        if (info.versionId() != null) {
-            return info;
-        }
+        return info.versionId() != null ? info : info.withVersionId(nullVersionName(bucket));
+    }
+
+    /** What a row without a version id is named: {@link VersionId#NULL} in a versioned bucket, as this node knows it. */
+    String nullVersionName(String bucket) {
         Versioning known = buckets.knownVersioning(bucket);
         if (known == null) {
             BucketInfo b = buckets.get(bucket);
             known = b == null ? Versioning.UNVERSIONED : b.versioning();
         }
-        return known != Versioning.UNVERSIONED ? info.withVersionId(VersionId.NULL) : info;
+        return known != Versioning.UNVERSIONED ? VersionId.NULL : null;
     }
 
     /**
