@@ -57,37 +57,7 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
         return n;
     }
 
-    /** A channel in this JVM: every publish reaches every connected node at once; a node may be cut off. */
-    private static final class Channel implements InvalidationPublisher {
-        final List<RowCachingObjectStore> connected = new ArrayList<>();
-        volatile boolean failing;
-
-        @Override
-        public synchronized void publish(String bucket, String key) throws IOException {
-            if (failing) {
-                throw new IOException("channel down");
-            }
-            for (RowCachingObjectStore n : connected) {
-                n.invalidated(bucket, key);
-            }
-        }
-
-        synchronized void cutOff(RowCachingObjectStore n) {
-            connected.remove(n);
-            n.channelLost();
-        }
-
-        synchronized void reconnect(RowCachingObjectStore n) {
-            connected.add(n);
-            n.channelResumed();
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
-    private List<RowCachingObjectStore> cluster(ObjectStore shared, Channel channel, int size) throws IOException {
+    private List<RowCachingObjectStore> cluster(ObjectStore shared, LocalInvalidationChannel channel, int size) throws IOException {
         List<RowCachingObjectStore> list = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             RowCachingObjectStore n = node(shared, false);
@@ -172,7 +142,7 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
     void versionedKeysReadAsTheStoreAnswersOnEveryNodeAfterEveryKindOfChange() throws IOException {
         long seed = Long.getLong("cairn.seed", System.nanoTime());
         ObjectStore shared = sharedVersionedStore();
-        Channel channel = new Channel();
+        LocalInvalidationChannel channel = new LocalInvalidationChannel();
         List<RowCachingObjectStore> cluster = cluster(shared, channel, 3);
         long hits = new RowCacheVersionWalk(shared, cluster).walk("b", seed, 400);
         assertTrue(hits > 1000, "seed " + seed + ": the cache answered " + hits + " reads");
@@ -225,7 +195,7 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
     @Test
     void aCachedRowWrittenWithoutVersionIsNamedNullOnceItsBucketIsVersionedElsewhere() throws IOException {
         ObjectStore shared = sharedVersionedStore();
-        Channel channel = new Channel();
+        LocalInvalidationChannel channel = new LocalInvalidationChannel();
         List<RowCachingObjectStore> cluster = cluster(shared, channel, 2);
         RowCachingObjectStore a = cluster.get(0);
         RowCachingObjectStore b = cluster.get(1);
@@ -262,7 +232,7 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
     void everyNodeReadsTheLastAcknowledgedWrite() throws IOException {
         long seed = Long.getLong("cairn.seed", System.nanoTime());
         Random random = new Random(seed);
-        Channel channel = new Channel();
+        LocalInvalidationChannel channel = new LocalInvalidationChannel();
         List<RowCachingObjectStore> cluster = cluster(new InMemoryObjectStore(), channel, 3);
         cluster.get(0).createBucket("b", BucketAcl.PRIVATE);
         Map<String, byte[]> model = new HashMap<>();
@@ -293,7 +263,7 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
     @Test
     void aReadThatFetchedTheOldRowBeforeAnotherNodesWriteDoesNotCacheIt() throws Exception {
         Instrumented shared = new Instrumented(new InMemoryObjectStore());
-        Channel channel = new Channel();
+        LocalInvalidationChannel channel = new LocalInvalidationChannel();
         List<RowCachingObjectStore> cluster = cluster(shared.store, channel, 2);
         RowCachingObjectStore a = cluster.get(0);
         RowCachingObjectStore b = cluster.get(1);
@@ -319,7 +289,7 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
 
     @Test
     void aNodeCutOffFromTheChannelStopsServingCachedRowsUntilItIsBack() throws IOException {
-        Channel channel = new Channel();
+        LocalInvalidationChannel channel = new LocalInvalidationChannel();
         List<RowCachingObjectStore> cluster = cluster(new InMemoryObjectStore(), channel, 2);
         RowCachingObjectStore a = cluster.get(0);
         RowCachingObjectStore b = cluster.get(1);
@@ -341,7 +311,7 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
 
     @Test
     void aWriteWhoseInvalidationCouldNotBeSentIsReportedAsUnavailable() throws IOException {
-        Channel channel = new Channel();
+        LocalInvalidationChannel channel = new LocalInvalidationChannel();
         List<RowCachingObjectStore> cluster = cluster(new InMemoryObjectStore(), channel, 2);
         RowCachingObjectStore a = cluster.get(0);
         a.createBucket("b", BucketAcl.PRIVATE);
