@@ -110,6 +110,11 @@ abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public void forgetBucket(String bucket) {
+        delegate.forgetBucket(bucket);
+    }
+
+    @Override
     public String nullVersionName(String bucket) throws IOException {
         return delegate.nullVersionName(bucket);
     }

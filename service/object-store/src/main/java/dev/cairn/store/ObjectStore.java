@@ -159,6 +159,13 @@ public interface ObjectStore extends AutoCloseable {
         return b != null && b.versioning() != Versioning.UNVERSIONED ? VersionId.NULL : null;
     }
 
+    /**
+     * Another node changed the bucket's settings (its versioning): a store that keeps a copy of
+     * the bucket forgets it, so that its next look reads the bucket. This default keeps none.
+     */
+    default void forgetBucket(String bucket) {
+    }
+
     /** Deletes the row; returns it, or null when there was none. NO_SUCH_BUCKET. */
     ObjectInfo deleteObject(String bucket, String key) throws IOException;
 

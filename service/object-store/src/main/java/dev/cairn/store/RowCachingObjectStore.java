@@ -81,7 +81,11 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
 
     @Override
     public void invalidated(String bucket, String key) {
-        cache.invalidate(rowKey(bucket, key));
+        if (key.isEmpty()) {
+            delegate.forgetBucket(bucket);
+        } else {
+            cache.invalidate(rowKey(bucket, key));
+        }
     }
 
     /**
@@ -257,6 +261,22 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
             publisher.publish(bucket, key);
         } catch (IOException | RuntimeException e) {
             failure.addSuppressed(e);
+        }
+    }
+
+    /**
+     * Cached entries need no change (unnamed rows are named when served), but every node must
+     * forget its copy of the bucket, from which it names them: announced as the bucket with an
+     * empty key. Not announced, the change is reported as failed, as a write is.
+     */
+    @Override
+    public void setBucketVersioning(String bucket, Versioning versioning) throws IOException {
+        delegate.setBucketVersioning(bucket, versioning);
+        try {
+            publisher.publish(bucket, "");
+        } catch (IOException | RuntimeException e) {
+            throw new StoreUnavailableException("the versioning was set but other nodes could not be told: "
+                    + e.getMessage(), e);
         }
     }
 

@@ -193,6 +193,17 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
     }
 
     @Test
+    void aVersioningChangeThatCouldNotBeAnnouncedIsReportedAsUnavailable() throws IOException {
+        ObjectStore shared = sharedVersionedStore();
+        LocalInvalidationChannel channel = new LocalInvalidationChannel();
+        RowCachingObjectStore a = cluster(shared, channel, 1).get(0);
+        a.createBucket("b", BucketAcl.PRIVATE);
+        channel.failing = true;
+        assertThrows(StoreUnavailableException.class, () -> a.setBucketVersioning("b", Versioning.ENABLED));
+        assertEquals(Versioning.ENABLED, shared.bucket("b").versioning(), "the change itself was stored");
+    }
+
+    @Test
     void aCachedRowWrittenWithoutVersionIsNamedNullOnceItsBucketIsVersionedElsewhere() throws IOException {
         ObjectStore shared = sharedVersionedStore();
         LocalInvalidationChannel channel = new LocalInvalidationChannel();

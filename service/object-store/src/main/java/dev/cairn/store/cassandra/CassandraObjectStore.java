@@ -191,6 +191,11 @@ public final class CassandraObjectStore implements ObjectStore {
     }
 
     @Override
+    public void forgetBucket(String bucket) {
+        buckets.forget(bucket);
+    }
+
+    @Override
     public String nullVersionName(String bucket) throws IOException {
         return CassandraTables.guard(() -> objects.nullVersionName(bucket));
     }
