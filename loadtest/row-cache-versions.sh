@@ -64,7 +64,8 @@ bench() { # build-name jar [loader path]
   echo "== $1" >&2
   java -Xmx1g -cp "$2" "${extra[@]}" -Dloader.main=dev.cairn.store.RowCacheBench \
     org.springframework.boot.loader.launch.PropertiesLauncher "$contact_points" "$threads" "$seconds" "$size" \
-    "$keys" 1 2>"$work/bench.log" | sed "s/^/$1 /" || { cat "$work/bench.log" >&2; exit 1; }
+    "$keys" 1 2>"$work/bench.log" | { grep -E '^(cache|store)-get-' || true; } | sed "s/^/$1 /" ||
+    { cat "$work/bench.log" >&2; exit 1; }
 }
 : >"$work/results"
 for run in $(seq 1 "$runs"); do

@@ -134,7 +134,11 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
         if (cached.object() == null) {
             return null;
         }
-        return cached.unnamed() ? cached.object().withVersionId(delegate.nullVersionName(bucket)) : cached.object();
+        if (!cached.unnamed()) {
+            return cached.object();
+        }
+        String name = delegate.nullVersionName(bucket);
+        return name == null ? cached.object() : cached.object().withVersionId(name);
     }
 
     @Override
