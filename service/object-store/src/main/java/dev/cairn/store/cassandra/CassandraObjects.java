@@ -77,7 +77,11 @@ final class CassandraObjects {
 
     /** The version {@code null} is named so in a versioned bucket (its cell says nothing of versions). */
     private ObjectInfo named(String bucket, ObjectInfo info) {
-        return info.versionId() != null ? info : info.withVersionId(nullVersionName(bucket));
+        if (info.versionId() != null) {
+            return info;
+        }
+        String name = nullVersionName(bucket);
+        return name == null ? info : info.withVersionId(name);
     }
 
     /** What a row without a version id is named: {@link VersionId#NULL} in a versioned bucket, as this node knows it. */
