@@ -1,7 +1,7 @@
 """Starts the real service jar with exactly what the chart renders for mode embedded (the
 ConfigMap's file, the container's environment and arguments, the image's entrypoint, working
-directory and environment), paths moved below a temporary directory and the port to a free
-loopback port, then drives it with boto3. This proves the chart's settings are the service's.
+directory and environment), paths moved below a temporary directory and the port to one the
+service binds itself (port 0, read from its startup line), then drives it with boto3. This proves the chart's settings are the service's.
 
 Only two arguments are added, both to read back the settings: the actuator's configprops
 endpoint, which lists every bound cairn.* setting with the file or variable it came from.
@@ -11,7 +11,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -29,10 +28,9 @@ READ_BACK_ARGS = ["--management.endpoints.web.exposure.include=health,info,metri
                   "--management.endpoint.configprops.show-values=ALWAYS"]
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+# The service's startup line, printed once it listens: it binds port 0 and tells the port it got (a
+# port picked free here could be taken by another process before the service binds it).
+SERVING = re.compile(r"Cairn is serving S3 at https?://[^\s:]+:(\d+)")
 
 
 def http_get(url, timeout=60, auth=None):
@@ -103,12 +101,11 @@ def run(report, chart, values_file, root, jar, awaiting_file):
                     (Path(local(path)) / name).write_text(remap(content))
                 config_file = Path(local(path)) / "application.yaml"
         rendered_config = yaml.safe_load(find(docs, "ConfigMap")["data"]["application.yaml"])
-        port = free_port()
         report.check("the container port is the service's server.port",
                      container["ports"][0]["containerPort"] == rendered_config["server"]["port"],
                      f"{container['ports'][0]['containerPort']} vs {rendered_config['server']['port']}")
         config = yaml.safe_load(config_file.read_text())
-        config["server"]["port"] = port
+        config["server"]["port"] = 0
         config_file.write_text(yaml.safe_dump(config))
 
         env = {"PATH": os.environ["PATH"], "HOME": str(tmp), "LANG": "C.UTF-8"}
@@ -133,18 +130,23 @@ def run(report, chart, values_file, root, jar, awaiting_file):
 
         log = open(tmp / "service.log", "w")
         process = subprocess.Popen(command, cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
-        base = f"http://127.0.0.1:{port}"
         readiness = container["readinessProbe"]["httpGet"]["path"]
         deadline = time.time() + 300  # a JVM starting on a loaded machine
         status = None
+        port = None
         while time.time() < deadline and process.poll() is None:
-            try:
-                status, _ = http_get(base + readiness, timeout=2)
-                if status == 200:
-                    break
-            except OSError:
-                pass
+            if port is None:
+                serving = SERVING.search((tmp / "service.log").read_text(errors="replace"))
+                port = int(serving.group(1)) if serving else None
+            if port is not None:
+                try:
+                    status, _ = http_get(f"http://127.0.0.1:{port}{readiness}", timeout=2)
+                    if status == 200:
+                        break
+                except OSError:
+                    pass
             time.sleep(0.5)
+        base = f"http://127.0.0.1:{port}"
         if not report.check("the service starts with the chart's settings and turns ready", status == 200,
                             f"status {status}, exit {process.poll()}; log:\n"
                             + (tmp / "service.log").read_text()[-4000:]):

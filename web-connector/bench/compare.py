@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 
 import boto3
 from botocore.config import Config
@@ -56,6 +57,28 @@ http {{
   }}
 }}
 """
+
+
+def start_web_server(name, directory, pid_name, procs, setup):
+    """Starts nginx or httpd on a port of its own (servers.start_on_free_port); setup(port) gives
+    the configuration, its file name and the command. Every process started joins procs."""
+    server = types.SimpleNamespace(name=name, port=None, proc=None, pid_file=os.path.join(directory, pid_name),
+                                   logs=lambda: [os.path.join(directory, "stdout.log"),
+                                                 os.path.join(directory, "error.log")])
+
+    def launch():
+        conf, conf_name, cmd = setup(server.port)
+        with open(os.path.join(directory, conf_name), "w") as f:
+            f.write(conf)
+        for log in server.logs():
+            open(log, "w").close()
+        out = open(os.path.join(directory, "stdout.log"), "w")
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        procs.append(proc)
+        return proc
+
+    servers.start_on_free_port(server, launch)
+    return server
 
 
 def apache_conf(d, port, cairn_port, creds):
@@ -179,23 +202,19 @@ def main():
 
         ndir = os.path.join(workdir, "nginx")
         os.makedirs(ndir)
-        nport = servers.free_port()
-        with open(os.path.join(ndir, "nginx.conf"), "w") as f:
-            f.write(nginx_conf(ndir, nport, cairn.port, static_dir, creds))
-        nginx = subprocess.Popen(["nginx", "-p", ndir, "-c", os.path.join(ndir, "nginx.conf")],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
-        procs.append(nginx)
-        servers.wait_for_port(nport, nginx, "nginx")
+        nginx = start_web_server("nginx", ndir, "nginx.pid", procs, lambda port: (
+            nginx_conf(ndir, port, cairn.port, static_dir, creds), "nginx.conf",
+            ["nginx", "-p", ndir, "-c", os.path.join(ndir, "nginx.conf")]))
+        nport = nginx.port
+        nginx = nginx.proc
         adir = os.path.join(workdir, "apache")
         os.makedirs(adir)
         os.chmod(adir, 0o777)
-        aport = servers.free_port()
-        with open(os.path.join(adir, "httpd.conf"), "w") as f:
-            f.write(apache_conf(adir, aport, cairn.port, creds))
-        apache = subprocess.Popen(["apache2", "-f", os.path.join(adir, "httpd.conf"), "-DFOREGROUND"],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
-        procs.append(apache)
-        servers.wait_for_port(aport, apache, "apache")
+        apache = start_web_server("apache", adir, "httpd.pid", procs, lambda port: (
+            apache_conf(adir, port, cairn.port, creds), "httpd.conf",
+            ["apache2", "-f", os.path.join(adir, "httpd.conf"), "-DFOREGROUND"]))
+        aport = apache.port
+        apache = apache.proc
 
         def paths(prefix):
             return [prefix + n for n in names]

@@ -1,7 +1,14 @@
-"""The processes the integration tests start: Cairn, nginx and Apache httpd, each on a free
-loopback port with a generated configuration, each stopped by stop() (the runner always calls it).
+"""The processes the integration tests start: Cairn, nginx and Apache httpd, each on a loopback
+port with a generated configuration, each stopped by stop() (the runner always calls it).
+
+A port picked free here and handed to a server can be taken by another process before the server
+binds it (and a probe would then find that process listening). So Cairn binds port 0 itself and
+prints the port it got; nginx and httpd cannot, so they are started on a free port, known to
+listen once their pid file holds their pid, and started again on another port when they say
+theirs was taken.
 """
 import os
+import re
 import shutil
 import signal
 import socket
@@ -13,6 +20,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CONNECTOR = os.path.dirname(HERE)
 BUILD = os.path.join(CONNECTOR, "build")
 ROOT = os.path.dirname(CONNECTOR)
+
+START_ATTEMPTS = 5
+CAIRN_SERVING = re.compile(r"Cairn is serving S3 at https?://[^\s:]+:(\d+)")
 
 ACCESS_KEY = "AKCONNECTORTEST"
 SECRET_KEY = "connector/secret+KEY=1"
@@ -35,6 +45,47 @@ def wait_for_port(port, proc, what, timeout=120):
         except OSError:
             time.sleep(0.1)
     raise RuntimeError(f"{what} did not listen on {port} within {timeout}s")
+
+
+def read(path):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def wait_for_pid_file(port, proc, pid_file, logs, what, timeout=120):
+    """Waits until proc has written its pid to pid_file (it has bound its port by then) and the
+    port accepts connections: True. False when proc exited saying its port was taken."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            if any("Address already in use" in read(log) for log in logs):
+                return False
+            raise RuntimeError(f"{what} exited with {proc.returncode} before listening")
+        if read(pid_file).strip() == str(proc.pid):
+            wait_for_port(port, proc, what, timeout=max(1, deadline - time.time()))
+            return True
+        time.sleep(0.1)
+    raise RuntimeError(f"{what} did not listen on {port} within {timeout}s")
+
+
+def start_on_free_port(server, launch):
+    """Starts server (nginx or httpd) on a free port, and again on another while the port it was
+    given turns out taken. launch() writes the configuration for server.port and returns the
+    process; server.pid_file and server.logs() say when it listens or why it stopped."""
+    for attempt in range(START_ATTEMPTS):
+        server.port = free_port()
+        try:
+            os.remove(server.pid_file)
+        except FileNotFoundError:
+            pass
+        server.proc = launch()
+        if wait_for_pid_file(server.port, server.proc, server.pid_file, server.logs(), server.name):
+            return
+        server.proc.wait(10)
+    raise RuntimeError(f"{server.name} found each of {START_ATTEMPTS} free ports taken")
 
 
 def children(pid):
@@ -97,7 +148,7 @@ class Cairn:
 
     def __init__(self, workdir):
         self.workdir = workdir
-        self.port = free_port()
+        self.port = None  # the port it bound, once started
         self.proc = None
 
     def start(self, jvm_options=()):
@@ -107,15 +158,25 @@ class Cairn:
             raise RuntimeError(f"{jar} is missing: build it with ./mvnw -q -B -DskipTests package -pl service -am")
         java = os.path.join(os.environ["JAVA_HOME"], "bin", "java") if os.environ.get("JAVA_HOME") else "java"
         args = [java, "-Xmx512m", *jvm_options, "-jar", jar,
-                f"--server.port={self.port}", "--server.address=127.0.0.1",
+                "--server.port=0", "--server.address=127.0.0.1",
                 f"--cairn.data-dir={self.workdir}/cairn-data",
                 f"--cairn.auth.access-key={ACCESS_KEY}", f"--cairn.auth.secret-key={SECRET_KEY}",
                 # the injected clock of the date-change test runs up to a day ahead of this one
                 "--cairn.auth.max-clock-skew=2d",
                 "--cairn.engine.memtable-size=4MB", "--logging.level.dev.cairn.service.access=WARN"]
-        self.log = open(os.path.join(self.workdir, "cairn.log"), "w")
+        log = os.path.join(self.workdir, "cairn.log")
+        self.log = open(log, "w")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
-        wait_for_port(self.port, self.proc, "cairn", timeout=120)
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            serving = CAIRN_SERVING.search(read(log))
+            if serving:
+                self.port = int(serving.group(1))
+                return
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"cairn exited with {self.proc.returncode} before listening; see {log}")
+            time.sleep(0.1)
+        raise RuntimeError(f"cairn did not listen within 120s; see {log}")
 
     def stop(self):
         stop_process(self.proc)
@@ -130,7 +191,8 @@ class Nginx:
         self.dir = os.path.join(workdir, "nginx")
         os.makedirs(self.dir, exist_ok=True)
         os.chmod(workdir, 0o755)  # the worker (not root) reaches the cache nginx makes below
-        self.port = free_port()
+        self.port = None  # chosen by start()
+        self.pid_file = os.path.join(self.dir, "nginx.pid")
         self.cairn_port = cairn_port
         self.locations = locations
         self.valgrind = valgrind
@@ -166,7 +228,7 @@ class Nginx:
         return f"""load_module {self.module};
 {process}
 error_log {d}/error.log info;
-pid {d}/nginx.pid;
+pid {self.pid_file};
 env CAIRN_TEST_CLOCK_FILE;
 events {{ worker_connections 512; }}
 http {{
@@ -183,7 +245,13 @@ http {{
 }}
 """
 
+    def logs(self):
+        return [os.path.join(self.dir, "stdout.log"), os.path.join(self.dir, "error.log")]
+
     def start(self, env):
+        start_on_free_port(self, lambda: self.launch(env))
+
+    def launch(self, env):
         conf = os.path.join(self.dir, "nginx.conf")
         with open(conf, "w") as f:
             f.write(self.config())
@@ -193,9 +261,10 @@ http {{
                    "--leak-check=full", "--errors-for-leak-kinds=definite", "--show-leak-kinds=definite",
                    f"--suppressions={os.path.join(HERE, 'nginx.supp')}",
                    f"--log-file={self.valgrind_log}"] + cmd
+        for log in self.logs():
+            open(log, "w").close()
         self.out = open(os.path.join(self.dir, "stdout.log"), "w")
-        self.proc = subprocess.Popen(cmd, env=env, stdout=self.out, stderr=subprocess.STDOUT, start_new_session=True)
-        wait_for_port(self.port, self.proc, "nginx")
+        return subprocess.Popen(cmd, env=env, stdout=self.out, stderr=subprocess.STDOUT, start_new_session=True)
 
     def reload(self):
         """SIGHUP: nginx re-reads its configuration, and with it the credentials files."""
@@ -230,7 +299,8 @@ class Apache:
         os.makedirs(self.dir, exist_ok=True)
         os.chmod(workdir, 0o755)
         os.chmod(self.dir, 0o777)  # the children (www-data) write ASan reports here
-        self.port = free_port()
+        self.port = None  # chosen by start()
+        self.pid_file = os.path.join(self.dir, "httpd.pid")
         self.cairn_port = cairn_port
         self.locations = locations
         self.asan = asan
@@ -261,7 +331,7 @@ class Apache:
         return f"""ServerRoot {d}
 ServerName 127.0.0.1
 Listen 127.0.0.1:{self.port}
-PidFile {d}/httpd.pid
+PidFile {self.pid_file}
 DefaultRuntimeDir {d}
 ErrorLog {d}/error.log
 LogLevel warn
@@ -286,7 +356,13 @@ Group www-data
 {chr(10).join(blocks)}
 """
 
+    def logs(self):
+        return [os.path.join(self.dir, "stdout.log"), os.path.join(self.dir, "error.log")]
+
     def start(self, env):
+        start_on_free_port(self, lambda: self.launch(env))
+
+    def launch(self, env):
         conf = os.path.join(self.dir, "httpd.conf")
         with open(conf, "w") as f:
             f.write(self.config())
@@ -295,10 +371,11 @@ Group www-data
             libasan = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
             env["LD_PRELOAD"] = libasan
             env["ASAN_OPTIONS"] = f"detect_leaks=0:log_path={self.dir}/asan"
+        for log in self.logs():
+            open(log, "w").close()
         self.out = open(os.path.join(self.dir, "stdout.log"), "w")
-        self.proc = subprocess.Popen(["apache2", "-f", conf, "-DFOREGROUND"], env=env, stdout=self.out,
-                                     stderr=subprocess.STDOUT, start_new_session=True)
-        wait_for_port(self.port, self.proc, "apache")
+        return subprocess.Popen(["apache2", "-f", conf, "-DFOREGROUND"], env=env, stdout=self.out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
 
     def reload(self):
         """SIGHUP: httpd restarts its children and re-reads the configuration, credentials too."""

@@ -262,7 +262,12 @@ class LoadtestCommandTest {
     @Test
     @Order(7)
     void failuresOfAnUnreachableTargetAreCountedByKind() throws IOException {
-        int closed = ChildProcess.freePort();
+        try (java.net.Socket held = ChildProcess.closedPort()) {
+            failuresOfAnUnreachableTargetAreCountedByKind(held.getLocalPort());
+        }
+    }
+
+    private void failuresOfAnUnreachableTargetAreCountedByKind(int closed) throws IOException {
         JsonNode http = run("closed-http", "--http", "http://127.0.0.1:" + closed + "/", "-w", "c", "--ops", "40",
                 "-d", "60s", "-t", "2");
         assertEquals(40, http.path("errors").asLong());
@@ -279,7 +284,12 @@ class LoadtestCommandTest {
     @Test
     @Order(8)
     void anUnreachableRedisIsExplained() throws IOException {
-        int closed = ChildProcess.freePort();
+        try (java.net.Socket held = ChildProcess.closedPort()) {
+            anUnreachableRedisIsExplained(held.getLocalPort());
+        }
+    }
+
+    private void anUnreachableRedisIsExplained(int closed) throws IOException {
         List<String> args = List.of("loadtest", "run", "--redis", "127.0.0.1:" + closed, "--dataset", "it", "--http",
                 "http://127.0.0.1:1/", "--ops", "1", "-d", "1s");
         StringWriter err = new StringWriter();

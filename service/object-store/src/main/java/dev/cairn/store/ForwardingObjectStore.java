@@ -110,6 +110,16 @@ abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public void forgetBucket(String bucket) {
+        delegate.forgetBucket(bucket);
+    }
+
+    @Override
+    public String nullVersionName(String bucket) throws IOException {
+        return delegate.nullVersionName(bucket);
+    }
+
+    @Override
     public ObjectVersion currentDeleteMarker(String bucket, String key) throws IOException {
         return delegate.currentDeleteMarker(bucket, key);
     }

@@ -17,6 +17,6 @@ public interface InvalidationPublisher extends Closeable {
         }
     };
 
-    /** Throws when the message may not have reached the channel. */
+    /** Throws when the message may not have reached the channel. An empty key: the bucket's versioning changed. */
     void publish(String bucket, String key) throws IOException;
 }

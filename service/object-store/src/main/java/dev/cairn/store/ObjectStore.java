@@ -147,6 +147,25 @@ public interface ObjectStore extends AutoCloseable {
     /** The object read consistently, or null when absent; NO_SUCH_BUCKET. Close it. */
     ObjectRead getObject(String bucket, String key) throws IOException;
 
+    /**
+     * The version id {@link #headObject} and {@link #getObject} give a current row written without
+     * one (while its bucket was unversioned or Suspended): {@link VersionId#NULL} once the bucket is
+     * versioned, null before, as this store knows the bucket now. A cache in front of the store
+     * keeps such rows unnamed and names them with this when it serves them, so a change of
+     * versioning reaches cached rows as it reaches the store's own reads. This default reads the bucket.
+     */
+    default String nullVersionName(String bucket) throws IOException {
+        BucketInfo b = bucket(bucket);
+        return b != null && b.versioning() != Versioning.UNVERSIONED ? VersionId.NULL : null;
+    }
+
+    /**
+     * Another node changed the bucket's settings (its versioning): a store that keeps a copy of
+     * the bucket forgets it, so that its next look reads the bucket. This default keeps none.
+     */
+    default void forgetBucket(String bucket) {
+    }
+
     /** Deletes the row; returns it, or null when there was none. NO_SUCH_BUCKET. */
     ObjectInfo deleteObject(String bucket, String key) throws IOException;
 

@@ -14,7 +14,8 @@ import redis.clients.jedis.JedisPubSub;
 
 /**
  * Object writes announced over Redis pub/sub: every node publishes {@code bucket/key} (a bucket
- * name holds no {@code /}) on one channel and subscribes to it.
+ * name holds no {@code /}; {@code bucket/} for a change of the bucket's versioning) on one
+ * channel and subscribes to it.
  *
  * <p>Pub/sub delivers at most once, so the listener is told when messages may have been lost:
  * when the subscription drops, and when no reply to a PING arrives within {@code timeout}

@@ -1,19 +1,17 @@
 package dev.cairn.store;
 
-import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.TieredCache;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The engine's two-tier row cache ({@link TieredCache}) in front of a remote store: object rows
- * by (bucket, key), and content of up to {@code maxContentBytes} by SHA-256. Content by digest
+ * The engine's two-tier row cache ({@link TieredCache}) in front of a remote store: the current
+ * version of each (bucket, key) — an object row or, in a versioned bucket, a delete marker — and
+ * content of up to {@code maxContentBytes} by SHA-256. Content by digest
  * never changes, so it is never invalidated; a row is invalidated after every write or delete of
  * its key has been applied (or failed: it may have been applied), here and, through the
  * {@link InvalidationPublisher}, on every other node.
@@ -83,7 +81,11 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
 
     @Override
     public void invalidated(String bucket, String key) {
-        cache.invalidate(rowKey(bucket, key));
+        if (key.isEmpty()) {
+            delegate.forgetBucket(bucket);
+        } else {
+            cache.invalidate(rowKey(bucket, key));
+        }
     }
 
     /**
@@ -105,8 +107,8 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
 
     // ---------------------------------------------------------------- reads
 
-    /** A row lookup: its key, the epoch taken before trust was checked, the cache's answer and the row if current. */
-    private record RowLookup(byte[] key, long epoch, TieredCache.Lookup lookup, ObjectInfo cached) {
+    /** A row lookup: its key, the epoch taken before trust was checked, the cache's answer and the entry if current. */
+    private record RowLookup(byte[] key, long epoch, TieredCache.Lookup lookup, CachedRow cached) {
     }
 
     /** The row's lookup, counted; null when cached rows are not trusted. */
@@ -117,19 +119,26 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
         }
         byte[] rk = rowKey(bucket, key);
         TieredCache.Lookup lookup = cache.lookup(rk);
-        ObjectInfo cached = decodeRow(lookup.value(), e, key);
+        CachedRow cached = CachedRow.decode(lookup.value(), e, key);
         (cached != null ? rowHits : rowMisses).increment();
         return new RowLookup(rk, e, lookup, cached);
     }
 
-    /**
-     * Caches {@code info}, read from the store after {@code row} was looked up, unless invalidated
-     * since. A row of a versioned bucket is not cached: the cached record does not carry a version id.
-     */
-    private void fill(RowLookup row, ObjectInfo info) {
-        if (info.versionId() == null) {
-            cache.fill(row.key(), encodeRow(row.epoch(), info), row.lookup().stamp());
+    /** Caches {@code entry}, read from the store after {@code row} was looked up, unless invalidated since. */
+    private void fill(RowLookup row, CachedRow entry) {
+        cache.fill(row.key(), entry.encode(row.epoch()), row.lookup().stamp());
+    }
+
+    /** The cached current object, its version named as the store names it now; null for a delete marker. */
+    private ObjectInfo objectOf(String bucket, CachedRow cached) throws IOException {
+        if (cached.object() == null) {
+            return null;
         }
+        if (!cached.unnamed()) {
+            return cached.object();
+        }
+        String name = delegate.nullVersionName(bucket);
+        return name == null ? cached.object() : cached.object().withVersionId(name);
     }
 
     @Override
@@ -139,13 +148,34 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
             return delegate.headObject(bucket, key);
         }
         if (row.cached() != null) {
-            return row.cached();
+            return objectOf(bucket, row.cached());
         }
         ObjectInfo info = delegate.headObject(bucket, key);
         if (info != null) {
-            fill(row, info);
+            fill(row, CachedRow.of(info));
         }
         return info;
+    }
+
+    /**
+     * A delete marker as current version is cached as the key's entry (absence is not: a bucket
+     * deleted on another node would otherwise answer NoSuchKey here for a while). A GET of such a
+     * key asks {@link #getObject} first, then this.
+     */
+    @Override
+    public ObjectVersion currentDeleteMarker(String bucket, String key) throws IOException {
+        RowLookup row = lookUpRow(bucket, key);
+        if (row == null) {
+            return delegate.currentDeleteMarker(bucket, key);
+        }
+        if (row.cached() != null) {
+            return row.cached().marker();
+        }
+        ObjectVersion marker = delegate.currentDeleteMarker(bucket, key);
+        if (marker != null) {
+            fill(row, CachedRow.of(marker));
+        }
+        return marker;
     }
 
     @Override
@@ -154,7 +184,10 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
         if (row == null) {
             return delegate.getObject(bucket, key);
         }
-        ObjectInfo cached = row.cached();
+        ObjectInfo cached = row.cached() == null ? null : objectOf(bucket, row.cached());
+        if (row.cached() != null && cached == null) {
+            return null;
+        }
         if (cached != null && cached.size() <= maxContentBytes) {
             byte[] bytes = cachedContent(cached.sha256());
             if (bytes != null) {
@@ -165,7 +198,7 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
         if (read == null) {
             return null;
         }
-        fill(row, read.info());
+        fill(row, CachedRow.of(read.info()));
         if (read.size() > maxContentBytes) {
             return read;
         }
@@ -235,11 +268,20 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
         }
     }
 
-    /** Rows cached before the change name no version; the version {@code null} then has one. */
+    /**
+     * Cached entries need no change (unnamed rows are named when served), but every node must
+     * forget its copy of the bucket, from which it names them: announced as the bucket with an
+     * empty key. Not announced, the change is reported as failed, as a write is.
+     */
     @Override
-    public void setBucketVersioning(String bucket, dev.cairn.store.Versioning versioning) throws IOException {
+    public void setBucketVersioning(String bucket, Versioning versioning) throws IOException {
         delegate.setBucketVersioning(bucket, versioning);
-        epoch.incrementAndGet();
+        try {
+            publisher.publish(bucket, "");
+        } catch (IOException | RuntimeException e) {
+            throw new StoreUnavailableException("the versioning was set but other nodes could not be told: "
+                    + e.getMessage(), e);
+        }
     }
 
     @Override
@@ -261,24 +303,6 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
     static byte[] contentKey(String sha256) {
         byte[] d = Hex.decode(sha256);
         return ByteBuffer.allocate(1 + d.length).put(CONTENT).put(d).array();
-    }
-
-    /** The trust epoch (8 bytes, big-endian), then the object record ({@link ObjectRecordCodec}). */
-    private static byte[] encodeRow(long epoch, ObjectInfo info) {
-        byte[] row = ObjectRecordCodec.encode(info);
-        return ByteBuffer.allocate(8 + row.length).putLong(epoch).put(row).array();
-    }
-
-    /** The row, or null when absent or cached in an earlier epoch. */
-    private static ObjectInfo decodeRow(byte[] value, long epoch, String key) throws IOException {
-        if (value == null || ByteBuffer.wrap(value).getLong() != epoch) {
-            return null;
-        }
-        try {
-            return ObjectRecordCodec.decode(key, java.util.Arrays.copyOfRange(value, 8, value.length), "cache/" + key);
-        } catch (CorruptionException e) {
-            throw new IOException("a cached row of " + key + " is unreadable", e);
-        }
     }
 
     @Override

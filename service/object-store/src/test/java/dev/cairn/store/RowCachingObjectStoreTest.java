@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.engine.Engine;
+import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.TieredCache;
 import dev.cairn.engine.TieredCacheOptions;
 import java.io.IOException;
@@ -22,7 +24,9 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import dev.cairn.store.embedded.EmbeddedObjectStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,13 +34,15 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The row cache in front of a shared store: the store's contract on one node, and on several
  * nodes sharing one in-memory store with an in-process invalidation channel, every read checked
- * against a model of the last acknowledged writes.
+ * against a model of the last acknowledged writes; versioned buckets on several nodes sharing one
+ * embedded store, every read checked against the store's own answer.
  */
 class RowCachingObjectStoreTest extends ObjectStoreContractTest {
     @TempDir
     Path dir;
 
     private final List<RowCachingObjectStore> nodes = new ArrayList<>();
+    private Engine engine;
 
     @Override
     protected ObjectStore open() throws IOException {
@@ -51,37 +57,7 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
         return n;
     }
 
-    /** A channel in this JVM: every publish reaches every connected node at once; a node may be cut off. */
-    private static final class Channel implements InvalidationPublisher {
-        final List<RowCachingObjectStore> connected = new ArrayList<>();
-        volatile boolean failing;
-
-        @Override
-        public synchronized void publish(String bucket, String key) throws IOException {
-            if (failing) {
-                throw new IOException("channel down");
-            }
-            for (RowCachingObjectStore n : connected) {
-                n.invalidated(bucket, key);
-            }
-        }
-
-        synchronized void cutOff(RowCachingObjectStore n) {
-            connected.remove(n);
-            n.channelLost();
-        }
-
-        synchronized void reconnect(RowCachingObjectStore n) {
-            connected.add(n);
-            n.channelResumed();
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
-    private List<RowCachingObjectStore> cluster(ObjectStore shared, Channel channel, int size) throws IOException {
+    private List<RowCachingObjectStore> cluster(ObjectStore shared, LocalInvalidationChannel channel, int size) throws IOException {
         List<RowCachingObjectStore> list = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             RowCachingObjectStore n = node(shared, false);
@@ -92,9 +68,10 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
         return list;
     }
 
-    /** The store with its getObject calls counted, and held at {@code gate} once armed. */
+    /** The store with its calls counted by method name, getObject held at {@code gate} once armed. */
     private static final class Instrumented {
         final AtomicInteger gets = new AtomicInteger();
+        final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
         volatile CountDownLatch readDone;
         volatile CountDownLatch gate;
         final ObjectStore store;
@@ -108,6 +85,7 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
                         } catch (InvocationTargetException e) {
                             throw e.getCause();
                         }
+                        calls.computeIfAbsent(method.getName(), m -> new AtomicInteger()).incrementAndGet();
                         if (method.getName().equals("getObject")) {
                             gets.incrementAndGet();
                             CountDownLatch g = gate;
@@ -145,6 +123,104 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
                 n.close();
             }
         }
+        if (engine != null) {
+            engine.close();
+        }
+    }
+
+    /** An embedded store (which keeps versions) that the nodes over it share and do not close. */
+    private ObjectStore sharedVersionedStore() throws IOException {
+        engine = Engine.open(EngineOptions.builder(dir.resolve("engine")).memtableBytes(4L << 20).build());
+        return new ForwardingObjectStore(new EmbeddedObjectStore(engine)) {
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Test
+    void versionedKeysReadAsTheStoreAnswersOnEveryNodeAfterEveryKindOfChange() throws IOException {
+        long seed = Long.getLong("cairn.seed", System.nanoTime());
+        ObjectStore shared = sharedVersionedStore();
+        LocalInvalidationChannel channel = new LocalInvalidationChannel();
+        List<RowCachingObjectStore> cluster = cluster(shared, channel, 3);
+        long hits = new RowCacheVersionWalk(shared, cluster).walk("b", seed, 400);
+        assertTrue(hits > 1000, "seed " + seed + ": the cache answered " + hits + " reads");
+    }
+
+    @Test
+    void theCurrentVersionOfAVersionedKeyIsAnsweredWithoutTheStore() throws IOException {
+        Instrumented shared = new Instrumented(sharedVersionedStore());
+        RowCachingObjectStore n = node(shared.store, true);
+        n.createBucket("b", BucketAcl.PRIVATE);
+        n.setBucketVersioning("b", Versioning.ENABLED);
+        BytesContent c = BytesContent.of("one");
+        ObjectInfo written = n.putObject("b", "k", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        assertEquals(VersionId.CHARS, written.versionId().length());
+        assertArrayEquals("one".getBytes(), read(n, "k"));
+        int storeCalls = storeReads(shared);
+        try (ObjectRead r = n.getObject("b", "k")) {
+            assertEquals(written.versionId(), r.info().versionId());
+        }
+        assertEquals(written.versionId(), n.headObject("b", "k").versionId());
+        assertNull(n.currentDeleteMarker("b", "k"));
+        assertEquals(storeCalls, storeReads(shared), "a cached version was read from the store");
+
+        ObjectVersion marker = n.deleteObjectVersion("b", "k", null);
+        assertTrue(marker.deleteMarker());
+        assertNull(n.getObject("b", "k"));
+        assertEquals(marker.versionId(), n.currentDeleteMarker("b", "k").versionId());
+        storeCalls = storeReads(shared);
+        assertNull(n.getObject("b", "k"));
+        assertNull(n.headObject("b", "k"));
+        ObjectVersion cachedMarker = n.currentDeleteMarker("b", "k");
+        assertEquals(marker.versionId(), cachedMarker.versionId());
+        assertEquals(marker.lastModified(), cachedMarker.lastModified());
+        assertEquals(storeCalls, storeReads(shared), "a cached delete marker was read from the store");
+
+        n.deleteObjectVersion("b", "k", marker.versionId());
+        assertEquals(written.versionId(), n.headObject("b", "k").versionId(), "the version made current again");
+        assertNull(n.currentDeleteMarker("b", "k"));
+    }
+
+    private static int storeReads(Instrumented s) {
+        int sum = 0;
+        for (String m : List.of("getObject", "headObject", "currentDeleteMarker")) {
+            AtomicInteger c = s.calls.get(m);
+            sum += c == null ? 0 : c.get();
+        }
+        return sum;
+    }
+
+    @Test
+    void aVersioningChangeThatCouldNotBeAnnouncedIsReportedAsUnavailable() throws IOException {
+        ObjectStore shared = sharedVersionedStore();
+        LocalInvalidationChannel channel = new LocalInvalidationChannel();
+        RowCachingObjectStore a = cluster(shared, channel, 1).get(0);
+        a.createBucket("b", BucketAcl.PRIVATE);
+        channel.failing = true;
+        assertThrows(StoreUnavailableException.class, () -> a.setBucketVersioning("b", Versioning.ENABLED));
+        assertEquals(Versioning.ENABLED, shared.bucket("b").versioning(), "the change itself was stored");
+    }
+
+    @Test
+    void aCachedRowWrittenWithoutVersionIsNamedNullOnceItsBucketIsVersionedElsewhere() throws IOException {
+        ObjectStore shared = sharedVersionedStore();
+        LocalInvalidationChannel channel = new LocalInvalidationChannel();
+        List<RowCachingObjectStore> cluster = cluster(shared, channel, 2);
+        RowCachingObjectStore a = cluster.get(0);
+        RowCachingObjectStore b = cluster.get(1);
+        a.createBucket("b", BucketAcl.PRIVATE);
+        put(a, "k", "one".getBytes());
+        assertNull(b.headObject("b", "k").versionId());
+        assertNull(b.headObject("b", "k").versionId());
+        long hits = b.cacheStats().rowHits();
+        a.setBucketVersioning("b", Versioning.SUSPENDED);
+        assertEquals(VersionId.NULL, b.headObject("b", "k").versionId());
+        try (ObjectRead r = b.getObject("b", "k")) {
+            assertEquals(VersionId.NULL, r.info().versionId());
+        }
+        assertEquals(hits + 2, b.cacheStats().rowHits(), "the row stayed cached");
     }
 
     @Test
@@ -167,7 +243,7 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
     void everyNodeReadsTheLastAcknowledgedWrite() throws IOException {
         long seed = Long.getLong("cairn.seed", System.nanoTime());
         Random random = new Random(seed);
-        Channel channel = new Channel();
+        LocalInvalidationChannel channel = new LocalInvalidationChannel();
         List<RowCachingObjectStore> cluster = cluster(new InMemoryObjectStore(), channel, 3);
         cluster.get(0).createBucket("b", BucketAcl.PRIVATE);
         Map<String, byte[]> model = new HashMap<>();
@@ -198,7 +274,7 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
     @Test
     void aReadThatFetchedTheOldRowBeforeAnotherNodesWriteDoesNotCacheIt() throws Exception {
         Instrumented shared = new Instrumented(new InMemoryObjectStore());
-        Channel channel = new Channel();
+        LocalInvalidationChannel channel = new LocalInvalidationChannel();
         List<RowCachingObjectStore> cluster = cluster(shared.store, channel, 2);
         RowCachingObjectStore a = cluster.get(0);
         RowCachingObjectStore b = cluster.get(1);
@@ -224,7 +300,7 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
 
     @Test
     void aNodeCutOffFromTheChannelStopsServingCachedRowsUntilItIsBack() throws IOException {
-        Channel channel = new Channel();
+        LocalInvalidationChannel channel = new LocalInvalidationChannel();
         List<RowCachingObjectStore> cluster = cluster(new InMemoryObjectStore(), channel, 2);
         RowCachingObjectStore a = cluster.get(0);
         RowCachingObjectStore b = cluster.get(1);
@@ -246,7 +322,7 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
 
     @Test
     void aWriteWhoseInvalidationCouldNotBeSentIsReportedAsUnavailable() throws IOException {
-        Channel channel = new Channel();
+        LocalInvalidationChannel channel = new LocalInvalidationChannel();
         List<RowCachingObjectStore> cluster = cluster(new InMemoryObjectStore(), channel, 2);
         RowCachingObjectStore a = cluster.get(0);
         a.createBucket("b", BucketAcl.PRIVATE);

@@ -34,7 +34,10 @@ import org.junit.jupiter.api.Tag;
  * Two service nodes on the Cassandra test cluster, their row caches invalidated over a real
  * redis-server: a write through one node is read through the other, which had the old version
  * cached; with Redis gone, writes are refused (503) and neither node serves cached rows; with
- * Redis back, both listen again.
+ * Redis back, both listen again. And on a versioned bucket: after each kind of change through one
+ * node — a new version, a delete marker, a delete by version id that makes an older version
+ * current again, an object ACL, a versioning change — the other node, which had the key cached,
+ * answers the new current version.
  */
 @Tag("integration")
 class RowCacheInvalidationOnCassandraTest {
@@ -93,6 +96,87 @@ class RowCacheInvalidationOnCassandraTest {
 
     private static String get(S3Client s3, String bucket, String key) {
         return s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asUtf8String();
+    }
+
+    /** The current version as node {@code s3} answers a GET: "content @ version id", or "marker @ id". */
+    private static String current(S3Client s3, String bucket, String key) {
+        try {
+            var r = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key));
+            return r.asUtf8String() + " @ " + (r.response().versionId() == null ? "(none)" : r.response().versionId());
+        } catch (S3Exception e) {
+            assertEquals(404, e.statusCode(), e.toString());
+            var headers = e.awsErrorDetails().sdkHttpResponse();
+            assertEquals("true", headers.firstMatchingHeader("x-amz-delete-marker").orElse(null), "a 404 without a marker");
+            return "marker @ " + headers.firstMatchingHeader("x-amz-version-id").orElse(null);
+        }
+    }
+
+    /** Reads through node {@code n} until it answers {@code expected}, then once more, which its row cache must answer. */
+    private static void awaitCurrent(ConfigurableApplicationContext n, S3Client s3, String bucket, String key,
+                                     String expected) throws InterruptedException {
+        await("the other node answers " + expected, () -> current(s3, bucket, key).equals(expected));
+        long hits = rows(n).cacheStats().rowHits();
+        assertEquals(expected, current(s3, bucket, key));
+        assertTrue(rows(n).cacheStats().rowHits() > hits, "the answer did not come from the row cache");
+    }
+
+    private static int anonymousGet(ConfigurableApplicationContext ctx, String bucket, String key) {
+        int port = ((WebServerApplicationContext) ctx).getWebServer().getPort();
+        try {
+            return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + "/" + bucket + "/" + key)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void everyChangeOfAVersionedKeyThroughOneNodeIsReadThroughAnotherThatHadItCached() throws Exception {
+        Path redisBinary = RedisServerProcess.binary();
+        assumeTrue(redisBinary != null, "redis-server is not installed (bin/install-test-deps installs it as root);"
+                + " skipping the Redis invalidation test");
+        String bucket = "rowcache-v-" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
+        String channel = "cairn:test:" + bucket;
+        try (RedisServerProcess redis = RedisServerProcess.start(redisBinary);
+             ConfigurableApplicationContext a = node("a", redis.address(), channel);
+             ConfigurableApplicationContext b = node("b", redis.address(), channel);
+             S3Client s3a = client(a);
+             S3Client s3b = client(b)) {
+            await("both nodes subscribed", () -> rows(a).cacheStats().trusted() && rows(b).cacheStats().trusted());
+            s3a.createBucket(r -> r.bucket(bucket));
+            s3a.putObject(r -> r.bucket(bucket).key("k"), RequestBody.fromString("before versioning"));
+            awaitCurrent(b, s3b, bucket, "k", "before versioning @ (none)");
+
+            // The cached row is named "null" once B has heard of the change: B forgets its copy of the bucket.
+            s3a.putBucketVersioning(r -> r.bucket(bucket).versioningConfiguration(v -> v.status("Enabled")));
+            awaitCurrent(b, s3b, bucket, "k", "before versioning @ null");
+            assertEquals("null", s3b.headObject(r -> r.bucket(bucket).key("k")).versionId());
+
+            String v2 = s3a.putObject(r -> r.bucket(bucket).key("k"), RequestBody.fromString("two")).versionId();
+            awaitCurrent(b, s3b, bucket, "k", "two @ " + v2);
+
+            String marker = s3a.deleteObject(r -> r.bucket(bucket).key("k")).versionId();
+            awaitCurrent(b, s3b, bucket, "k", "marker @ " + marker);
+
+            s3a.deleteObject(r -> r.bucket(bucket).key("k").versionId(marker));
+            awaitCurrent(b, s3b, bucket, "k", "two @ " + v2);
+
+            assertEquals(403, anonymousGet(b, bucket, "k"));
+            s3a.putObjectAcl(r -> r.bucket(bucket).key("k").acl("public-read"));
+            await("the other node serves the object publicly", () -> anonymousGet(b, bucket, "k") == 200);
+            awaitCurrent(b, s3b, bucket, "k", "two @ " + v2);
+
+            s3a.deleteObject(r -> r.bucket(bucket).key("k").versionId(v2));
+            awaitCurrent(b, s3b, bucket, "k", "before versioning @ null");
+
+            s3a.putBucketVersioning(r -> r.bucket(bucket).versioningConfiguration(v -> v.status("Suspended")));
+            s3a.putObject(r -> r.bucket(bucket).key("k"), RequestBody.fromString("suspended"));
+            awaitCurrent(b, s3b, bucket, "k", "suspended @ null");
+        }
     }
 
     @Test

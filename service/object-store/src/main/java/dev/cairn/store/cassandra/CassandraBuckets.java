@@ -81,6 +81,11 @@ final class CassandraBuckets {
         return c == null ? null : c.info().versioning();
     }
 
+    /** Drops this node's copy: another node changed the bucket. */
+    void forget(String bucket) {
+        cache.remove(bucket);
+    }
+
     /** Keeps a bucket row just read (by a PUT) as this node's copy. */
     void remember(String bucket, Row r) {
         if (ttlNanos > 0 && cache.size() < MAX_CACHED) {

@@ -194,6 +194,16 @@ public final class CassandraObjectStore implements ObjectStore {
     }
 
     @Override
+    public void forgetBucket(String bucket) {
+        buckets.forget(bucket);
+    }
+
+    @Override
+    public String nullVersionName(String bucket) throws IOException {
+        return CassandraTables.guard(() -> objects.nullVersionName(bucket));
+    }
+
+    @Override
     public ObjectInfo deleteObject(String bucket, String key) throws IOException {
         return CassandraTables.guard(() -> {
             if (buckets.require(bucket).versioning() == Versioning.UNVERSIONED) {

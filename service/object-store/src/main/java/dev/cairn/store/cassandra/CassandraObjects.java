@@ -80,12 +80,18 @@ final class CassandraObjects {
         if (info.versionId() != null) {
             return info;
         }
+        String name = nullVersionName(bucket);
+        return name == null ? info : info.withVersionId(name);
+    }
+
+    /** What a row without a version id is named: {@link VersionId#NULL} in a versioned bucket, as this node knows it. */
+    String nullVersionName(String bucket) {
         Versioning known = buckets.knownVersioning(bucket);
         if (known == null) {
             BucketInfo b = buckets.get(bucket);
             known = b == null ? Versioning.UNVERSIONED : b.versioning();
         }
-        return known != Versioning.UNVERSIONED ? info.withVersionId(VersionId.NULL) : info;
+        return known != Versioning.UNVERSIONED ? VersionId.NULL : null;
     }
 
     /**
