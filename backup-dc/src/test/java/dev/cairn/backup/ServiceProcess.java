@@ -15,6 +15,9 @@ import java.util.concurrent.TimeUnit;
  * fresh data directory, with one access key. Stopped by {@link #close()}, also when a test fails.
  */
 public final class ServiceProcess implements AutoCloseable {
+    /** A Spring Boot start took 98 s on this 2-core machine at load 35; the wait is for a condition, so it may be long. */
+    private static final int START_SECONDS = 300;
+
     public static final String ACCESS_KEY = "AKIDCAIRNBACKUPTEST1";
     public static final String SECRET_KEY = "backup/test+secret=key00000000000000000";
 
@@ -45,7 +48,7 @@ public final class ServiceProcess implements AutoCloseable {
                 "--cairn.engine.memtable-size=8MB", "--logging.level.dev.cairn.service.access=WARN"))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         ServiceProcess service = new ServiceProcess(p, port, log);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) {
                 throw new IllegalStateException("the service exited: " + Files.readString(log));
@@ -58,7 +61,7 @@ public final class ServiceProcess implements AutoCloseable {
             }
         }
         service.close();
-        throw new IllegalStateException("the service did not listen within 90 s: " + Files.readString(log));
+        throw new IllegalStateException("the service did not listen within " + START_SECONDS + " s: " + Files.readString(log));
     }
 
     public String endpoint() {

@@ -16,9 +16,27 @@ public final class StorageOrder {
         boolean wants(byte[] key, int valueLength);
     }
 
-    /** Receives one entry; {@code buffer} is the engine's and only valid during the call. */
+    /**
+     * Receives one entry; {@code buffer} is only valid during the call, unless it is one the
+     * visitor supplied by {@link #spanBuffer}.
+     */
     @FunctionalInterface
     public interface Visitor {
         void visit(byte[] key, byte[] buffer, int offset, int length) throws IOException;
+
+        /**
+         * The buffer the scan reads its next span of neighbouring values into, at least
+         * {@code length} bytes, so that a visitor that hands values to other threads can hand
+         * over the whole buffer instead of copying each value out of the engine's; null: the
+         * engine's own. The values visited until {@link #spanVisited()} lie in it; the scan does
+         * not touch it after that.
+         */
+        default byte[] spanBuffer(int length) throws IOException {
+            return null;
+        }
+
+        /** Every value of the span read into the last {@link #spanBuffer} was visited. */
+        default void spanVisited() throws IOException {
+        }
     }
 }

@@ -151,6 +151,52 @@ class StorageOrderScanTest {
         }
     }
 
+    /** Values kept as (buffer, offset, length) and only read after the scan: spans read into buffers the visitor supplied stay untouched. */
+    @Test
+    void spansGoIntoBuffersTheVisitorSuppliesAndStayItsOwn() throws IOException {
+        try (Engine engine = Engine.open(small(dir.resolve("e")).build())) {
+            Table t = engine.table("t");
+            populate(engine, t);
+            Map<String, byte[]> expected = expected(t, ReadOptions.SCAN);
+            record Held(String key, byte[] buffer, int offset, int length, boolean inSupplied) {
+            }
+            List<Held> held = new ArrayList<>();
+            List<byte[]> supplied = new ArrayList<>();
+            boolean[] open = {false};
+            t.scanInStorageOrder(KeyRange.all(), ReadOptions.SCAN, (k, length) -> true, new StorageOrder.Visitor() {
+                @Override
+                public void visit(byte[] key, byte[] buffer, int offset, int length) {
+                    boolean mine = open[0] && buffer == supplied.get(supplied.size() - 1);
+                    assertEquals(open[0], mine, "inside a span, values lie in the buffer supplied for it");
+                    held.add(new Held(new String(key, UTF_8), mine ? buffer : Arrays.copyOfRange(buffer, offset, offset + length),
+                            mine ? offset : 0, length, mine));
+                }
+
+                @Override
+                public byte[] spanBuffer(int length) {
+                    assertFalse(open[0], "one span at a time");
+                    open[0] = true;
+                    supplied.add(new byte[length + 7]);
+                    return supplied.get(supplied.size() - 1);
+                }
+
+                @Override
+                public void spanVisited() {
+                    assertTrue(open[0]);
+                    open[0] = false;
+                }
+            });
+            assertFalse(open[0]);
+            assertTrue(supplied.size() > 1, "several spans: " + supplied.size());
+            List<Visit> visits = new ArrayList<>();
+            for (Held h : held) {
+                assertEquals(h.length >= THRESHOLD, h.inSupplied, "values in value files come in supplied buffers: " + h.key);
+                visits.add(new Visit(h.key, Arrays.copyOfRange(h.buffer, h.offset, h.offset + h.length)));
+            }
+            assertSameEntries(expected, visits);
+        }
+    }
+
     @Test
     void sparseWantedValuesAreReadWithoutTheRest() throws IOException {
         CountingFileSystem fs = new CountingFileSystem(new LocalFileSystem());

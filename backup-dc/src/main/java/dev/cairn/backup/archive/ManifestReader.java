@@ -7,8 +7,7 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
+import java.io.DataInput;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -25,9 +24,7 @@ public final class ManifestReader implements AutoCloseable {
     public static final int TRAILER_BYTES = 1 + 4 * 8 + 32;
 
     private final String name;
-    private final InputStream raw;
-    private final MessageDigest digest;
-    private final DataInputStream in;
+    private final BufferedDataInput in;
     private final ManifestHeader header;
     private ManifestTrailer trailer;
     private final Map<String, BucketInfo> buckets = new HashMap<>();
@@ -37,9 +34,7 @@ public final class ManifestReader implements AutoCloseable {
 
     public ManifestReader(String name, InputStream source) throws IOException {
         this.name = name;
-        raw = new BufferedInputStream(source, 1 << 16);
-        digest = ManifestWriter.sha256();
-        in = new DataInputStream(new DigestInputStream(raw, digest));
+        in = new BufferedDataInput(source, 1 << 16, ManifestWriter.sha256());
         try {
             header = readHeader(in, name);
             header.buckets().forEach(b -> buckets.put(b.name(), b));
@@ -62,7 +57,7 @@ public final class ManifestReader implements AutoCloseable {
         return new IOException(name + ": corrupt manifest: " + m.replace("corrupt archive: ", ""), e);
     }
 
-    static ManifestHeader readHeader(DataInputStream in, String name) throws IOException {
+    static ManifestHeader readHeader(DataInput in, String name) throws IOException {
         byte[] magic = new byte[ManifestWriter.MAGIC.length];
         in.readFully(magic);
         if (!Arrays.equals(magic, ManifestWriter.MAGIC)) {
@@ -148,15 +143,15 @@ public final class ManifestReader implements AutoCloseable {
                 throw corrupt("unexpected tag " + tag + " after row " + objects);
             }
             ManifestTrailer t = new ManifestTrailer(in.readLong(), in.readLong(), in.readLong(), in.readLong());
-            byte[] expected = digest.digest();
-            byte[] stored = raw.readNBytes(32);
+            byte[] expected = in.digestSoFar();
+            byte[] stored = in.readUndigested(32);
             if (stored.length != 32) {
                 throw corrupt("truncated checksum");
             }
             if (!Arrays.equals(expected, stored)) {
                 throw corrupt("checksum mismatch");
             }
-            if (raw.read() != -1) {
+            if (!in.atEnd()) {
                 throw corrupt("bytes after the checksum");
             }
             if (t.objects() != objects || t.logicalBytes() != logicalBytes) {
@@ -219,6 +214,6 @@ public final class ManifestReader implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        raw.close();
+        in.close();
     }
 }

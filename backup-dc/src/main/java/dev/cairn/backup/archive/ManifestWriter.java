@@ -2,12 +2,9 @@ package dev.cairn.backup.archive;
 
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.Versioning;
-import java.io.BufferedOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.util.HashMap;
 import java.util.Map;
@@ -37,7 +34,7 @@ public final class ManifestWriter implements AutoCloseable {
 
     private final OutputStream raw;
     private final MessageDigest digest;
-    private final DataOutputStream out;
+    private final BufferedDataOutput out;
     private final Map<String, BucketInfo> buckets = new HashMap<>();
     private BackupRow last;
     private long objects;
@@ -45,9 +42,9 @@ public final class ManifestWriter implements AutoCloseable {
     private boolean finished;
 
     public ManifestWriter(OutputStream target, ManifestHeader header) throws IOException {
-        raw = new BufferedOutputStream(target, 1 << 16);
+        raw = target;
         digest = sha256();
-        out = new DataOutputStream(new DigestOutputStream(raw, digest));
+        out = new BufferedDataOutput(raw, 1 << 16, digest);
         boolean versioned = header.buckets().stream().anyMatch(b -> b.versioning() != Versioning.UNVERSIONED);
         out.write(MAGIC);
         out.writeShort(versioned ? VERSION : VERSION_WITHOUT_VERSIONS);
@@ -87,7 +84,7 @@ public final class ManifestWriter implements AutoCloseable {
         out.writeLong(t.logicalBytes());
         out.writeLong(t.copiedBlobs());
         out.writeLong(t.copiedBytes());
-        out.flush();
+        out.drain();
         raw.write(digest.digest());
         raw.flush();
         finished = true;

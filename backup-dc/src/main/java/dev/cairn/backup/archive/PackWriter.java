@@ -2,6 +2,7 @@ package dev.cairn.backup.archive;
 
 import dev.cairn.backup.target.Target;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,25 +50,31 @@ public final class PackWriter implements AutoCloseable {
     /**
      * A pack being filled. Appends gather in a buffer written out a mebibyte at a time: one write
      * per blob, and one for its 41-byte entry header, would cost a system call per few kilobytes.
+     * The buffer is direct, so that a file target writes it without a copy; it goes back to
+     * {@link #spareBuffers} when the pack is closed.
      */
     private final class OpenPack {
         final String id = PackFormat.newPackId();
         final Target.Staged file;
         final List<PackFormat.IndexEntry> entries = new ArrayList<>();
         final byte[] entryHeader = new byte[PackFormat.ENTRY_HEADER_BYTES];
-        final byte[] buffer = new byte[WRITE_BYTES];
-        int buffered;
+        ByteBuffer buffer = takeBuffer();
         long size;
 
         OpenPack() throws IOException {
-            file = target.stage(ArchiveLayout.pack(id));
+            Target.Staged staged = null;
             boolean ok = false;
             try {
+                staged = target.stage(ArchiveLayout.pack(id));
+                file = staged;
                 put(PackFormat.header(id), PackFormat.HEADER_BYTES);
                 ok = true;
             } finally {
                 if (!ok) {
-                    file.close();
+                    if (staged != null) {
+                        staged.close();
+                    }
+                    giveBack(buffer);
                 }
             }
         }
@@ -85,23 +92,48 @@ public final class PackWriter implements AutoCloseable {
         }
 
         private void put(byte[] bytes, int from, int length) throws IOException {
-            if (length > buffer.length - buffered) {
+            if (length > buffer.remaining()) {
                 drain();
             }
-            if (length >= buffer.length) {
+            if (length >= buffer.capacity()) {
                 file.write(bytes, from, length);
             } else {
-                System.arraycopy(bytes, from, buffer, buffered, length);
-                buffered += length;
+                buffer.put(bytes, from, length);
             }
             size += length;
         }
 
         void drain() throws IOException {
-            if (buffered > 0) {
-                file.write(buffer, 0, buffered);
-                buffered = 0;
+            if (buffer.position() > 0) {
+                buffer.flip();
+                file.write(buffer);
+                buffer.clear();
             }
+        }
+
+        /** Closes the file (abandoning it unless committed) and gives the buffer back. */
+        void close() throws IOException {
+            try {
+                file.close();
+            } finally {
+                giveBack(buffer);
+                buffer = null;
+            }
+        }
+    }
+
+    /** Buffers of closed packs, for the next ones (a direct buffer is costly to allocate and is freed only by the collector). */
+    private final java.util.concurrent.ConcurrentLinkedQueue<ByteBuffer> spareBuffers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    private ByteBuffer takeBuffer() {
+        ByteBuffer b = spareBuffers.poll();
+        return b != null ? b : ByteBuffer.allocateDirect(WRITE_BYTES);
+    }
+
+    private void giveBack(ByteBuffer b) {
+        if (b != null) {
+            b.clear();
+            spareBuffers.add(b);
         }
     }
 
@@ -140,7 +172,7 @@ public final class PackWriter implements AutoCloseable {
                 if (sealFailure == null) {
                     sealFailure = failure;
                 }
-                broken.file.close();
+                broken.close();
                 throw failure;
             }
             full = current.size >= targetBytes;
@@ -206,7 +238,7 @@ public final class PackWriter implements AutoCloseable {
                     }
                     throw failure;
                 } finally {
-                    pack.file.close();
+                    pack.close();
                 }
             }
             // A pack another thread failed to seal held blobs this caller may have counted on.
@@ -261,7 +293,7 @@ public final class PackWriter implements AutoCloseable {
             toSeal.clear();
         }
         for (OpenPack p : abandoned) {
-            p.file.close();
+            p.close();
         }
     }
 }

@@ -33,19 +33,22 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code backup bench}: full backup of a seeded embedded store into a directory, next to the
- * device's sequential read bandwidth (dd with O_DIRECT) measured in the same run; an incremental
+ * device's sequential read bandwidth (dd with O_DIRECT, the median of reads right before and right
+ * after the full backup, {@link DeviceReadProbe}); an incremental
  * after 1 % of the objects changed; restore and verify throughput. A table, then one JSON line.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Backup throughput: full, incremental after 1%% changed, restore, verify; next to the device's sequential read bandwidth.")
 public final class BenchCommand implements Callable<Integer> {
+    /** dd reads of the device right before the full backup, and right after it; the ratio uses their median. */
+    static final int DEVICE_READS_BEFORE = 2;
+    static final int DEVICE_READS_AFTER = 2;
+
     @Option(names = "--objects", defaultValue = "100000", description = "objects seeded (default: ${DEFAULT-VALUE})")
     int objects;
 
@@ -70,15 +73,29 @@ public final class BenchCommand implements Callable<Integer> {
             long t0 = System.nanoTime();
             long seeded = seed(storeDir);
             out.printf(Locale.ROOT, "seeded %,d objects, %,d bytes in %.1f s%n", objects, seeded, (System.nanoTime() - t0) / 1e9);
-            double deviceMBs = deviceReadMBs(work);
             DirectoryTarget target = new DirectoryTarget(work.resolve("archive"));
             RunSettings settings = new RunSettings(4, 4, 5000, Duration.ofSeconds(10), Duration.ofSeconds(120));
 
-            double c0 = cpuSeconds();
-            double[] k0 = userSystemSeconds();
-            BackupRun.Result full = backup(storeDir, target, settings);
-            double fullCpu = cpuSeconds() - c0;
-            double[] k1 = userSystemSeconds();
+            double[] device = new double[DEVICE_READS_BEFORE + DEVICE_READS_AFTER];
+            double c0;
+            double[] k0;
+            BackupRun.Result full;
+            double fullCpu;
+            double[] k1;
+            try (DeviceReadProbe probe = DeviceReadProbe.create(work)) {
+                for (int i = 0; i < DEVICE_READS_BEFORE; i++) {
+                    device[i] = probe.read();
+                }
+                c0 = cpuSeconds();
+                k0 = userSystemSeconds();
+                full = backup(storeDir, target, settings);
+                fullCpu = cpuSeconds() - c0;
+                k1 = userSystemSeconds();
+                for (int i = DEVICE_READS_BEFORE; i < device.length; i++) {
+                    device[i] = probe.read();
+                }
+            }
+            double deviceMBs = DeviceReadProbe.median(device);
             changeOnePercent(storeDir);
             double c1 = cpuSeconds();
             BackupRun.Result incr = backup(storeDir, target, settings);
@@ -107,6 +124,9 @@ public final class BenchCommand implements Callable<Integer> {
             out.println();
             out.printf("%-34s %14s %10s %10s %10s%n", "step", "bytes", "seconds", "MB/s", "CPU s");
             row(out, "device sequential read (dd direct)", 0, 0, deviceMBs, 0);
+            out.printf(Locale.ROOT, "  (median of %d reads of 1 GiB: %s MB/s; %d before the full backup, %d after)%n",
+                    device.length, java.util.Arrays.stream(device).mapToObj(d -> String.format(Locale.ROOT, "%.0f", d))
+                            .collect(java.util.stream.Collectors.joining(", ")), DEVICE_READS_BEFORE, DEVICE_READS_AFTER);
             row(out, "full backup", full.trailer().logicalBytes(), full.seconds(), fullMBs, fullCpu);
             row(out, "incremental (1% changed): copied", incr.trailer().copiedBytes(), incr.seconds(),
                     incr.trailer().logicalBytes() / incr.seconds() / 1e6, incrCpu);
@@ -114,14 +134,19 @@ public final class BenchCommand implements Callable<Integer> {
             row(out, "verify (re-hash every blob)", v.blobBytesChecked.get(), verifyS, v.blobBytesChecked.get() / verifyS / 1e6,
                     verifyCpu);
             long[] files = archiveFiles(target);
-            out.printf(Locale.ROOT, "full backup / device read = %.2f; archive: %,d files, %,d of them packs; verify problems: %d%n",
-                    fullMBs / deviceMBs, files[0], files[1], v.problems().size());
+            double fastest = java.util.Arrays.stream(device).max().orElseThrow();
+            double slowest = java.util.Arrays.stream(device).min().orElseThrow();
+            out.printf(Locale.ROOT, "full backup / device read = %.2f (%.2f-%.2f against the fastest and slowest read);"
+                            + " archive: %,d files, %,d of them packs; verify problems: %d%n",
+                    fullMBs / deviceMBs, fullMBs / fastest, fullMBs / slowest, files[0], files[1], v.problems().size());
             json.put("objects", objects);
             json.put("bytes", full.trailer().logicalBytes());
             json.put("device_read_mb_s", round(deviceMBs));
+            json.put("device_read_mb_s_each", java.util.Arrays.stream(device).map(BenchCommand::round).toArray());
             json.put("full_seconds", round(full.seconds()));
             json.put("full_mb_s", round(fullMBs));
             json.put("full_to_device_ratio", round(fullMBs / deviceMBs));
+            json.put("full_to_fastest_device_read_ratio", round(fullMBs / fastest));
             json.put("full_cpu_seconds", round(fullCpu));
             json.put("full_cpu_seconds_per_gb", round(fullCpu / (full.trailer().logicalBytes() / 1e9)));
             json.put("full_user_seconds", round(k1[0] - k0[0]));
@@ -273,27 +298,5 @@ public final class BenchCommand implements Callable<Integer> {
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new AssertionError(e);
         }
-    }
-
-    /** dd writes a 1 GiB file (synced), then reads it with O_DIRECT; MB/s as dd reports it. */
-    private static double deviceReadMBs(Path work) throws IOException, InterruptedException {
-        Path f = work.resolve("dd-probe.bin");
-        run("dd", "if=/dev/zero", "of=" + f, "bs=4M", "count=256", "conv=fsync");
-        String report = run("dd", "if=" + f, "of=/dev/null", "bs=4M", "iflag=direct");
-        Files.deleteIfExists(f);
-        Matcher m = Pattern.compile("(\\d+) bytes.*copied, ([0-9.,]+) s").matcher(report);
-        if (!m.find()) {
-            throw new IOException("cannot read dd's report: " + report);
-        }
-        return Long.parseLong(m.group(1)) / Double.parseDouble(m.group(2).replace(',', '.')) / 1e6;
-    }
-
-    private static String run(String... cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String text = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) {
-            throw new IOException(String.join(" ", cmd) + " failed: " + text);
-        }
-        return text;
     }
 }

@@ -1,11 +1,10 @@
 package dev.cairn.backup.run;
 
 import dev.cairn.backup.archive.BackupRow;
+import dev.cairn.backup.archive.BufferedDataInput;
+import dev.cairn.backup.archive.BufferedDataOutput;
 import dev.cairn.backup.archive.RowCodec;
-import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +20,7 @@ public final class RowChunks {
 
     public static byte[] encode(List<BackupRow> sortedRows) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(Math.max(64, sortedRows.size() * 200));
-        DataOutputStream out = new DataOutputStream(bytes);
+        BufferedDataOutput out = new BufferedDataOutput(bytes, 1 << 16, null);
         for (BackupRow r : sortedRows) {
             RowCodec.writeRow(out, r);
         }
@@ -34,13 +33,13 @@ public final class RowChunks {
     /** Reads a chunk's rows one by one; checks the count at the end. */
     public static final class Reader implements AutoCloseable {
         private final String name;
-        private final DataInputStream in;
+        private final BufferedDataInput in;
         private long count;
         private boolean ended;
 
         public Reader(String name, InputStream source) {
             this.name = name;
-            in = new DataInputStream(new BufferedInputStream(source, 1 << 16));
+            in = new BufferedDataInput(source, 1 << 16, null);
         }
 
         /** The next row, or null at the end. */

@@ -1,8 +1,7 @@
 package dev.cairn.backup.run;
 
 import dev.cairn.backup.archive.BackupRow;
-import java.io.BufferedOutputStream;
-import java.io.DataOutputStream;
+import dev.cairn.backup.archive.BufferedDataOutput;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -36,8 +35,8 @@ public final class RowMerge {
             for (int i = 0; i < level.size(); i += FAN_IN) {
                 List<Path> group = level.subList(i, Math.min(level.size(), i + FAN_IN));
                 Path out = workDir.resolve("merge-" + pass + "-" + next.size() + ".rows");
-                try (OutputStream file = new BufferedOutputStream(Files.newOutputStream(out), 1 << 16)) {
-                    DataOutputStream data = new DataOutputStream(file);
+                try (OutputStream file = Files.newOutputStream(out)) {
+                    BufferedDataOutput data = new BufferedDataOutput(file, 1 << 16, null);
                     long[] n = {0};
                     mergeGroup(group, row -> {
                         dev.cairn.backup.archive.RowCodec.writeRow(data, row);

@@ -102,10 +102,27 @@ public interface BackupSource extends AutoCloseable {
         boolean wants(String sha256, long size);
     }
 
-    /** Receives the bytes of one content, as read and not yet checked; the buffer is valid during the call only. */
+    /**
+     * Receives the bytes of one content, as read and not yet checked; the buffer is valid during
+     * the call only, unless the sink supplied it by {@link #spanBuffer}.
+     */
     @FunctionalInterface
     interface ContentSink {
         void accept(String sha256, byte[] buffer, int offset, int length) throws IOException;
+
+        /**
+         * A buffer of at least {@code length} bytes for the source to read its next run of
+         * neighbouring contents into, so that they reach the sink without a copy; null (the
+         * default): the source's own. The contents passed until {@link #spanVisited()} lie in it,
+         * and the source does not touch it after that. A source may never ask.
+         */
+        default byte[] spanBuffer(int length) throws IOException {
+            return null;
+        }
+
+        /** Every content of the run read into the last {@link #spanBuffer} was passed. */
+        default void spanVisited() throws IOException {
+        }
     }
 
     /** Receives the rows of one split. */

@@ -177,10 +177,15 @@ public final class DirectoryTarget implements Target {
 
             @Override
             public void write(byte[] bytes, int offset, int length) throws IOException {
-                ByteBuffer b = ByteBuffer.wrap(bytes, offset, length);
+                write(ByteBuffer.wrap(bytes, offset, length));
+            }
+
+            @Override
+            public void write(ByteBuffer bytes) throws IOException {
+                int length = bytes.remaining();
                 try {
-                    while (b.hasRemaining()) {
-                        channel.write(b);
+                    while (bytes.hasRemaining()) {
+                        channel.write(bytes);
                     }
                 } catch (IOException e) {
                     throw fail("cannot write " + name, e);

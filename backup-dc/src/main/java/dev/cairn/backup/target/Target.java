@@ -48,6 +48,24 @@ public interface Target extends AutoCloseable {
     interface Staged extends AutoCloseable {
         void write(byte[] bytes, int offset, int length) throws IOException;
 
+        /**
+         * Writes the buffer's remaining bytes (its position moves to its limit). A target that
+         * writes to a file takes a direct buffer without the copy Java makes of a heap array.
+         */
+        default void write(java.nio.ByteBuffer bytes) throws IOException {
+            if (bytes.hasArray()) {
+                write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+                bytes.position(bytes.limit());
+                return;
+            }
+            byte[] chunk = new byte[Math.min(bytes.remaining(), 64 << 10)];
+            while (bytes.hasRemaining()) {
+                int n = Math.min(chunk.length, bytes.remaining());
+                bytes.get(chunk, 0, n);
+                write(chunk, 0, n);
+            }
+        }
+
         /** Bytes written so far. */
         long size();
 

@@ -12,7 +12,24 @@ public final class Utf8Order {
     private Utf8Order() {
     }
 
+    /**
+     * Compares UTF-16 units up to the first that differ: below the surrogates (U+D800) a unit is
+     * its code point, so that is the answer; past them, code points decide.
+     */
     public static int compare(String a, String b) {
+        int n = Math.min(a.length(), b.length());
+        for (int k = 0; k < n; k++) {
+            char ca = a.charAt(k);
+            char cb = b.charAt(k);
+            if (ca != cb) {
+                return ca < Character.MIN_SURROGATE && cb < Character.MIN_SURROGATE ? Character.compare(ca, cb)
+                        : byCodePoints(a, b);
+            }
+        }
+        return Integer.compare(a.length(), b.length());
+    }
+
+    static int byCodePoints(String a, String b) {
         int i = 0;
         int j = 0;
         while (i < a.length() && j < b.length()) {

@@ -17,7 +17,8 @@ import java.util.List;
  * {@link #MAX_GAP} bytes after the span's end (the record headers and keys between values of a
  * dense file, or short runs of values not wanted) and the span stays within {@link #SPAN_BYTES};
  * a value longer than that is one span alone. Each value is checked against its pointer's CRC32C
- * before the visitor sees it.
+ * before the visitor sees it. A span goes into the visitor's buffer when it supplies one
+ * ({@link StorageOrder.Visitor#spanBuffer}).
  *
  * <p>Not thread-safe: one scan, one thread.
  */
@@ -143,20 +144,28 @@ final class StorageOrderScan {
     }
 
     private void readSpan(long fileNumber, long start, int length, int[] order, int from, int to) throws IOException {
-        if (buffer.length < length) {
+        byte[] supplied = visitor.spanBuffer(length);
+        if (supplied != null && supplied.length < length) {
+            throw new IllegalStateException("a span buffer of " + supplied.length + " bytes for a span of " + length);
+        }
+        if (supplied == null && buffer.length < length) {
             buffer = new byte[length];
         }
+        byte[] span = supplied != null ? supplied : buffer;
         ValueFileReader reader = values.reader(fileNumber);
-        reader.readSpan(start, buffer, length);
+        reader.readSpan(start, span, length);
         for (int k = from; k < to; k++) {
             ValuePointer p = pointers.get(order[k]);
             int at = (int) (p.offset() - start);
             int n = p.length();
-            if (Checksums.crc32c(buffer, at, n) != p.crc32c()) {
+            if (Checksums.crc32c(span, at, n) != p.crc32c()) {
                 throw new CorruptionException("value file " + reader.path() + ": checksum mismatch for the value at offset "
                         + p.offset() + " of length " + n);
             }
-            visitor.visit(keys.get(order[k]), buffer, at, n);
+            visitor.visit(keys.get(order[k]), span, at, n);
+        }
+        if (supplied != null) {
+            visitor.spanVisited();
         }
         if (buffer.length > SPAN_BYTES) {
             buffer = new byte[SPAN_BYTES]; // a single long value; do not keep its buffer

@@ -154,9 +154,22 @@ public final class CheckpointReader implements BackupSource {
 
     private void scanSmallContent(long maxSize, ContentFilter filter, ContentSink sink) throws IOException {
         scanner.scanSmallContent((sha256, size) -> size <= maxSize && filter.wants(sha256, size),
-                (sha256, buffer, offset, length) -> {
-                    rate.acquire(length);
-                    sink.accept(sha256, buffer, offset, length);
+                new EmbeddedScanner.ContentVisitor() {
+                    @Override
+                    public void visit(String sha256, byte[] buffer, int offset, int length) throws IOException {
+                        rate.acquire(length);
+                        sink.accept(sha256, buffer, offset, length);
+                    }
+
+                    @Override
+                    public byte[] spanBuffer(int length) throws IOException {
+                        return sink.spanBuffer(length);
+                    }
+
+                    @Override
+                    public void spanVisited() throws IOException {
+                        sink.spanVisited();
+                    }
                 });
     }
 

@@ -15,10 +15,12 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs a content scan on a reading thread of its own and hands the content to worker threads
- * that call the sink, so that reading goes on while others hash and write. The reading thread
- * copies each content out of the engine's buffer into a batch of {@link #BATCH_BYTES}, and hands
- * over whole batches: a few hundred hand-overs for gigabytes of small content instead of one per
- * content, into buffers that are reused, so the copy costs one memory copy and nothing else. At
+ * that call the sink, so that reading goes on while others hash and write. Content comes in
+ * batches of up to {@link #BATCH_BYTES} in buffers that are reused: a few hundred hand-overs for
+ * gigabytes of small content instead of one per content. The source reads each run of
+ * neighbouring contents straight into such a buffer ({@link BackupSource.ContentSink#spanBuffer}),
+ * which then goes to a worker as it is, without a copy; content that comes otherwise is copied
+ * into a batch. At
  * most {@code 2 × workers} batches are in flight; the reader waits for a free one. With
  * {@code idle}, every one of these threads runs at idle I/O and CPU priority ({@link IdleIo});
  * the caller's thread keeps its own. The first failure stops the reading and is thrown once the
@@ -53,7 +55,7 @@ final class ContentFanOut {
                     scan.run(sink);
                 } else {
                     Batches batches = new Batches(pool, 2 * workers, sink, failure);
-                    scan.run(batches::add);
+                    scan.run(batches);
                     batches.handOver();
                 }
             } catch (Throwable t) {
@@ -108,13 +110,14 @@ final class ContentFanOut {
     }
 
     /** The reading thread's side: fills a batch, hands it to a worker, takes a free buffer. Not thread-safe. */
-    private static final class Batches {
+    private static final class Batches implements BackupSource.ContentSink {
         private final ExecutorService pool;
         private final BlockingQueue<byte[]> free;
         private final BackupSource.ContentSink sink;
         private final AtomicReference<Throwable> failure;
         private byte[] buffer;
         private int used;
+        private boolean inSpan;
         private List<Entry> entries = new ArrayList<>();
 
         Batches(ExecutorService pool, int buffers, BackupSource.ContentSink sink, AtomicReference<Throwable> failure) {
@@ -127,9 +130,50 @@ final class ContentFanOut {
             this.failure = failure;
         }
 
-        void add(String sha256, byte[] bytes, int offset, int length) throws IOException {
+        private void checkNoFailure() throws IOException {
             if (failure.get() != null) {
                 throw new IOException("stopped: a content could not be copied");
+            }
+        }
+
+        private byte[] takeFree() throws IOException {
+            try {
+                return free.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("content scan stopped");
+            }
+        }
+
+        /** A span the source reads into a batch of its own, whose contents are then recorded where they lie. */
+        @Override
+        public byte[] spanBuffer(int length) throws IOException {
+            checkNoFailure();
+            if (length > BATCH_BYTES) {
+                return null;
+            }
+            handOver();
+            buffer = takeFree();
+            used = length;
+            inSpan = true;
+            return buffer;
+        }
+
+        @Override
+        public void spanVisited() {
+            inSpan = false;
+            handOver();
+        }
+
+        @Override
+        public void accept(String sha256, byte[] bytes, int offset, int length) throws IOException {
+            checkNoFailure();
+            if (inSpan) {
+                if (bytes != buffer) {
+                    throw new IllegalStateException("a content of a span outside the buffer supplied for it");
+                }
+                entries.add(new Entry(sha256, offset, length));
+                return;
             }
             if (length >= BATCH_BYTES) {
                 handOver();
@@ -139,26 +183,26 @@ final class ContentFanOut {
             }
             if (buffer == null || used + length > buffer.length) {
                 handOver();
-                try {
-                    buffer = free.take();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new InterruptedIOException("content scan stopped");
-                }
+                buffer = takeFree();
             }
             System.arraycopy(bytes, offset, buffer, used, length);
             entries.add(new Entry(sha256, used, length));
             used += length;
         }
 
-        /** Hands the batch being filled to a worker, if it holds anything. */
+        /** Hands the batch being filled to a worker, or its buffer back to the free ones when it holds nothing. */
         void handOver() {
-            if (buffer != null && !entries.isEmpty()) {
+            if (buffer == null) {
+                return;
+            }
+            if (entries.isEmpty()) {
+                free.add(buffer);
+            } else {
                 submit(buffer, entries, true);
-                buffer = null;
-                used = 0;
                 entries = new ArrayList<>();
             }
+            buffer = null;
+            used = 0;
         }
 
         private void submit(byte[] bytes, List<Entry> batch, boolean pooled) {

@@ -6,6 +6,7 @@ import dev.cairn.engine.Entry;
 import dev.cairn.engine.EntryIterator;
 import dev.cairn.engine.KeyRange;
 import dev.cairn.engine.ReadOptions;
+import dev.cairn.engine.StorageOrder;
 import dev.cairn.engine.Table;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ChunkStream;
@@ -48,10 +49,21 @@ public final class EmbeddedScanner {
         boolean wants(String sha256, int size);
     }
 
-    /** Receives one content; {@code buffer} is only valid during the call. */
+    /**
+     * Receives one content; {@code buffer} is only valid during the call, unless the visitor
+     * supplied it ({@link dev.cairn.engine.StorageOrder.Visitor#spanBuffer}, whose contract the
+     * two default methods share).
+     */
     @FunctionalInterface
     public interface ContentVisitor {
         void visit(String sha256, byte[] buffer, int offset, int length) throws IOException;
+
+        default byte[] spanBuffer(int length) throws IOException {
+            return null;
+        }
+
+        default void spanVisited() throws IOException {
+        }
     }
 
     public EmbeddedScanner(Engine engine, ReadOptions read) throws IOException {
@@ -111,8 +123,22 @@ public final class EmbeddedScanner {
                 (key, length) -> key.length == keyBytes && isFirstChunk(key) && length > 0
                         && length < EmbeddedObjectStore.CHUNK_BYTES
                         && filter.wants(Hex.encode(Arrays.copyOf(key, EmbeddedKeys.SHA_BYTES)), length),
-                (key, buffer, offset, length) -> visitor.visit(Hex.encode(Arrays.copyOf(key, EmbeddedKeys.SHA_BYTES)),
-                        buffer, offset, length));
+                new StorageOrder.Visitor() {
+                    @Override
+                    public void visit(byte[] key, byte[] buffer, int offset, int length) throws IOException {
+                        visitor.visit(Hex.encode(Arrays.copyOf(key, EmbeddedKeys.SHA_BYTES)), buffer, offset, length);
+                    }
+
+                    @Override
+                    public byte[] spanBuffer(int length) throws IOException {
+                        return visitor.spanBuffer(length);
+                    }
+
+                    @Override
+                    public void spanVisited() throws IOException {
+                        visitor.spanVisited();
+                    }
+                });
     }
 
     private static boolean isFirstChunk(byte[] chunkKey) {
