@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Presigned URLs whose signature verified, by their query string. A URL fetched again (an image
+ * Presigned URLs whose signature verified. A URL fetched again (an image
  * on a page, a shared download link) then skips what only repeats the first check: parsing its
  * parameters, the canonical request, SHA-256 and the HMAC. Everything the signature covers
  * besides the query must be the same as when it verified: method, path, each signed header's
@@ -19,7 +19,11 @@ final class VerifiedPresignedUrls {
     /** About 1.5 KB each for a typical URL: a few megabytes at most. */
     static final int LIMIT = 4096;
 
-    private final Map<String, Entry> byQuery = new ConcurrentHashMap<>();
+    private static final String SIGNATURE_PARAMETER = "X-Amz-Signature=";
+    private static final String SIGNATURE_AFTER_ANOTHER = "&" + SIGNATURE_PARAMETER;
+
+    /** By the signature's value, cheaper to hash than the query it is part of. */
+    private final Map<String, Entry> bySignature = new ConcurrentHashMap<>();
 
     /**
      * One verified URL.
@@ -27,11 +31,12 @@ final class VerifiedPresignedUrls {
      * @param signedHeaderValues the values of {@code claim.signedHeaderNames()}, in that order
      * @param signingKey         the signing key it verified under (compared by identity)
      */
-    record Entry(String method, String rawPath, List<List<String>> signedHeaderValues, String payloadHash,
-                 ClaimedSignature claim, byte[] signingKey) {
+    record Entry(String rawQuery, String method, String rawPath, List<List<String>> signedHeaderValues,
+                 String payloadHash, ClaimedSignature claim, byte[] signingKey) {
         /** Whether {@code request} is this URL again, with the same signed parts. */
         boolean covers(SignedRequest request) {
-            if (!method.equals(request.method()) || !rawPath.equals(request.rawPath())) {
+            if (!rawQuery.equals(request.rawQuery()) || !method.equals(request.method())
+                    || !rawPath.equals(request.rawPath())) {
                 return false;
             }
             List<String> names = claim.signedHeaderNames();
@@ -44,9 +49,29 @@ final class VerifiedPresignedUrls {
         }
     }
 
-    /** The entry of a URL with this query that verified before, or null. */
+    /** The entry of a URL verified before that may be this query's (see {@link Entry#covers}), or null. */
     Entry get(String rawQuery) {
-        return byQuery.get(rawQuery);
+        String signature = signature(rawQuery);
+        return signature == null ? null : bySignature.get(signature);
+    }
+
+    /**
+     * The raw value of the first X-Amz-Signature parameter, or null. Only a key to look under:
+     * {@link Entry#covers} compares the whole query.
+     */
+    private static String signature(String rawQuery) {
+        int from;
+        if (rawQuery.startsWith(SIGNATURE_PARAMETER)) {
+            from = SIGNATURE_PARAMETER.length();
+        } else {
+            int at = rawQuery.indexOf(SIGNATURE_AFTER_ANOTHER);
+            if (at < 0) {
+                return null;
+            }
+            from = at + SIGNATURE_AFTER_ANOTHER.length();
+        }
+        int end = rawQuery.indexOf('&', from);
+        return rawQuery.substring(from, end < 0 ? rawQuery.length() : end);
     }
 
     void put(SignedRequest request, String payloadHash, ClaimedSignature claim, byte[] signingKey) {
@@ -55,11 +80,15 @@ final class VerifiedPresignedUrls {
         for (int i = 0; i < values.length; i++) {
             values[i] = List.copyOf(request.headerValues(names.get(i)));
         }
-        if (byQuery.size() >= LIMIT) {
-            byQuery.clear();
+        String signature = signature(request.rawQuery());
+        if (signature == null) {
+            return;
         }
-        byQuery.put(request.rawQuery(), new Entry(request.method(), request.rawPath(), List.of(values), payloadHash,
-                claim, signingKey));
+        if (bySignature.size() >= LIMIT) {
+            bySignature.clear();
+        }
+        bySignature.put(signature, new Entry(request.rawQuery(), request.method(), request.rawPath(), List.of(values),
+                payloadHash, claim, signingKey));
     }
 
     @SuppressWarnings("unchecked")
@@ -68,6 +97,6 @@ final class VerifiedPresignedUrls {
     }
 
     int size() {
-        return byQuery.size();
+        return bySignature.size();
     }
 }
