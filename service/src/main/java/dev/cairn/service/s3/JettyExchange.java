@@ -128,14 +128,20 @@ final class JettyExchange implements HttpExchange {
                 if (value == null) {
                     responseHeaders.remove(i);
                 } else {
-                    responseHeaders.set(i, new HttpField(name, value));
+                    responseHeaders.set(i, field(name, value));
                 }
                 return;
             }
         }
         if (value != null) {
-            responseHeaders.add(new HttpField(name, value));
+            responseHeaders.add(field(name, value));
         }
+    }
+
+    /** As {@code new HttpField(name, value)}, without Jetty's trie walk for the names it knows. */
+    private static HttpField field(String name, String value) {
+        HttpHeader known = KNOWN_HEADERS.get(name);
+        return new HttpField(known != null ? known : HttpHeader.CACHE.get(name), name, value);
     }
 
     private static boolean sameName(String a, String b) {
