@@ -62,6 +62,8 @@ public final class SigV4Verifier {
     private final Map<String, CachedSigningKey> signingKeys = new ConcurrentHashMap<>();
     private final Map<String, List<String>> signedHeaderLists = new ConcurrentHashMap<>();
     private volatile LastSigningKey lastSigningKey;
+    private volatile AuthorizationPrefix lastAuthorizationPrefix;
+    private final VerifiedPresignedUrls verifiedUrls = new VerifiedPresignedUrls();
 
     public SigV4Verifier(CredentialsProvider credentials) {
         this(credentials, Clock.systemUTC(), DEFAULT_MAX_CLOCK_SKEW);
@@ -83,8 +85,14 @@ public final class SigV4Verifier {
      * @throws AuthException when the request is signed but not validly, or is malformed
      */
     public AuthResult authenticate(SignedRequest request) {
-        List<CanonicalRequest.QueryParam> query = CanonicalRequest.parseQuery(request.rawQuery());
         String authorization = request.firstHeader("authorization");
+        if (authorization == null && request.rawQuery() != null) {
+            VerifiedPresignedUrls.Entry seen = verifiedUrls.get(request.rawQuery());
+            if (seen != null && seen.covers(request)) {
+                return verify(request, null, seen.claim(), seen);
+            }
+        }
+        List<CanonicalRequest.QueryParam> query = CanonicalRequest.parseQuery(request.rawQuery());
         boolean presigned = isPresigned(query);
         if (authorization == null && !presigned) {
             if (isPresignedV2(query)) {
@@ -97,8 +105,8 @@ public final class SigV4Verifier {
             throw AuthException.invalidArgument("Only one auth mechanism allowed; only the X-Amz-Algorithm query "
                     + "parameter or the Authorization header should be specified");
         }
-        Signature signature = presigned ? parsePresigned(query) : parseHeader(request, authorization);
-        return verify(request, query, signature);
+        ClaimedSignature signature = presigned ? parsePresigned(query) : parseHeader(request, authorization);
+        return verify(request, query, signature, null);
     }
 
     private static boolean isPresigned(List<CanonicalRequest.QueryParam> query) {
@@ -132,16 +140,7 @@ public final class SigV4Verifier {
                 mode == PayloadMode.SIGNED ? contentSha256.trim() : null, declaredTrailers(request, mode));
     }
 
-    /** What the client claims: credential scope, signed headers, signature, time. */
-    private record Signature(String accessKey, String scopeDate, String region, String signedHeaders,
-                             List<String> signedHeaderNames, String signature, String amzDate, Instant time,
-                             boolean presigned, long expiresSeconds) {
-        String scope() {
-            return scopeDate + '/' + region + '/' + SERVICE + '/' + TERMINATOR;
-        }
-    }
-
-    private Signature parseHeader(SignedRequest request, String authorization) {
+    private ClaimedSignature parseHeader(SignedRequest request, String authorization) {
         String value = authorization.trim();
         if (!value.startsWith(ALGORITHM + " ")) {
             if (value.startsWith("AWS ") || value.startsWith("AWS4-")) {
@@ -149,9 +148,15 @@ public final class SigV4Verifier {
             }
             throw AuthException.invalidArgument("Unsupported Authorization Type");
         }
+        AuthorizationPrefix known = lastAuthorizationPrefix;
+        if (known != null && known.isPrefixOf(value)) {
+            return headerClaim(request, known.scope(), known.signedHeaders(), known.signedHeaderNames(),
+                    value.substring(known.prefix().length()));
+        }
         String credential = null;
         String signedHeaders = null;
         String signature = null;
+        String lastKey = null;
         int start = ALGORITHM.length() + 1;
         int end = value.length();
         // Empty components at the very end are ignored, as String.split drops them.
@@ -170,6 +175,7 @@ public final class SigV4Verifier {
                         + value.substring(start, itemEnd).trim() + "' is not a key=value pair");
             }
             String val = value.substring(eq + 1, itemEnd).trim();
+            lastKey = key;
             switch (key) {
                 case "Credential" -> credential = val;
                 case "SignedHeaders" -> signedHeaders = val;
@@ -184,6 +190,19 @@ public final class SigV4Verifier {
                     + "Credential, SignedHeaders and Signature");
         }
         String[] scope = parseCredential(credential, false);
+        ClaimedSignature claim = headerClaim(request, scope, signedHeaders, null, signature);
+        // Kept only when the signature is the header's last component and nothing follows it.
+        AuthorizationPrefix prefix = lastKey.equals("Signature") && end == value.length()
+                ? AuthorizationPrefix.of(value, claim) : null;
+        if (prefix != null) {
+            lastAuthorizationPrefix = prefix;
+        }
+        return claim;
+    }
+
+    /** The claim of an Authorization header whose components are parsed; {@code names} null: not yet. */
+    private ClaimedSignature headerClaim(SignedRequest request, String[] scope, String signedHeaders,
+                                         List<String> names, String signature) {
         String amzDate = request.firstHeader("x-amz-date");
         Instant time;
         if (amzDate != null) {
@@ -196,15 +215,16 @@ public final class SigV4Verifier {
                 throw AuthException.accessDenied("The Date header must be signed when x-amz-date is absent");
             }
         }
-        if (!isLowerHexSignature(signature)) {
+        // Known already when the header matched a known prefix (names given).
+        if (names == null && !isLowerHexSignature(signature)) {
             throw AuthException.headerMalformed("The authorization header is malformed; the signature must be "
                     + "64 lowercase hexadecimal characters");
         }
-        return new Signature(scope[0], scope[1], scope[2], signedHeaders, parseSignedHeaders(signedHeaders, false),
-                signature, amzDate, time, false, 0);
+        return new ClaimedSignature(scope[0], scope[1], scope[2], signedHeaders,
+                names != null ? names : parseSignedHeaders(signedHeaders, false), signature, amzDate, time, false, 0);
     }
 
-    private Signature parsePresigned(List<CanonicalRequest.QueryParam> query) {
+    private ClaimedSignature parsePresigned(List<CanonicalRequest.QueryParam> query) {
         String algorithm = null;
         String credential = null;
         String amzDate = null;
@@ -251,7 +271,7 @@ public final class SigV4Verifier {
         if (!isLowerHexSignature(signature)) {
             throw AuthException.queryMalformed("X-Amz-Signature must be 64 lowercase hexadecimal characters");
         }
-        return new Signature(scope[0], scope[1], scope[2], signedHeaders, parseSignedHeaders(signedHeaders, true),
+        return new ClaimedSignature(scope[0], scope[1], scope[2], signedHeaders, parseSignedHeaders(signedHeaders, true),
                 signature, amzDate, time, true, expiresSeconds);
     }
 
@@ -382,7 +402,12 @@ public final class SigV4Verifier {
         return DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(time);
     }
 
-    private AuthResult verify(SignedRequest request, List<CanonicalRequest.QueryParam> query, Signature sig) {
+    /**
+     * Checks a claim. {@code seen}: the same presigned URL verified before ({@code query} may then be
+     * null); its signature is not computed again when it verified under the signing key in force now.
+     */
+    private AuthResult verify(SignedRequest request, List<CanonicalRequest.QueryParam> query, ClaimedSignature sig,
+                              VerifiedPresignedUrls.Entry seen) {
         if (!sig.amzDate().startsWith(sig.scopeDate())) {
             throw malformed(sig.presigned(), "Invalid credential date \"" + sig.scopeDate()
                     + "\". This date is not the same as X-Amz-Date: \"" + sig.amzDate().substring(0, 8) + "\".");
@@ -410,6 +435,25 @@ public final class SigV4Verifier {
         long decodedLength = decodedContentLength(request, mode);
 
         byte[] signingKey = signingKey(sig, secret);
+        if (seen == null || seen.signingKey() != signingKey || !seen.payloadHash().equals(payloadHash)) {
+            if (!signatureMatches(request, query != null ? query : CanonicalRequest.parseQuery(request.rawQuery()),
+                    sig, signingKey, payloadHash)) {
+                throw AuthException.signatureDoesNotMatch("The request signature we calculated does not match the "
+                        + "signature you provided. Check your key and signing method.");
+            }
+            if (sig.presigned()) {
+                verifiedUrls.put(request, payloadHash, sig, signingKey);
+            }
+        }
+        ChunkSigningContext chunkContext = mode.awsChunked() && mode.payloadSigned()
+                ? new ChunkSigningContext(signingKey, sig.signature(), sig.amzDate(), sig.scope()) : null;
+        return new AuthResult(sig.accessKey(), mode, decodedLength, chunkContext,
+                mode == PayloadMode.SIGNED ? payloadHash : null, trailers);
+    }
+
+    /** Whether the claimed signature is that of the request in one of the forms a client may have signed. */
+    private static boolean signatureMatches(SignedRequest request, List<CanonicalRequest.QueryParam> query,
+                                            ClaimedSignature sig, byte[] signingKey, String payloadHash) {
         Mac mac = SigV4Crypto.threadMac(signingKey);
         String excluded = sig.presigned() ? X_AMZ_SIGNATURE : null;
         String uri = CanonicalRequest.canonicalUri(request.rawPath(), true);
@@ -433,17 +477,10 @@ public final class SigV4Verifier {
                         || rawDiffers && matches(mac, sig, method, rawUri, rawQuery, utf8Headers, payloadHash);
             }
         }
-        if (!matches) {
-            throw AuthException.signatureDoesNotMatch("The request signature we calculated does not match the "
-                    + "signature you provided. Check your key and signing method.");
-        }
-        ChunkSigningContext chunkContext = mode.awsChunked() && mode.payloadSigned()
-                ? new ChunkSigningContext(signingKey, sig.signature(), sig.amzDate(), sig.scope()) : null;
-        return new AuthResult(sig.accessKey(), mode, decodedLength, chunkContext,
-                mode == PayloadMode.SIGNED ? payloadHash : null, trailers);
+        return matches;
     }
 
-    private static boolean matches(Mac mac, Signature sig, String method, String uri, String query,
+    private static boolean matches(Mac mac, ClaimedSignature sig, String method, String uri, String query,
                                    String canonicalHeaders, String payloadHash) {
         SignatureWorkspace workspace = SignatureWorkspace.get();
         workspace.canonicalRequest(CanonicalRequest.build(method, uri, query, canonicalHeaders, sig.signedHeaders(),
@@ -451,7 +488,7 @@ public final class SigV4Verifier {
         return workspace.signatureMatches(mac, sig.amzDate(), sig.scopeDate(), sig.region(), sig.signature());
     }
 
-    private void checkTime(Signature sig) {
+    private void checkTime(ClaimedSignature sig) {
         Instant now = clock.instant();
         if (sig.presigned()) {
             if (sig.time().minus(maxClockSkew).isAfter(now)) {
@@ -470,7 +507,7 @@ public final class SigV4Verifier {
     }
 
     /** Every x-amz-* header sent must be signed, so that none can be added to a signed request. */
-    private static void checkUnsignedHeaders(SignedRequest request, Signature sig) {
+    private static void checkUnsignedHeaders(SignedRequest request, ClaimedSignature sig) {
         List<String> signed = sig.signedHeaderNames();
         List<String> unsigned = null;
         for (String name : request.headers().keySet()) {
@@ -565,13 +602,13 @@ public final class SigV4Verifier {
 
     /** The signing key used last: nearly every request of a day is signed under it. */
     private record LastSigningKey(String accessKey, String scopeDate, String region, String secret, byte[] key) {
-        boolean isFor(Signature sig, String secret) {
+        boolean isFor(ClaimedSignature sig, String secret) {
             return scopeDate.equals(sig.scopeDate()) && accessKey.equals(sig.accessKey())
                     && region.equals(sig.region()) && this.secret.equals(secret);
         }
     }
 
-    private byte[] signingKey(Signature sig, String secret) {
+    private byte[] signingKey(ClaimedSignature sig, String secret) {
         LastSigningKey last = lastSigningKey;
         if (last != null && last.isFor(sig, secret)) {
             return last.key();
@@ -582,7 +619,7 @@ public final class SigV4Verifier {
         return key;
     }
 
-    private byte[] cachedSigningKey(Signature sig, String secret) {
+    private byte[] cachedSigningKey(ClaimedSignature sig, String secret) {
         String cacheKey = sig.accessKey() + '/' + sig.scope();
         CachedSigningKey cached = signingKeys.get(cacheKey);
         if (cached != null && cached.secret().equals(secret)) {

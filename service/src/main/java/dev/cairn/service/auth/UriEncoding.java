@@ -85,7 +85,10 @@ public final class UriEncoding {
             return s;
         }
         Decoded d = percentDecode(s, plusAsSpace);
-        return d == null ? null : new String(d.bytes, 0, d.length, StandardCharsets.UTF_8);
+        if (d == null) {
+            return null;
+        }
+        return new String(d.bytes, 0, d.length, d.ascii ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
     }
 
     /** The first {@code length} bytes of {@code bytes}; {@code ascii} when none is 0x80 or above. */

@@ -17,9 +17,25 @@ public final class HttpDates {
     private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
         "Nov", "Dec"};
 
+    /** The last second formatted: a hot object's Last-Modified is the same on every GET. */
+    private record Formatted(long second, String text) {
+    }
+
+    private static volatile Formatted last = new Formatted(0, "Thu, 01 Jan 1970 00:00:00 GMT");
+
     /** RFC 1123 as HTTP wants it ({@code Sun, 06 Nov 1994 08:49:37 GMT}); written by hand, it is on every GET. */
     public static String http(long epochMillis) {
         long seconds = Math.floorDiv(epochMillis, 1000);
+        Formatted known = last;
+        if (known.second() == seconds) {
+            return known.text();
+        }
+        String text = format(seconds);
+        last = new Formatted(seconds, text);
+        return text;
+    }
+
+    private static String format(long seconds) {
         long days = Math.floorDiv(seconds, 86400);
         int secondOfDay = (int) Math.floorMod(seconds, 86400);
         // Civil date from days since 1970-01-01 (H. Hinnant's algorithm): 400-year eras of 146097 days.

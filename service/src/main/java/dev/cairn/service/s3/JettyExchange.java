@@ -61,7 +61,23 @@ final class JettyExchange implements HttpExchange {
 
     @Override
     public String header(String name) {
-        return request.getHeaders().get(name);
+        HttpHeader known = KNOWN_HEADERS.get(name);
+        return known != null ? request.getHeaders().get(known) : request.getHeaders().get(name);
+    }
+
+    /**
+     * Jetty's names for the headers it knows, as the handlers spell them: the parser marks each
+     * such field with its {@link HttpHeader}, which is compared by identity instead of by name.
+     */
+    private static final Map<String, HttpHeader> KNOWN_HEADERS = knownHeaders();
+
+    private static Map<String, HttpHeader> knownHeaders() {
+        Map<String, HttpHeader> known = new HashMap<>();
+        for (HttpHeader h : HttpHeader.values()) {
+            known.put(h.asString(), h);
+            known.put(h.lowerCaseName(), h);
+        }
+        return Map.copyOf(known);
     }
 
     @Override
@@ -112,14 +128,20 @@ final class JettyExchange implements HttpExchange {
                 if (value == null) {
                     responseHeaders.remove(i);
                 } else {
-                    responseHeaders.set(i, new HttpField(name, value));
+                    responseHeaders.set(i, field(name, value));
                 }
                 return;
             }
         }
         if (value != null) {
-            responseHeaders.add(new HttpField(name, value));
+            responseHeaders.add(field(name, value));
         }
+    }
+
+    /** As {@code new HttpField(name, value)}, without Jetty's trie walk for the names it knows. */
+    private static HttpField field(String name, String value) {
+        HttpHeader known = KNOWN_HEADERS.get(name);
+        return new HttpField(known != null ? known : HttpHeader.CACHE.get(name), name, value);
     }
 
     private static boolean sameName(String a, String b) {

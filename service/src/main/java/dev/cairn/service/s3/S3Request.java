@@ -28,7 +28,7 @@ public final class S3Request {
     S3Request(HttpExchange http, String requestId, List<String> virtualHostDomains) throws S3Exception {
         this.http = http;
         this.requestId = requestId;
-        this.query = UrlCodec.parseQuery(http.rawQuery());
+        this.query = ParsedQueries.parse(http.rawQuery());
         String raw = http.rawPath();
         if (raw == null || !raw.startsWith("/")) {
             throw new S3Exception(S3Error.INVALID_REQUEST, "bad request target");

@@ -30,14 +30,20 @@ public final class UrlCodec {
         if (raw == null || raw.isEmpty()) {
             return params;
         }
-        for (String pair : raw.split("&")) {
-            if (pair.isEmpty()) {
-                continue;
+        int start = 0;
+        while (start < raw.length()) {
+            int amp = raw.indexOf('&', start);
+            int end = amp < 0 ? raw.length() : amp;
+            if (end > start) {
+                int eq = raw.indexOf('=', start);
+                if (eq < 0 || eq > end) {
+                    params.putIfAbsent(decode(raw.substring(start, end), true), "");
+                } else {
+                    String name = decode(raw.substring(start, eq), true);
+                    params.putIfAbsent(name, decode(raw.substring(eq + 1, end), true));
+                }
             }
-            int eq = pair.indexOf('=');
-            String name = decode(eq < 0 ? pair : pair.substring(0, eq), true);
-            String value = eq < 0 ? "" : decode(pair.substring(eq + 1), true);
-            params.putIfAbsent(name, value);
+            start = end + 1;
         }
         return params;
     }
