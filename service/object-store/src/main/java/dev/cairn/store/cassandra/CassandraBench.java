@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import dev.cairn.store.BenchPhase;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
@@ -15,7 +16,7 @@ import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
+
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,7 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
+
 
 /**
  * The cluster alone next to the Cassandra store alone, in one run, on a scratch keyspace
@@ -36,13 +37,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class CassandraBench {
     private static final String KEYSPACE = "cairn_bench";
+    private static final int SAMPLES_PER_THREAD = 1 << 16;
 
     private CassandraBench() {
     }
 
-    interface Op {
-        void run(ThreadLocalRandom random) throws Exception;
-    }
 
     public static void main(String[] args) throws Exception {
         if (args.length < 3) {
@@ -106,34 +105,14 @@ public final class CassandraBench {
         return null;
     }
 
-    private static long[] phase(int threads, int seconds, Op op) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        List<Future<long[]>> futures = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            futures.add(pool.submit(() -> {
-                long[] lat = new long[1 << 16];
-                int n = 0;
-                ThreadLocalRandom random = ThreadLocalRandom.current();
-                while (System.nanoTime() < end && n < lat.length) {
-                    long start = System.nanoTime();
-                    op.run(random);
-                    lat[n++] = System.nanoTime() - start;
-                }
-                return Arrays.copyOf(lat, n);
-            }));
-        }
-        List<long[]> all = new ArrayList<>();
-        for (Future<long[]> f : futures) {
-            all.add(f.get());
-        }
-        pool.shutdown();
-        return all.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+
+    private static long[] phase(int threads, int seconds, BenchPhase.Op op) throws Exception {
+        return BenchPhase.run(threads, seconds, SAMPLES_PER_THREAD, op);
     }
 
     private static void report(String phase, long[] sorted, int seconds) {
-        double p50 = sorted.length == 0 ? 0 : sorted[sorted.length / 2] / 1e6;
-        double p99 = sorted.length == 0 ? 0 : sorted[Math.min(sorted.length - 1, (int) (sorted.length * 0.99))] / 1e6;
+        double p50 = BenchPhase.percentileMillis(sorted, 0.5);
+        double p99 = BenchPhase.percentileMillis(sorted, 0.99);
         System.out.printf(Locale.ROOT, "%s %.1f %.2f %.2f%n", phase, sorted.length / (double) seconds, p50, p99);
     }
 
