@@ -56,7 +56,7 @@ contact_points="$net.$first:$cql_port,$net.$((first + 1)):$cql_port"
 # The bench's classes, out of this build's object store jar, for the baseline build's classpath.
 mkdir -p "$work/bench"
 (cd "$work" && unzip -q -o "$jar" 'BOOT-INF/lib/cairn-object-store-*.jar' && \
-  cd bench && unzip -q -o ../BOOT-INF/lib/cairn-object-store-*.jar 'dev/cairn/store/RowCacheBench*')
+  cd bench && unzip -q -o ../BOOT-INF/lib/cairn-object-store-*.jar 'dev/cairn/store/RowCacheBench*' 'dev/cairn/store/BenchPhase*')
 
 bench() { # build-name jar [loader path]
   local extra=()
