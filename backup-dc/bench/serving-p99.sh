@@ -5,14 +5,16 @@
 #   (a) cassandra-backup-dc      Cassandra store, the backup job reads datacenter "backup"
 #   (b) cassandra-serving-dc     the same job pointed at datacenter "serving" (baseline)
 #
-#   backup-dc/bench/serving-p99.sh [--count N] [--cassandra-count N] [--phase SECONDS]
+#   backup-dc/bench/serving-p99.sh [--count N] [--cassandra-count N] [--phase SECONDS] [--settle SECONDS]
 #                                  [--load-fraction F] [--read-rate R] [--only a,b,c,d] [--workdir DIR]
 #
 # Serving load: the load generator's workload b (95 % GET, 5 % PUT, Zipfian) on a dataset of the
 # portal's sizes (lognormal, median 20 KiB, p90 50 KiB), open loop. For each set-up the script
 # first measures the store's maximum (closed loop, 8 threads, 8 s), then offers --load-fraction of
 # it (default 0.55) at a fixed rate, so that serving leaves the machine room and a backup at idle
-# priority gets to run. Three measured phases of --phase seconds: before, during (full backups
+# priority gets to run. First the same open loop runs unrecorded for --settle seconds (default: one
+# phase), so that "before" starts warm: caches filled, the cluster's reads at their steady state.
+# Three measured phases of --phase seconds: before, during (full backups
 # back to back, each into a fresh directory target, until the phase ends), after. The table gives
 # serving read p99 per phase, the rise during, the backups completed during the phase and the
 # first one's time; the last line is one JSON object with every figure.
@@ -38,6 +40,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 count=5000
 cassandra_count=1500
 phase=30
+settle=""
 load_fraction=0.55
 read_rate=8M
 only=a,b,c,d
@@ -47,15 +50,17 @@ while [ $# -gt 0 ]; do
     --count) count=$2; shift 2 ;;
     --cassandra-count) cassandra_count=$2; shift 2 ;;
     --phase) phase=$2; shift 2 ;;
+    --settle) settle=$2; shift 2 ;;
     --load-fraction) load_fraction=$2; shift 2 ;;
     --read-rate) read_rate=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
-    -h|--help) sed -n 2,34p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,36p "$0"; exit 0 ;;
     *) echo "serving-p99: unknown option $1" >&2; exit 2 ;;
   esac
 done
 
+settle=${settle:-$phase}
 service_jar=$root/service/target/cairn-service.jar
 backup_cp="$root/backup-dc/target/cairn-backup.jar:$root/backup-dc/target/lib/*"
 loadtest_cp="$root/loadtest/target/cairn-loadtest.jar:$root/loadtest/target/lib/*"
@@ -201,6 +206,11 @@ measure() { # name dataset backup-args...
   echo "== $name: maximum $max ops/s; serving at $rate ops/s (open loop)" >&2
   run() { lt run "${common[@]}" "${s3[@]}" -w b --rate "$rate" --threads 16 --warmup 5s --duration "${phase}s" --quiet \
             --label "$name-$1" --out "$workdir/results/$name-$1.json" >/dev/null; }
+  if [ "$settle" -gt 0 ]; then
+    echo "== $name: settling for ${settle}s at that rate (unrecorded)" >&2
+    lt run "${common[@]}" "${s3[@]}" -w b --rate "$rate" --threads 16 --duration "${settle}s" --quiet \
+        --out "$workdir/results/$name-settle.json" >/dev/null
+  fi
   run before
   echo "== $name: during (full backups back to back)" >&2
   run during &
