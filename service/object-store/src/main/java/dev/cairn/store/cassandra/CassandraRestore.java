@@ -69,7 +69,7 @@ final class CassandraRestore {
     void restore(String bucket, VersionRecord record, ContentSource source) throws IOException {
         ObjectVersion v = record.version();
         byte[] sort = record.order();
-        checkRecord(v, sort, source);
+        v.checkRestorable(sort, source);
         Row bucketRow = t.session.execute(t.protocol(t.q.selectBucket.bind(bucket))).one();
         if (bucketRow == null) {
             throw new StoreException(StoreException.Reason.NO_SUCH_BUCKET, bucket);
@@ -104,22 +104,6 @@ final class CassandraRestore {
             if (held != null && !settled) {
                 content.unhold(sha, held, true);
             }
-        }
-    }
-
-    private static void checkRecord(ObjectVersion v, byte[] sort, ContentSource source) {
-        if (sort != null && sort.length != VersionId.SORT_BYTES) {
-            throw new IllegalArgumentException(v.key() + ": a place of " + sort.length + " bytes is not a sort id of"
-                    + " this store (" + VersionId.SORT_BYTES + " bytes)");
-        }
-        boolean isNull = v.versionId() == null || VersionId.NULL.equals(v.versionId());
-        if (sort == null ? !isNull || v.deleteMarker() : !isNull && !Arrays.equals(VersionId.decode(v.versionId()), sort)) {
-            throw new IllegalArgumentException(v.key() + ": version " + v.versionId()
-                    + " does not match its place (a delete marker or a version id other than null needs its own sort id)");
-        }
-        if (!v.deleteMarker() && (source == null || !source.sha256().equals(v.info().sha256())
-                || source.size() != v.info().size())) {
-            throw new IllegalArgumentException(v.key() + ": the content given is not the version's");
         }
     }
 
