@@ -364,7 +364,7 @@ public class CairnProperties {
         /**
          * Memory for answers of 1 MiB or less read from the store and written without holding a
          * thread, all slow readers together; past it such answers are written holding their
-         * thread, as larger ones are. Answers from the object cache share its bytes and cost none.
+         * thread, as larger ones are. Answers from the object cache share its bytes and count them once.
          */
         private DataSize pendingAnswerBytes = DataSize.ofMegabytes(64);
 

@@ -194,7 +194,9 @@ final class ObjectReadHandler {
         }
         ByteBuffer cached = read.inMemory(offset, length);
         if (cached != null) {
-            // Every answer from one cache entry shares its bytes, and its ObjectInfo.
+            // Answers from one cache entry share its bytes and its ObjectInfo, which stands for the
+            // bytes: a read-only buffer does not show its array. A store that makes a new
+            // ObjectInfo per read only counts shared bytes more than once.
             Object shared = read instanceof ObjectRead object ? object.info() : read;
             Runnable release = pendingAnswers.tryHold(shared, read.size());
             if (release == null) {
