@@ -6,7 +6,8 @@
 #   (b) cassandra-serving-dc     the same job pointed at datacenter "serving" (baseline)
 #
 #   backup-dc/bench/serving-p99.sh [--count N] [--cassandra-count N] [--phase SECONDS] [--settle SECONDS]
-#                                  [--load-fraction F] [--read-rate R] [--only a,b,c,d] [--workdir DIR]
+#                                  [--load-fraction F] [--read-rate R] [--rounds N] [--only a,b,c,d]
+#                                  [--workdir DIR]
 #
 # Serving load: the load generator's workload b (95 % GET, 5 % PUT, Zipfian) on a dataset of the
 # portal's sizes (lognormal, median 20 KiB, p90 50 KiB), open loop. For each set-up the script
@@ -17,7 +18,10 @@
 # Three measured phases of --phase seconds: before, during (full backups
 # back to back, each into a fresh directory target, until the phase ends), after. The table gives
 # serving read p99 per phase, the rise during, the backups completed during the phase and the
-# first one's time; the last line is one JSON object with every figure.
+# first one's time; the last line is one JSON object with every figure. With --rounds N (default 1)
+# each set-up repeats before, during, after N times back to back, and the table adds the median
+# over the rounds, so one stall (a flush, a collection) shows as one round's outlier. The slowest
+# read of each "after" phase is printed too, for the same reason.
 #
 # Sizes: --count objects (default 5000, ~130 MB) in the embedded store, so a backup at the default
 # --read-rate 8M takes ~17 s; --cassandra-count (default 1500, ~40 MB) in the local cluster, loaded
@@ -43,6 +47,7 @@ phase=30
 settle=""
 load_fraction=0.55
 read_rate=8M
+rounds=1
 only=a,b,c,d
 workdir=""
 while [ $# -gt 0 ]; do
@@ -53,9 +58,10 @@ while [ $# -gt 0 ]; do
     --settle) settle=$2; shift 2 ;;
     --load-fraction) load_fraction=$2; shift 2 ;;
     --read-rate) read_rate=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
-    -h|--help) sed -n 2,36p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,40p "$0"; exit 0 ;;
     *) echo "serving-p99: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -184,6 +190,7 @@ stop_service() {
 
 json_field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, {"d": d}))' "$@"; }
 p99() { json_field "$1" 'd["perOperation"].get("read",{}).get("p99Ms",0)'; }
+pmax() { json_field "$1" 'd["perOperation"].get("read",{}).get("maxMs",0)'; }
 
 load_dataset() { # dataset count
   local started=$SECONDS
@@ -211,25 +218,34 @@ measure() { # name dataset backup-args...
     lt run "${common[@]}" "${s3[@]}" -w b --rate "$rate" --threads 16 --duration "${settle}s" --quiet \
         --out "$workdir/results/$name-settle.json" >/dev/null
   fi
-  run before
-  echo "== $name: during (full backups back to back)" >&2
-  run during &
+  local round
+  for round in $(seq 1 "$rounds"); do
+    measure_round "$name" "$round" "$@"
+  done
+}
+
+measure_round() { # name round backup-args...: before, during (backups back to back), after
+  local name=$1 round=$2; shift 2
+  local tag=$name-r$round
+  run "before-r$round"
+  echo "== $name, round $round: during (full backups back to back)" >&2
+  run "during-r$round" &
   local load_pid=$!
   local n first_secs status=ok
-  : >"$workdir/results/$name-backups.txt"
+  : >"$workdir/results/$tag-backups.txt"
   (
     sleep 5 # the load's unrecorded warm-up
     i=0
     while kill -0 "$load_pid" 2>/dev/null; do
       i=$((i + 1))
       start=$(date +%s.%N)
-      if (backup run "$@" --target "dir:$workdir/targets/$name-$i" --report "$workdir/results/$name-backup-$i.json") \
-          >"$workdir/results/$name-backup-$i.log" 2>&1; then
+      if (backup run "$@" --target "dir:$workdir/targets/$tag-$i" --report "$workdir/results/$tag-backup-$i.json") \
+          >"$workdir/results/$tag-backup-$i.log" 2>&1; then
         if kill -0 "$load_pid" 2>/dev/null; then
-          echo "$i $(echo "$(date +%s.%N) - $start" | bc)" >>"$workdir/results/$name-backups.txt"
+          echo "$i $(echo "$(date +%s.%N) - $start" | bc)" >>"$workdir/results/$tag-backups.txt"
         fi
       else
-        kill -0 "$load_pid" 2>/dev/null && echo "failed $i" >>"$workdir/results/$name-backups.txt"
+        kill -0 "$load_pid" 2>/dev/null && echo "failed $i" >>"$workdir/results/$tag-backups.txt"
       fi
     done
   ) &
@@ -238,14 +254,16 @@ measure() { # name dataset backup-args...
   pkill -P "$loop_pid" 2>/dev/null || true
   kill "$loop_pid" 2>/dev/null || true
   wait "$loop_pid" 2>/dev/null || true
+  rm -rf "$workdir/targets/$tag-"*
   sleep 2
-  echo "== $name: after" >&2
-  run after
-  n=$(grep -c -v failed "$workdir/results/$name-backups.txt" || true)
-  first_secs=$(awk '!/failed/ {print $2; exit}' "$workdir/results/$name-backups.txt")
-  grep -q failed "$workdir/results/$name-backups.txt" && status="failed: see $workdir/results/$name-backup-*.log"
-  printf '%s %s %s %s %s %s %s %s %s\n' "$name" "$max" "$rate" "$(p99 "$workdir/results/$name-before.json")" \
-    "$(p99 "$workdir/results/$name-during.json")" "$(p99 "$workdir/results/$name-after.json")" \
+  echo "== $name, round $round: after" >&2
+  run "after-r$round"
+  n=$(grep -c -v failed "$workdir/results/$tag-backups.txt" || true)
+  first_secs=$(awk '!/failed/ {print $2; exit}' "$workdir/results/$tag-backups.txt")
+  grep -q failed "$workdir/results/$tag-backups.txt" && status="failed: see $workdir/results/$tag-backup-*.log"
+  printf '%s %s %s %s %s %s %s %s %s %s %s\n' "$name" "$round" "$max" "$rate" \
+    "$(p99 "$workdir/results/$name-before-r$round.json")" "$(p99 "$workdir/results/$name-during-r$round.json")" \
+    "$(p99 "$workdir/results/$name-after-r$round.json")" "$(pmax "$workdir/results/$name-after-r$round.json")" \
     "${n:-0}" "${first_secs:-none}" "${status// /_}" >>"$workdir/results/summary.txt"
 }
 
@@ -288,22 +306,36 @@ echo "Serving read p99 (ms), workload b (95% GET / 5% PUT, Zipfian), open loop a
 echo "${phase}s per phase; embedded $count objects (--read-rate $read_rate), Cassandra $cassandra_count objects."
 echo "One machine: the backup datacenter's node and the backup job of a, b: $isolation (I/O scheduler ${io_scheduler:-unknown});"
 echo "the job of c: nice 19, ionice -c3; d at normal priority."
-printf '%-26s %8s %8s %9s %9s %9s %8s %6s %8s  %s\n' setup max-ops/s rate before during after rise bkps first-s status
+printf '%-26s %5s %8s %8s %9s %9s %9s %8s %8s %6s %8s  %s\n' setup round max-ops/s rate before during after after-max rise bkps first-s status
 python3 - "$workdir/results/summary.txt" "$count" "$cassandra_count" "$phase" "$load_fraction" "$read_rate" \
-  "$isolation" "${io_scheduler:-unknown}" <<'PY'
-import json, sys
-rows = []
+  "$isolation" "${io_scheduler:-unknown}" "$rounds" <<'PY'
+import json, statistics, sys
+rows, by_setup = [], {}
 for line in open(sys.argv[1]):
-    name, mx, rate, before, during, after, n, first, status = line.split()
+    name, rnd, mx, rate, before, during, after, after_max, n, first, status = line.split()
     b, d, a = float(before), float(during), float(after)
     rise = (d / b - 1) * 100 if b > 0 else float("nan")
-    print(f"{name:<26} {float(mx):8.0f} {int(rate):8d} {b:9.2f} {d:9.2f} {a:9.2f} {rise:+7.1f}% {n:>6} {first:>8}  {status}")
-    rows.append({"setup": name, "maxOpsPerSecond": round(float(mx), 1), "rateOpsPerSecond": int(rate),
-                 "p99BeforeMs": b, "p99DuringMs": d, "p99AfterMs": a, "riseDuringPct": round(rise, 1),
-                 "fullBackupsDuring": int(n), "firstBackupSeconds": None if first == "none" else float(first),
-                 "status": status})
+    print(f"{name:<26} {rnd:>5} {float(mx):8.0f} {int(rate):8d} {b:9.2f} {d:9.2f} {a:9.2f} {float(after_max):8.1f}"
+          f" {rise:+7.1f}% {n:>6} {first:>8}  {status}")
+    row = {"setup": name, "round": int(rnd), "maxOpsPerSecond": round(float(mx), 1), "rateOpsPerSecond": int(rate),
+           "p99BeforeMs": b, "p99DuringMs": d, "p99AfterMs": a, "maxAfterMs": float(after_max),
+           "riseDuringPct": round(rise, 1), "fullBackupsDuring": int(n),
+           "firstBackupSeconds": None if first == "none" else float(first), "status": status}
+    rows.append(row)
+    by_setup.setdefault(name, []).append(row)
+medians = []
+for name, rs in by_setup.items():
+    med = lambda k: statistics.median(r[k] for r in rs)
+    m = {"setup": name, "rounds": len(rs), "p99BeforeMs": med("p99BeforeMs"), "p99DuringMs": med("p99DuringMs"),
+         "p99AfterMs": med("p99AfterMs"), "riseDuringPct": round(med("riseDuringPct"), 1),
+         "roundsWithin10Pct": sum(1 for r in rs if r["riseDuringPct"] <= 10)}
+    medians.append(m)
+    if len(rs) > 1:
+        print(f"{name:<26} {'med':>5} {'':>8} {'':>8} {m['p99BeforeMs']:9.2f} {m['p99DuringMs']:9.2f} {m['p99AfterMs']:9.2f}"
+              f" {'':>8} {m['riseDuringPct']:+7.1f}%  rounds with a rise of at most 10 %: {m['roundsWithin10Pct']} of {len(rs)}")
 print(json.dumps({"benchmark": "serving-p99", "embeddedObjects": int(sys.argv[2]), "cassandraObjects": int(sys.argv[3]),
                   "phaseSeconds": int(sys.argv[4]), "loadFraction": float(sys.argv[5]), "embeddedReadRate": sys.argv[6],
-                  "workload": "b", "loop": "open", "isolationBackupDc": sys.argv[7], "jobPriority": {"a": "as the backup node", "b": "as the backup node", "c": "nice 19, ionice -c3", "d": "normal"}, "ioScheduler": sys.argv[8],
-                  "results": rows}))
+                  "rounds": int(sys.argv[9]), "workload": "b", "loop": "open", "isolationBackupDc": sys.argv[7],
+                  "jobPriority": {"a": "as the backup node", "b": "as the backup node", "c": "nice 19, ionice -c3", "d": "normal"},
+                  "ioScheduler": sys.argv[8], "results": rows, "medians": medians}))
 PY

@@ -6,8 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,10 +122,22 @@ public final class KeyRing implements CredentialsProvider, AutoCloseable {
         return Map.copyOf(m);
     }
 
-    /** What identifies the file's content without reading it: modification time, size, inode. */
+    /**
+     * What identifies the file's content: its inode and a digest of its bytes. Times and sizes
+     * alone miss a rewrite of the same length within one tick of the file system's clock, and the
+     * file is small enough to read at every check.
+     */
     private Object version() throws IOException {
         BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-        return List.of(a.lastModifiedTime().toMillis(), a.size(), String.valueOf(a.fileKey()));
+        return List.of(String.valueOf(a.fileKey()), HexFormat.of().formatHex(sha256(Files.readAllBytes(file))));
+    }
+
+    private static byte[] sha256(byte[] bytes) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private Object versionOrNull() {

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -97,6 +99,22 @@ class KeyFileTest {
             KeyFile.write(file, List.of(new AccessKey("FIXED", "two-secret-000", List.of(new Grant(Role.READ_ONLY, null)))));
             assertFalse(ring.reloadIfChanged(), "a key both fixed and in the file is refused");
             assertTrue(ring.allows("FIXED", Access.MANAGE, "x"));
+        }
+    }
+
+    @Test
+    void aRewriteOfTheSameLengthAndTimeIsNoticed() throws Exception {
+        Path file = dir.resolve("keys");
+        KeyFile.write(file, List.of(new AccessKey("ONE", "one-secret-000", List.of(new Grant(Role.READ_ONLY, null)))));
+        FileTime written = Files.getLastModifiedTime(file);
+        try (KeyRing ring = new KeyRing(List.of(), file, false)) {
+            assertFalse(ring.reloadIfChanged());
+            String rotated = Files.readString(file).replace("one-secret-000", "one-secret-111");
+            Files.writeString(file, rotated, StandardOpenOption.TRUNCATE_EXISTING);
+            Files.setLastModifiedTime(file, written);
+            assertTrue(ring.reloadIfChanged(), "same inode, size and time, other bytes");
+            assertEquals("one-secret-111", ring.secretKey("ONE").orElseThrow());
+            assertFalse(ring.reloadIfChanged());
         }
     }
 }
