@@ -194,13 +194,13 @@ final class JettyExchange implements HttpExchange {
     public boolean writeLastDetached(ByteBuffer bytes, Runnable written) {
         handOverHeaders();
         unfinished.incrementAndGet();
-        new SlicedWrite(response, bytes, failed -> {
+        SlicedWrite.start(response, bytes, failed -> {
             try {
                 written.run();
             } finally {
                 finish(failed);
             }
-        }).iterate();
+        });
         return true;
     }
 

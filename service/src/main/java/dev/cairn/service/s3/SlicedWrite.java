@@ -3,6 +3,7 @@ package dev.cairn.service.s3;
 import java.nio.ByteBuffer;
 import java.util.function.Consumer;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.IteratingCallback;
 
 /**
@@ -24,10 +25,19 @@ final class SlicedWrite extends IteratingCallback {
     private final Consumer<Throwable> done;
     private boolean lastWritten;
 
-    SlicedWrite(Response response, ByteBuffer rest, Consumer<Throwable> done) {
+    private SlicedWrite(Response response, ByteBuffer rest, Consumer<Throwable> done) {
         this.response = response;
         this.rest = rest;
         this.done = done;
+    }
+
+    /** Starts writing {@code rest}; a body of one slice goes in one write, without the iteration's state. */
+    static void start(Response response, ByteBuffer rest, Consumer<Throwable> done) {
+        if (rest.remaining() <= SLICE) {
+            response.write(true, rest, Callback.from(() -> done.accept(null), done));
+        } else {
+            new SlicedWrite(response, rest, done).iterate();
+        }
     }
 
     @Override
