@@ -361,6 +361,12 @@ public class CairnProperties {
          * SlowDown, so that slow readers cannot hold every request thread.
          */
         private int maxStreamingReads = 100;
+        /**
+         * Memory for answers of 1 MiB or less read from the store and written without holding a
+         * thread, all slow readers together; past it such answers are written holding their
+         * thread, as larger ones are. Answers from the object cache share its bytes and count them once.
+         */
+        private DataSize pendingAnswerBytes = DataSize.ofMegabytes(64);
 
         public DataSize getMaxObjectSize() {
             return maxObjectSize;
@@ -426,6 +432,14 @@ public class CairnProperties {
             maxStreamingReads = v;
         }
 
+        public DataSize getPendingAnswerBytes() {
+            return pendingAnswerBytes;
+        }
+
+        public void setPendingAnswerBytes(DataSize v) {
+            pendingAnswerBytes = v;
+        }
+
         public DataSize getSpoolMemoryBudget() {
             return spoolMemoryBudget;
         }
@@ -445,6 +459,7 @@ public class CairnProperties {
                     "cairn.limits.spool-memory-threshold must be in [0, 64MB]");
             require(spoolMemoryBudget.toBytes() >= 0, "cairn.limits.spool-memory-budget must not be negative");
             require(maxStreamingReads >= 1, "cairn.limits.max-streaming-reads must be at least 1");
+            require(pendingAnswerBytes.toBytes() >= 0, "cairn.limits.pending-answer-bytes must not be negative");
         }
     }
 

@@ -233,6 +233,20 @@ public class ServiceConfiguration {
         };
     }
 
+    /** Answers written without holding a thread, waiting on their readers (cairn.limits.pending-answer-bytes). */
+    @Bean
+    public MeterBinder pendingAnswerMeters(S3FrontDoor frontDoor) {
+        dev.cairn.service.s3.PendingAnswers budget = frontDoor.pendingAnswers();
+        return registry -> {
+            Gauge.builder("cairn.answers.pending.bytes", budget, dev.cairn.service.s3.PendingAnswers::used)
+                    .baseUnit("bytes").description("bytes of answers read from the store and not yet taken by their readers")
+                    .register(registry);
+            FunctionCounter.builder("cairn.answers.pending.refusals", budget, dev.cairn.service.s3.PendingAnswers::refusals)
+                    .description("answers written holding their thread because the pending-answer budget was spent")
+                    .register(registry);
+        };
+    }
+
     @Bean
     public MeterBinder storeAndEngineMeters(ObjectStore store,
                                             org.springframework.beans.factory.ObjectProvider<Engine> engines) {

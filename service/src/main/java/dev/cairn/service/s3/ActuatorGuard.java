@@ -36,10 +36,11 @@ public final class ActuatorGuard extends Handler.Wrapper {
         if (!S3FrontDoor.isActuator(path) || health) {
             return super.handle(request, response, callback);
         }
-        JettyExchange exchange = new JettyExchange(request, response);
+        JettyExchange exchange = new JettyExchange(request, response, callback);
         if (access.allows(exchange)) {
             return super.handle(request, response, callback);
         }
+        Throwable thrown = null;
         try {
             exchange.setStatus(403);
             exchange.setHeader("WWW-Authenticate", "Basic realm=\"cairn-metrics\"");
@@ -47,11 +48,10 @@ public final class ActuatorGuard extends Handler.Wrapper {
             exchange.send(Xml.plainDocument("Error").element("Code", S3Error.ACCESS_DENIED.code())
                     .element("Message", "the actuator needs a key with the metrics or admin role")
                     .element("Resource", path).toBytes());
-            exchange.handOverHeaders();
-            callback.succeeded();
         } catch (Throwable e) {
-            callback.failed(e);
+            thrown = e;
         }
+        exchange.served(thrown);
         return true;
     }
 }

@@ -57,6 +57,25 @@ public interface HttpExchange {
      */
     void write(ByteBuffer bytes, boolean last) throws IOException;
 
+    /**
+     * Writes the rest of a body that is all in memory as the last write, without waiting for the
+     * client to take it, so that a slow reader holds no thread. {@code written} runs once, when
+     * the bytes are out or the connection failed; until then {@code bytes} must stay unchanged.
+     * False when this exchange cannot (nothing is written then, and {@code written} never runs).
+     */
+    default boolean writeLastDetached(ByteBuffer bytes, Runnable written) {
+        return false;
+    }
+
+    /**
+     * Runs {@code action} once the answer is complete: after the request was served and any
+     * detached write ended. Its argument is null, or why the answer failed (the client gone).
+     * Exchanges without detached writes run it at once. Set once per exchange.
+     */
+    default void whenComplete(java.util.function.Consumer<Throwable> action) {
+        action.accept(null);
+    }
+
     boolean isCommitted();
 
     /** Forgets status, headers and anything buffered; only before the response is committed. */

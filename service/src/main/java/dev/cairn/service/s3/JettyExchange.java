@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -14,24 +16,33 @@ import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Blocker;
+import org.eclipse.jetty.util.Callback;
 
 /**
  * {@link HttpExchange} over Jetty's core request and response. Writes block the calling thread
- * until Jetty has taken the bytes, so a body streams with one buffer in memory. Response headers
- * are kept in a short list of their own and handed to Jetty once, before the first write or at
- * the end: replacing a header in Jetty's fields costs a scan and a copy each time. Not
- * thread-safe.
+ * until Jetty has taken the bytes, so a body streams with one buffer in memory; a body all in
+ * memory may instead be written detached ({@link SlicedWrite}), and the handler's callback is
+ * then completed when that write ends. Response headers are kept in a short list of their own
+ * and handed to Jetty once, before the first write or at the end: replacing a header in Jetty's
+ * fields costs a scan and a copy each time. Not thread-safe, apart from the completion.
  */
 final class JettyExchange implements HttpExchange {
     private final Request request;
     private final Response response;
+    private final Callback completed;
+    /** Serving the request, and a detached write when there is one; at 0 the answer is complete. */
+    private final AtomicInteger unfinished = new AtomicInteger(1);
+    private volatile Throwable failure;
+    private Consumer<Throwable> whenComplete;
     private final List<HttpField> responseHeaders = new ArrayList<>(16);
     private long contentLength = -1;
     private boolean headersHandedOver;
 
-    JettyExchange(Request request, Response response) {
+    /** @param completed the handler's callback, completed when the answer is */
+    JettyExchange(Request request, Response response, Callback completed) {
         this.request = request;
         this.response = response;
+        this.completed = completed;
     }
 
     @Override
@@ -179,8 +190,54 @@ final class JettyExchange implements HttpExchange {
         }
     }
 
+    @Override
+    public boolean writeLastDetached(ByteBuffer bytes, Runnable written) {
+        handOverHeaders();
+        unfinished.incrementAndGet();
+        SlicedWrite.start(response, bytes, failed -> {
+            try {
+                written.run();
+            } finally {
+                finish(failed);
+            }
+        });
+        return true;
+    }
+
+    @Override
+    public void whenComplete(Consumer<Throwable> action) {
+        whenComplete = action;
+    }
+
+    /** The request was served, or serving it threw {@code thrown}; completes the answer unless a write is pending. */
+    void served(Throwable thrown) {
+        finish(thrown);
+    }
+
+    private void finish(Throwable failed) {
+        if (failed != null && failure == null) {
+            failure = failed;
+        }
+        if (unfinished.decrementAndGet() != 0) {
+            return;
+        }
+        Throwable x = failure;
+        try {
+            if (whenComplete != null) {
+                whenComplete.accept(x);
+            }
+        } finally {
+            if (x == null) {
+                handOverHeaders();
+                completed.succeeded();
+            } else {
+                completed.failed(x);
+            }
+        }
+    }
+
     /** Gives Jetty the response headers; called before the first write and before completing. */
-    void handOverHeaders() {
+    private void handOverHeaders() {
         if (headersHandedOver) {
             return;
         }

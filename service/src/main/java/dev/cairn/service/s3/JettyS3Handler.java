@@ -1,5 +1,6 @@
 package dev.cairn.service.s3;
 
+import dev.cairn.service.console.ConsoleRoute;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -7,9 +8,11 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Jetty core handler in front of the servlet context: answers S3 requests through
- * {@link S3FrontDoor} and passes the rest ({@code /actuator}) on to Spring. S3 requests thus skip
+ * {@link S3FrontDoor} and passes the rest ({@code /actuator}, the console) on to Spring. S3 requests thus skip
  * the servlet layer (context scope, session and security handlers, request and response
- * wrappers) and the filter chain. Handlers block the Jetty thread they run on, as servlets did.
+ * wrappers) and the filter chain. Handlers block the Jetty thread they run on, as servlets did,
+ * except that a body all in memory is written detached: the thread goes free and the answer
+ * completes when Jetty has written it ({@link JettyExchange#writeLastDetached}).
  */
 public final class JettyS3Handler extends Handler.Wrapper {
     private final S3FrontDoor frontDoor;
@@ -26,19 +29,27 @@ public final class JettyS3Handler extends Handler.Wrapper {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
-        if (dev.cairn.service.console.ConsoleRoute.isConsole(request.getHttpURI().getPath()) && !frontDoor.isVirtualHosted(Request.getServerName(request))) return super.handle(request, response, callback);
-        if (S3FrontDoor.isActuator(request.getHttpURI().getPath())
-                && !frontDoor.isVirtualHosted(Request.getServerName(request))) {
+        if (!isS3(request)) {
             return super.handle(request, response, callback);
         }
+        JettyExchange exchange = new JettyExchange(request, response, callback);
+        Throwable thrown = null;
         try {
-            JettyExchange exchange = new JettyExchange(request, response);
             frontDoor.serve(exchange);
-            exchange.handOverHeaders();
-            callback.succeeded();
         } catch (Throwable e) {
-            callback.failed(e);
+            thrown = e;
         }
+        exchange.served(thrown);
         return true;
+    }
+
+    /**
+     * Whether a request is S3's: all are but the console's and the operations endpoint's paths,
+     * and those too when virtual-hosted (a bucket's keys may start with anything).
+     */
+    private boolean isS3(Request request) {
+        String path = request.getHttpURI().getPath();
+        boolean elsewhere = ConsoleRoute.isConsole(path) || S3FrontDoor.isActuator(path);
+        return !elsewhere || frontDoor.isVirtualHosted(Request.getServerName(request));
     }
 }

@@ -27,10 +27,21 @@ final class ObjectReadHandler {
      * readers of large objects as threads would leave none for anyone else.
      */
     private final java.util.concurrent.Semaphore streams;
+    /**
+     * Answers of 1 MiB or less are written detached, so that slow readers hold no thread, while
+     * this budget lasts; past it they are written holding their thread, and threads, not memory,
+     * wait for slow readers.
+     */
+    private final PendingAnswers pendingAnswers;
 
     ObjectReadHandler(S3Context ctx) {
         this.ctx = ctx;
         this.streams = new java.util.concurrent.Semaphore(ctx.properties().getLimits().getMaxStreamingReads());
+        this.pendingAnswers = new PendingAnswers(ctx.properties().getLimits().getPendingAnswerBytes().toBytes());
+    }
+
+    PendingAnswers pendingAnswers() {
+        return pendingAnswers;
     }
 
     /** {@code publicOnly}: serve only a public-read object; anything else (absent too) is AccessDenied. */
@@ -183,15 +194,29 @@ final class ObjectReadHandler {
         }
         ByteBuffer cached = read.inMemory(offset, length);
         if (cached != null) {
-            // No socket write of more than a copy buffer: the JDK passes a heap buffer through a
-            // temporary direct buffer of its size and keeps that for the thread.
-            while (cached.remaining() > COPY_BUFFER) {
-                ByteBuffer part = cached.slice();
-                part.limit(COPY_BUFFER);
-                r.http.write(part, false);
-                cached.position(cached.position() + COPY_BUFFER);
+            // Answers from one cache entry share its bytes and its ObjectInfo, which stands for the
+            // bytes: a read-only buffer does not show its array. A store that makes a new
+            // ObjectInfo per read only counts shared bytes more than once.
+            Object shared = read instanceof ObjectRead object ? object.info() : read;
+            Runnable release = pendingAnswers.tryHold(shared, read.size());
+            if (release == null) {
+                writeBlocking(r, cached);
+            } else {
+                writeDetached(r, cached, release);
             }
-            r.http.write(cached, true);
+            r.bytesOut += length;
+            return;
+        }
+        Runnable release = length <= STREAMED_BYTES ? pendingAnswers.tryHold(new Object(), length) : null;
+        if (release != null) {
+            ByteBuffer body;
+            try {
+                body = ByteBuffer.wrap(readFully(read, offset, length));
+            } catch (IOException | RuntimeException e) {
+                release.run();
+                throw e;
+            }
+            writeDetached(r, body, release);
             r.bytesOut += length;
             return;
         }
@@ -216,6 +241,35 @@ final class ObjectReadHandler {
                 streams.release();
             }
         }
+    }
+
+    /** {@code release} runs once the body is written, or at once when the exchange writes blocking. */
+    private static void writeDetached(S3Request r, ByteBuffer body, Runnable release) throws IOException {
+        if (!r.http.writeLastDetached(body, release)) {
+            release.run();
+            writeBlocking(r, body);
+        }
+    }
+
+    private static byte[] readFully(ContentRead read, long offset, long length) throws IOException {
+        try (InputStream in = read.open(offset, length)) {
+            byte[] body = in.readNBytes((int) length);
+            if (body.length != length) {
+                throw new IOException("content ended " + (length - body.length) + " bytes early");
+            }
+            return body;
+        }
+    }
+
+    /** No socket write of more than a copy buffer (see {@link SlicedWrite#SLICE}). */
+    private static void writeBlocking(S3Request r, ByteBuffer body) throws IOException {
+        while (body.remaining() > COPY_BUFFER) {
+            ByteBuffer part = body.slice();
+            part.limit(COPY_BUFFER);
+            r.http.write(part, false);
+            body.position(body.position() + COPY_BUFFER);
+        }
+        r.http.write(body, true);
     }
 
     static void writeAttributes(S3Request r, ObjectAttributes a) {

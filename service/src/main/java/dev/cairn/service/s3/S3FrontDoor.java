@@ -72,6 +72,11 @@ public final class S3FrontDoor {
         this.idPrefix = String.format("%06X", new SecureRandom().nextInt(1 << 24));
     }
 
+    /** Bytes of answers written detached and not yet taken by slow readers ({@code cairn.limits.pending-answer-bytes}). */
+    public PendingAnswers pendingAnswers() {
+        return reads.pendingAnswers();
+    }
+
     /**
      * Whether a path is the operations endpoint's; it is S3's all the same when the request is
      * virtual-hosted ({@link #isVirtualHosted}).
@@ -102,7 +107,6 @@ public final class S3FrontDoor {
         http.setHeader("x-amz-id-2", requestId);
         S3Request r = null;
         String errorCode = null;
-        int status;
         try {
             r = new S3Request(http, requestId, ctx.properties().getVirtualHostDomains());
             S3Exception routing = null;
@@ -147,17 +151,23 @@ public final class S3FrontDoor {
                 sendError(http, r, 500, errorCode, S3Error.INTERNAL_ERROR.message(), requestId);
             }
         } finally {
-            status = http.status();
-            long nanos = System.nanoTime() - start;
-            Operation op = r == null ? Operation.UNSUPPORTED : r.operation;
-            long in = r == null ? 0 : r.bytesIn;
-            long out = r == null ? 0 : r.bytesOut;
-            metrics.record(op, nanos, in, out, errorCode);
-            if (ACCESS.isInfoEnabled()) {
-                String who = r == null || r.auth == null || r.auth.isAnonymous() ? "-" : r.auth.accessKey();
-                ACCESS.info("{} {} {} {} {} {} {} {} {}us {}", requestId, http.remoteAddr(), http.method(), uri,
-                        status, op.apiName(), in, out, nanos / 1000, who);
-            }
+            S3Request done = r;
+            String code = errorCode;
+            http.whenComplete(failure -> record(http, done, requestId, uri, start,
+                    failure != null && code == null ? "ClientAbort" : code));
+        }
+    }
+
+    /** Metrics and the access log of an answer, once it is complete. */
+    private void record(HttpExchange http, S3Request r, String requestId, String uri, long start, String errorCode) {
+        long nanos = System.nanoTime() - start;
+        Operation op = r == null ? Operation.UNSUPPORTED : r.operation;
+        long in = r == null ? 0 : r.bytesIn;
+        long out = r == null ? 0 : r.bytesOut;
+        metrics.record(op, nanos, in, out, errorCode);
+        if (ACCESS.isInfoEnabled()) {
+            String who = r == null || r.auth == null || r.auth.isAnonymous() ? "-" : r.auth.accessKey();
+            ACCESS.info("{} {} {} {} {} {} {} {} {}us {}", requestId, http.remoteAddr(), http.method(), uri, http.status(), op.apiName(), in, out, nanos / 1000, who);
         }
     }
 

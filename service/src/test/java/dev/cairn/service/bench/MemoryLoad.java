@@ -17,18 +17,23 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>
  * java -cp service/target/test-classes dev.cairn.service.bench.MemoryLoad PORT ACCESS SECRET PHASE ARGS...
- *   setup LARGE_MIB               bucket "mem" (public-read), objects "small" (20 KiB) and "large"
+ *   setup LARGE_MIB               bucket "mem" (public-read), objects "small" (20 KiB), "large" and 16 "image/N" (200 KiB)
  *   probe SECONDS                 the probe alone: the baseline
  *   idle CONNECTIONS SECONDS      connections that each make one GET, then stay open, idle
  *   gets CONNECTIONS SECONDS      connections that each GET "small" in a loop
  *   put COUNT MIB                 concurrent single PUTs of distinct content, each checked by its ETag
  *   multipart COUNT MIB PART_MIB  concurrent multipart uploads (parts one after another), checked likewise
  *   slow READERS SECONDS KIB_S    readers of "large" at KIB_S KiB/s each, content checked, closed after SECONDS
+ *   images READERS SECONDS KIB_S  readers of one image after another at KIB_S KiB/s each, content checked,
+ *                                 closed after SECONDS
  * </pre>
  */
 public final class MemoryLoad {
     static final String BUCKET = "mem";
     static final int SMALL_BYTES = 20 * 1024;
+    static final int IMAGES = 16;
+    static final int IMAGE_BYTES = 200 * 1024;
+    private static final long IMAGE_SEED = 10;
     private static final int PROBES = 4;
     private static final long STACK_BYTES = 256 * 1024;
 
@@ -60,6 +65,7 @@ public final class MemoryLoad {
             case "put" -> load.uploads(a[0], a[1], 0);
             case "multipart" -> load.uploads(a[0], a[1], a[2]);
             case "slow" -> load.slow(a[0], a[1], a[2]);
+            case "images" -> load.images(a[0], a[1], a[2]);
             default -> throw new IllegalArgumentException("unknown phase " + phase);
         };
         System.out.println(line);
@@ -74,6 +80,9 @@ public final class MemoryLoad {
             }
             put(c, "/" + BUCKET + "/small", "", Content.SMALL_SEED, SMALL_BYTES);
             put(c, "/" + BUCKET + "/large", "", Content.LARGE_SEED, (long) largeMib << 20);
+            for (int i = 0; i < IMAGES; i++) {
+                put(c, "/" + BUCKET + "/image/" + i, "", IMAGE_SEED + i, IMAGE_BYTES);
+            }
         }
         return "setup=ok";
     }
@@ -214,25 +223,7 @@ public final class MemoryLoad {
                         return;
                     }
                     started.incrementAndGet();
-                    Content.Checker check = new Content.Checker(Content.LARGE_SEED);
-                    byte[] buf = new byte[4096];
-                    long perTick = Math.max(1, kibPerSecond * 1024L / 20);
-                    long left = r.contentLength();
-                    while (left > 0 && System.nanoTime() < end) {
-                        long tickEnd = System.nanoTime() + 50_000_000L;
-                        long tick = Math.min(perTick, left);
-                        while (tick > 0) {
-                            int n = c.readBody(buf, (int) Math.min(buf.length, tick));
-                            check.update(buf, n);
-                            tick -= n;
-                            left -= n;
-                            bytes.addAndGet(n);
-                        }
-                        long rest = tickEnd - System.nanoTime();
-                        if (rest > 0) {
-                            TimeUnit.NANOSECONDS.sleep(rest);
-                        }
-                    }
+                    readSlowly(c, Content.LARGE_SEED, r.contentLength(), kibPerSecond, end, bytes);
                 } catch (IOException | RuntimeException | InterruptedException e) {
                     failures.add(e.toString());
                 } finally {
@@ -244,6 +235,76 @@ public final class MemoryLoad {
         String first = failures.isEmpty() ? "" : " first_failure=\"" + failures.peek().replace('"', '\'') + "\"";
         return String.format("readers=%d started=%d refused_503=%d failed=%d read_kib_per_s=%.0f %s%s", readers,
                 started.get(), refused.get(), failures.size(), bytes.get() / 1024.0 / seconds, probe.stop(), first);
+    }
+
+    /**
+     * Readers that each GET one image after another on their connection, reading every answer
+     * at {@code kibPerSecond}: small answers that wait on their readers.
+     */
+    private String images(int readers, int seconds, int kibPerSecond) throws Exception {
+        AtomicLong bytes = new AtomicLong();
+        AtomicLong completed = new AtomicLong();
+        AtomicLong refused = new AtomicLong();
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        CountDownLatch done = new CountDownLatch(readers);
+        Probe probe = Probe.start(this);
+        for (int i = 0; i < readers; i++) {
+            int first = i;
+            thread("image-" + i, () -> {
+                try (HttpConn c = connect(16 * 1024)) {
+                    for (int n = first; System.nanoTime() < end; n++) {
+                        int image = n % IMAGES;
+                        HttpConn.Response r = c.send("GET /" + BUCKET + "/image/" + image + " HTTP/1.1\r\nHost: " + host
+                                + ":" + port + "\r\n\r\n");
+                        if (r.status() == 503) {
+                            refused.incrementAndGet();
+                            return;
+                        }
+                        if (r.status() != 200 || r.contentLength() != IMAGE_BYTES) {
+                            failures.add("status " + r.status() + ", " + r.contentLength() + " bytes");
+                            return;
+                        }
+                        if (readSlowly(c, IMAGE_SEED + image, IMAGE_BYTES, kibPerSecond, end, bytes)) {
+                            completed.incrementAndGet();
+                        }
+                    }
+                } catch (IOException | RuntimeException | InterruptedException e) {
+                    failures.add(e.toString());
+                } finally {
+                    done.countDown();
+                }
+            });
+        }
+        done.await(seconds + 120L, TimeUnit.SECONDS);
+        String first = failures.isEmpty() ? "" : " first_failure=\"" + failures.peek().replace('"', '\'') + "\"";
+        return String.format("readers=%d images_read=%d refused_503=%d failed=%d read_kib_per_s=%.0f %s%s", readers,
+                completed.get(), refused.get(), failures.size(), bytes.get() / 1024.0 / seconds, probe.stop(), first);
+    }
+
+    /** Reads a body at {@code kibPerSecond}, checking it, until it ends or {@code end}; whether it ended. */
+    private static boolean readSlowly(HttpConn c, long seed, long length, int kibPerSecond, long end, AtomicLong bytes)
+            throws IOException, InterruptedException {
+        Content.Checker check = new Content.Checker(seed);
+        byte[] buf = new byte[4096];
+        long perTick = Math.max(1, kibPerSecond * 1024L / 20);
+        long left = length;
+        while (left > 0 && System.nanoTime() < end) {
+            long tickEnd = System.nanoTime() + 50_000_000L;
+            long tick = Math.min(perTick, left);
+            while (tick > 0) {
+                int n = c.readBody(buf, (int) Math.min(buf.length, tick));
+                check.update(buf, n);
+                tick -= n;
+                left -= n;
+                bytes.addAndGet(n);
+            }
+            long rest = tickEnd - System.nanoTime();
+            if (rest > 0) {
+                TimeUnit.NANOSECONDS.sleep(rest);
+            }
+        }
+        return left == 0;
     }
 
     /** Streams generated content as one PUT; its ETag must be the content's MD5. */
