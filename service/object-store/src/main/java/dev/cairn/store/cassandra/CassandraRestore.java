@@ -6,6 +6,7 @@ import static dev.cairn.store.cassandra.CassandraKeys.KIND_VERSION;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.Statement;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectVersion;
@@ -17,6 +18,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -37,9 +39,13 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Under the key's lease like every change of a versioned key ({@link CassandraVersions}); the
  * cells are written at a timestamp after every cell read, so they win over what they replace
- * whatever the restored write id's age. Thread-safe.
+ * whatever the restored write id's age. Versions of one key given together ({@link #restoreKey})
+ * share a lease, a read and a batch per {@link #GROUP}. Thread-safe.
  */
 final class CassandraRestore {
+    /** Versions of one key placed under one lease: the group's batch stays a few KB, the lease short. */
+    static final int GROUP = 16;
+
     private final CassandraTables t;
     private final CassandraBuckets buckets;
     private final CassandraContent content;
@@ -67,7 +73,7 @@ final class CassandraRestore {
     }
 
     void restore(String bucket, VersionRecord record, ContentSource source) throws IOException {
-        restoreKey(bucket, List.of(record), java.util.Collections.singletonList(source));
+        restoreKey(bucket, List.of(record), Collections.singletonList(source));
     }
 
     /**
@@ -113,9 +119,6 @@ final class CassandraRestore {
             }
         }
     }
-
-    /** Versions of one key placed under one lease; a group's batch stays well under Cassandra's batch size limits. */
-    static final int GROUP = 16;
 
     /** One record to write, with its content once stored and held. */
     private static final class Item {
@@ -280,7 +283,7 @@ final class CassandraRestore {
                 }
             }
             List<CompletableFuture<AsyncResultSet>> recorded = new ArrayList<>();
-            List<com.datastax.oss.driver.api.core.cql.Statement<?>> completions = new ArrayList<>();
+            List<Statement<?>> completions = new ArrayList<>();
             for (Item i : items) {
                 ObjectVersion v = i.v();
                 byte[] sort = i.record.order();
