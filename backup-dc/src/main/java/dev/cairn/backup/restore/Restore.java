@@ -197,9 +197,10 @@ public final class Restore {
     }
 
     /**
-     * Writes the versions of one key in one task: replayed oldest first, or each in its place
-     * one after the other (a store changes a versioned key under the key's lease, which writers of
-     * one key in parallel would only contend for).
+     * Writes the versions of one key in one task: replayed oldest first, or given to the
+     * destination together ({@link RestoreDestination#putVersions}), which writes each in its place
+     * (a store changes a versioned key under the key's lease, which writers of one key in parallel
+     * would only contend for; Cassandra takes it once for up to 16 versions).
      */
     private Future<?> submitKey(ExecutorService pool, List<BackupRow> newestFirst, BlobLocations locations,
                                 boolean clearFirst, Progress progress) {
@@ -211,9 +212,7 @@ public final class Restore {
             if (destination.replaysVersions()) {
                 destination.replay(newestFirst, contents, clearFirst);
             } else {
-                for (int i = 0; i < newestFirst.size(); i++) {
-                    destination.put(newestFirst.get(i), contents.get(i));
-                }
+                destination.putVersions(newestFirst, contents);
             }
             for (BackupRow r : newestFirst) {
                 progress.objects.incrementAndGet();

@@ -32,6 +32,17 @@ public interface RestoreDestination extends AutoCloseable {
     void put(BackupRow row, ContentSource content) throws IOException;
 
     /**
+     * Writes versions of one key, each in its place, as {@link #put} writes each; a destination
+     * may write them together (a Cassandra keyspace: under one lease of the key). {@code contents}
+     * holds each row's content (null for a delete marker), in the order of {@code rows}.
+     */
+    default void putVersions(List<BackupRow> rows, List<ContentSource> contents) throws IOException {
+        for (int i = 0; i < rows.size(); i++) {
+            put(rows.get(i), contents.get(i));
+        }
+    }
+
+    /**
      * Whether it writes the versions of a key by replaying them, oldest first, through
      * {@link #replay} (an S3 endpoint, where no client chooses a version's id or time) rather than
      * each in its place through {@link #put}.

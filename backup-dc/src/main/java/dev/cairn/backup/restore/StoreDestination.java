@@ -12,6 +12,8 @@ import dev.cairn.store.VersionQuery;
 import dev.cairn.store.VersionRecord;
 import dev.cairn.store.Versioning;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Restores into an {@link ObjectStore} (a fresh embedded store, a Cassandra keyspace). A store
@@ -87,6 +89,22 @@ public final class StoreDestination implements RestoreDestination {
         }
         ObjectInfo o = row.info();
         store.putObject(row.bucket(), o.key(), o.attributes(), content, o.etag(), o.partCount(), o.checksums(), false);
+    }
+
+    @Override
+    public void putVersions(List<BackupRow> rows, List<ContentSource> contents) throws IOException {
+        if (rows.isEmpty() || !store.restoresVersions()) {
+            RestoreDestination.super.putVersions(rows, contents);
+            return;
+        }
+        List<VersionRecord> records = new ArrayList<>();
+        for (BackupRow row : rows) {
+            if (!row.isVersion() || !row.bucket().equals(rows.get(0).bucket()) || !row.key().equals(rows.get(0).key())) {
+                throw new IllegalArgumentException("putVersions takes the versions of one key: " + row.bucket() + "/" + row.key());
+            }
+            records.add(row.version());
+        }
+        store.restoreVersions(rows.get(0).bucket(), records, contents);
     }
 
     @Override

@@ -13,7 +13,8 @@ import java.util.PriorityQueue;
 /**
  * Merges sorted row chunk files into one sorted stream with bounded memory: at most
  * {@link #FAN_IN} files are open at once; more are merged in passes into intermediate chunks.
- * A (bucket, key) present twice is kept once (the first).
+ * A row present twice (equal in manifest order) is kept once (the first), and so is a key's
+ * version {@code null} read both without and with a place ({@link OneNullVersion}).
  */
 public final class RowMerge {
     static final int FAN_IN = 64;
@@ -57,7 +58,8 @@ public final class RowMerge {
     private record Head(BackupRow row, RowChunks.Reader reader) {
     }
 
-    private static void mergeGroup(List<Path> files, Sink sink) throws IOException {
+    private static void mergeGroup(List<Path> files, Sink out) throws IOException {
+        OneNullVersion sink = new OneNullVersion(out);
         PriorityQueue<Head> heap = new PriorityQueue<>((a, b) -> BackupRow.ORDER.compare(a.row(), b.row()));
         List<RowChunks.Reader> readers = new ArrayList<>();
         try {
@@ -81,6 +83,7 @@ public final class RowMerge {
                     heap.add(new Head(next, h.reader()));
                 }
             }
+            sink.finish();
         } finally {
             for (RowChunks.Reader r : readers) {
                 r.close();

@@ -143,6 +143,18 @@ abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public void restoreVersions(String bucket, List<VersionRecord> records, List<ContentSource> contents)
+            throws IOException {
+        if (records.isEmpty()) {
+            return;
+        }
+        versionWrite(bucket, records.get(0).version().key(), () -> {
+            delegate.restoreVersions(bucket, records, contents);
+            return null;
+        });
+    }
+
+    @Override
     public VersionPage listObjectVersions(String bucket, VersionQuery query) throws IOException {
         return delegate.listObjectVersions(bucket, query);
     }

@@ -245,6 +245,18 @@ public interface ObjectStore extends AutoCloseable {
         throw new UnsupportedOperationException("restoring a row as recorded");
     }
 
+    /**
+     * Writes versions of one key as {@link #restoreVersion} writes each, in the given order; a
+     * store may write them together (Cassandra: under one lease of the key). {@code contents}
+     * holds each record's content (null for a delete marker), in the order of {@code records}.
+     */
+    default void restoreVersions(String bucket, List<VersionRecord> records, List<ContentSource> contents)
+            throws IOException {
+        for (int i = 0; i < records.size(); i++) {
+            restoreVersion(bucket, records.get(i), contents.get(i));
+        }
+    }
+
     /** Whether {@link #restoreVersion} is supported. */
     default boolean restoresVersions() {
         return false;

@@ -292,6 +292,20 @@ public final class CassandraObjectStore implements ObjectStore {
         return true;
     }
 
+    /** The versions of one key of a versioned bucket under one lease ({@link CassandraRestore#restoreKey}). */
+    @Override
+    public void restoreVersions(String bucket, List<VersionRecord> records, List<ContentSource> contents)
+            throws IOException {
+        if (records.size() == 1) {
+            restoreVersion(bucket, records.get(0), contents.get(0));
+            return;
+        }
+        CassandraTables.guard(() -> {
+            restore.restoreKey(bucket, records, contents);
+            return null;
+        });
+    }
+
     /**
      * A version with its place as {@link CassandraRestore} writes it; a row without place of an
      * unversioned bucket as a write does, with the recorded time.

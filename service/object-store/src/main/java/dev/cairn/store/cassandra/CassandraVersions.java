@@ -230,18 +230,23 @@ final class CassandraVersions {
     }
 
     void apply(List<BatchableStatement<?>> statements, long ts, com.datastax.oss.driver.api.core.cql.Statement<?> beside) {
+        applyWith(statements, ts, beside == null ? List.of() : List.of(beside));
+    }
+
+    /** The batch at {@code ts}, with the statements {@code beside} sent at the same time. */
+    void applyWith(List<BatchableStatement<?>> statements, long ts, List<com.datastax.oss.driver.api.core.cql.Statement<?>> beside) {
         List<BatchableStatement<?>> stamped = new ArrayList<>();
         for (BatchableStatement<?> st : statements) {
             stamped.add((BatchableStatement<?>) st.setQueryTimestamp(ts));
         }
         // A batch carries one timestamp for all its statements.
-        CompletableFuture<AsyncResultSet> written = t.async(BatchStatement.newInstance(BatchType.LOGGED, stamped)
-                .setQueryTimestamp(ts).setConsistencyLevel(t.writeCl).setIdempotent(true));
-        CompletableFuture<AsyncResultSet> other = beside == null ? null : t.async(beside);
-        CassandraTables.join(written);
-        if (other != null) {
-            CassandraTables.join(other);
+        List<CompletableFuture<AsyncResultSet>> all = new ArrayList<>();
+        all.add(t.async(BatchStatement.newInstance(BatchType.LOGGED, stamped)
+                .setQueryTimestamp(ts).setConsistencyLevel(t.writeCl).setIdempotent(true)));
+        for (com.datastax.oss.driver.api.core.cql.Statement<?> other : beside) {
+            all.add(t.async(other));
         }
+        CassandraTables.joinAll(all);
     }
 
     /**
