@@ -58,6 +58,13 @@ public final class LocalFileSystem implements FileSystem {
         return new LocalReadableFile(FileChannel.open(path, StandardOpenOption.READ));
     }
 
+    /** With {@code O_DIRECT} ({@link DirectReadableFile}) where the file system allows it. */
+    @Override
+    public ReadableFile openReadAroundPageCache(Path path) throws IOException {
+        ReadableFile direct = DirectReadableFile.openOrNull(path);
+        return direct != null ? direct : openRead(path);
+    }
+
     @Override
     public void rename(Path source, Path target) throws IOException {
         try {

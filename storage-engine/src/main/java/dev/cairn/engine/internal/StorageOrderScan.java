@@ -18,11 +18,13 @@ import java.util.List;
  * dense file, or short runs of values not wanted) and the span stays within {@link #SPAN_BYTES};
  * a value longer than that is one span alone. Each value is checked against its pointer's CRC32C
  * before the visitor sees it. A span goes into the visitor's buffer when it supplies one
- * ({@link StorageOrder.Visitor#spanBuffer}).
+ * ({@link StorageOrder.Visitor#spanBuffer}). Around the page cache, each value file is read
+ * through a reader of the scan's own ({@link ValueStore#openAroundPageCache}), one file open
+ * at a time, the last closed by {@link #close}.
  *
  * <p>Not thread-safe: one scan, one thread.
  */
-final class StorageOrderScan {
+final class StorageOrderScan implements AutoCloseable {
     /** Bytes between wanted values read past rather than skipped by a read of their own. */
     static final int MAX_GAP = 64 << 10;
     /** The longest read of several values. */
@@ -31,17 +33,25 @@ final class StorageOrderScan {
     private final ValueStore values;
     private final StorageOrder.Visitor visitor;
     private final int batchEntries;
+    private final boolean aroundPageCache;
+    /** Around the page cache: the reader of the file being read, the scan's own (spans come file by file). */
+    private ValueFileReader ownReader;
     private final List<byte[]> keys = new ArrayList<>();
     private final List<ValuePointer> pointers = new ArrayList<>();
     private byte[] buffer = new byte[SPAN_BYTES];
 
     StorageOrderScan(ValueStore values, StorageOrder.Visitor visitor, int batchEntries) {
+        this(values, visitor, batchEntries, false);
+    }
+
+    StorageOrderScan(ValueStore values, StorageOrder.Visitor visitor, int batchEntries, boolean aroundPageCache) {
         if (batchEntries < 1) {
             throw new IllegalArgumentException("a batch holds at least one entry");
         }
         this.values = values;
         this.visitor = visitor;
         this.batchEntries = batchEntries;
+        this.aroundPageCache = aroundPageCache;
     }
 
     /** Gathers a wanted value; reads and visits the batch once it is full. */
@@ -152,7 +162,7 @@ final class StorageOrderScan {
             buffer = new byte[length];
         }
         byte[] span = supplied != null ? supplied : buffer;
-        ValueFileReader reader = values.reader(fileNumber);
+        ValueFileReader reader = reader(fileNumber);
         reader.readSpan(start, span, length);
         for (int k = from; k < to; k++) {
             ValuePointer p = pointers.get(order[k]);
@@ -169,6 +179,27 @@ final class StorageOrderScan {
         }
         if (buffer.length > SPAN_BYTES) {
             buffer = new byte[SPAN_BYTES]; // a single long value; do not keep its buffer
+        }
+    }
+
+    private ValueFileReader reader(long fileNumber) throws IOException {
+        if (!aroundPageCache) {
+            return values.reader(fileNumber);
+        }
+        if (ownReader == null || ownReader.fileNumber() != fileNumber) {
+            close();
+            ownReader = values.openAroundPageCache(fileNumber);
+        }
+        return ownReader;
+    }
+
+    /** Closes the reader of the scan's own, if any. */
+    @Override
+    public void close() throws IOException {
+        ValueFileReader r = ownReader;
+        ownReader = null;
+        if (r != null) {
+            r.close();
         }
     }
 }
