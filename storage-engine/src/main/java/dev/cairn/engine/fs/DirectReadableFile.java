@@ -37,9 +37,19 @@ final class DirectReadableFile implements ReadableFile {
 
     /**
      * Opens {@code path} with {@code O_DIRECT}; null when the file system or platform refuses it
-     * (tmpfs does), so that the caller reads it the ordinary way.
+     * (tmpfs before Linux 6.6 did), so that the caller reads it the ordinary way.
      */
     static DirectReadableFile openOrNull(Path path) throws IOException {
+        return openOrNull(path, p -> FileChannel.open(p, StandardOpenOption.READ, ExtendedOpenOption.DIRECT));
+    }
+
+    /** How the channel is opened with {@code O_DIRECT}: tests stand in a file system that refuses it. */
+    @FunctionalInterface
+    interface DirectOpener {
+        FileChannel open(Path path) throws IOException;
+    }
+
+    static DirectReadableFile openOrNull(Path path, DirectOpener opener) throws IOException {
         long blockSize;
         try {
             blockSize = Files.getFileStore(path).getBlockSize();
@@ -58,7 +68,7 @@ final class DirectReadableFile implements ReadableFile {
         }
         FileChannel channel;
         try {
-            channel = FileChannel.open(path, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
+            channel = opener.open(path);
         } catch (IOException | UnsupportedOperationException e) {
             CLibrary.logOnce("direct-refused", "O_DIRECT refused for " + path + " (" + e.getMessage()
                     + "); reading through the page cache");

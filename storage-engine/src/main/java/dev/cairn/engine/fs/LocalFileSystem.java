@@ -61,7 +61,12 @@ public final class LocalFileSystem implements FileSystem {
     /** With {@code O_DIRECT} ({@link DirectReadableFile}) where the file system allows it. */
     @Override
     public ReadableFile openReadAroundPageCache(Path path) throws IOException {
-        ReadableFile direct = DirectReadableFile.openOrNull(path);
+        return openReadAroundPageCache(path, null);
+    }
+
+    /** With {@code opener} standing in for the {@code O_DIRECT} open, unless null. */
+    ReadableFile openReadAroundPageCache(Path path, DirectReadableFile.DirectOpener opener) throws IOException {
+        ReadableFile direct = opener == null ? DirectReadableFile.openOrNull(path) : DirectReadableFile.openOrNull(path, opener);
         return direct != null ? direct : openRead(path);
     }
 
