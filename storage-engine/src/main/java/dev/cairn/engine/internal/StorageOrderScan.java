@@ -15,7 +15,8 @@ import java.util.List;
  * then, per batch, sorts them by file and offset and reads each file in spans of neighbouring
  * values, one positional read per span. A span grows while the next value starts at most
  * {@link #MAX_GAP} bytes after the span's end (the record headers and keys between values of a
- * dense file, or short runs of values not wanted) and the span stays within {@link #SPAN_BYTES};
+ * dense file, or short runs of values not wanted) and the span stays within {@link #SPAN_BYTES}
+ * ({@link #SPAN_BYTES_AROUND_PAGE_CACHE} around the page cache);
  * a value longer than that is one span alone. Each value is checked against its pointer's CRC32C
  * before the visitor sees it. A span goes into the visitor's buffer when it supplies one
  * ({@link StorageOrder.Visitor#spanBuffer}). Around the page cache, each value file is read
@@ -29,6 +30,12 @@ final class StorageOrderScan implements AutoCloseable {
     static final int MAX_GAP = 64 << 10;
     /** The longest read of several values. */
     static final int SPAN_BYTES = 2 << 20;
+    /**
+     * The longest read of several values around the page cache, where no read-ahead hides a
+     * request's latency: as long as a device read of {@code DirectReadableFile} can be, less room
+     * for its alignment.
+     */
+    static final int SPAN_BYTES_AROUND_PAGE_CACHE = (4 << 20) - (64 << 10);
 
     private final ValueStore values;
     private final StorageOrder.Visitor visitor;
@@ -38,7 +45,8 @@ final class StorageOrderScan implements AutoCloseable {
     private ValueFileReader ownReader;
     private final List<byte[]> keys = new ArrayList<>();
     private final List<ValuePointer> pointers = new ArrayList<>();
-    private byte[] buffer = new byte[SPAN_BYTES];
+    private final int spanBytes;
+    private byte[] buffer;
 
     StorageOrderScan(ValueStore values, StorageOrder.Visitor visitor, int batchEntries) {
         this(values, visitor, batchEntries, false);
@@ -52,6 +60,8 @@ final class StorageOrderScan implements AutoCloseable {
         this.visitor = visitor;
         this.batchEntries = batchEntries;
         this.aroundPageCache = aroundPageCache;
+        this.spanBytes = aroundPageCache ? SPAN_BYTES_AROUND_PAGE_CACHE : SPAN_BYTES;
+        this.buffer = new byte[spanBytes];
     }
 
     /** Gathers a wanted value; reads and visits the batch once it is full. */
@@ -79,7 +89,7 @@ final class StorageOrderScan implements AutoCloseable {
             while (j < order.length) {
                 ValuePointer p = pointers.get(order[j]);
                 long newEnd = Math.max(end, p.offset() + p.length());
-                if (p.fileNumber() != first.fileNumber() || p.offset() - end > MAX_GAP || newEnd - start > SPAN_BYTES) {
+                if (p.fileNumber() != first.fileNumber() || p.offset() - end > MAX_GAP || newEnd - start > spanBytes) {
                     break;
                 }
                 end = newEnd;
@@ -177,8 +187,8 @@ final class StorageOrderScan implements AutoCloseable {
         if (supplied != null) {
             visitor.spanVisited();
         }
-        if (buffer.length > SPAN_BYTES) {
-            buffer = new byte[SPAN_BYTES]; // a single long value; do not keep its buffer
+        if (buffer.length > spanBytes) {
+            buffer = new byte[spanBytes]; // a single long value; do not keep its buffer
         }
     }
 
