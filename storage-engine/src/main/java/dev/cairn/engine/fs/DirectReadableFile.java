@@ -23,6 +23,13 @@ import java.nio.file.StandardOpenOption;
 final class DirectReadableFile implements ReadableFile {
     /** The longest device read one {@link #read} makes. */
     static final int MAX_READ_BYTES = 4 << 20;
+    /**
+     * Aligned buffers of closed readers, for the next ones: a traversal opens a value file again
+     * for each batch, and a direct buffer is freed only by the collector.
+     */
+    private static final java.util.concurrent.ConcurrentLinkedQueue<ByteBuffer> SPARE =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private static final int MAX_SPARE = 4;
     /** Block sizes up to this are honoured; a file store that reports more is read through the page cache. */
     private static final long MAX_ALIGNMENT = 64 << 10;
 
@@ -116,8 +123,14 @@ final class DirectReadableFile implements ReadableFile {
     }
 
     private ByteBuffer buffer(int span) {
+        if (aligned == null) {
+            ByteBuffer spare = SPARE.poll();
+            if (spare != null && spare.alignmentOffset(0, alignment) == 0) {
+                aligned = spare;
+            }
+        }
         if (aligned == null || aligned.capacity() < span) {
-            int capacity = (int) roundUp(Math.max(span, 1 << 20));
+            int capacity = (int) roundUp(Math.max(span, MAX_READ_BYTES));
             aligned = ByteBuffer.allocateDirect(capacity + alignment).alignedSlice(alignment);
         }
         return aligned;
@@ -130,6 +143,12 @@ final class DirectReadableFile implements ReadableFile {
 
     @Override
     public void close() throws IOException {
+        synchronized (this) {
+            if (aligned != null && SPARE.size() < MAX_SPARE) {
+                SPARE.offer(aligned);
+            }
+            aligned = null;
+        }
         channel.close();
     }
 }

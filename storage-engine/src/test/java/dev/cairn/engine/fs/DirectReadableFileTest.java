@@ -100,6 +100,18 @@ class DirectReadableFileTest {
         }
     }
 
+    /** A closed reader's aligned buffer serves the next one: each reads its own file's bytes. */
+    @Test
+    void readersOneAfterAnotherReadTheirOwnFiles() throws IOException {
+        for (int i = 0; i < 6; i++) {
+            Path file = dir.resolve("file-" + i);
+            byte[] bytes = write(file, 50_000 + 4_099 * i);
+            try (DirectReadableFile f = openDirect(file)) {
+                assertReads(f, bytes, i, bytes.length - 2 * i, i % 2 == 0);
+            }
+        }
+    }
+
     @Test
     void theLocalFileSystemReadsDirectWhereItCan() throws IOException {
         Path file = dir.resolve("values");
