@@ -256,6 +256,31 @@ class StorageOrderScanTest {
         }
     }
 
+    /** A backup's traversal: the same entries in the same order, its value-file reads through readers of its own. */
+    @Test
+    void aroundThePageCacheVisitsTheSameEntriesInTheSameOrder() throws IOException {
+        Path checkpoint = dir.resolve("checkpoint");
+        try (Engine engine = Engine.open(small(dir.resolve("e")).build())) {
+            populate(engine, engine.table("t"));
+            engine.checkpoint(checkpoint);
+        }
+        CountingFileSystem fs = new CountingFileSystem(new LocalFileSystem());
+        try (Engine readOnly = Engine.openReadOnly(EngineOptions.builder(checkpoint).fileSystem(fs).build())) {
+            Table t = readOnly.table("t");
+            List<Visit> ordinary = visitAll(t, KeyRange.all(), ReadOptions.SCAN, (k, length) -> true);
+            long readsBefore = fs.snapshot().readOps();
+            List<Visit> around = visitAll(t, KeyRange.all(), ReadOptions.SCAN_AROUND_PAGE_CACHE, (k, length) -> true);
+            assertTrue(fs.snapshot().readOps() > readsBefore, "read again, not from a cache");
+            assertEquals(ordinary.stream().map(Visit::key).toList(), around.stream().map(Visit::key).toList());
+            assertSameEntries(expected(t, ReadOptions.SCAN), around);
+            List<Visit> sparse = visitAll(t, KeyRange.all(), ReadOptions.SCAN_AROUND_PAGE_CACHE,
+                    (k, length) -> new String(k, UTF_8).endsWith("3"));
+            Map<String, byte[]> wanted = expected(t, ReadOptions.SCAN);
+            wanted.keySet().removeIf(k -> !k.endsWith("3"));
+            assertSameEntries(wanted, sparse);
+        }
+    }
+
     @Test
     void aDamagedValueIsReportedNotVisited() throws IOException {
         Path d = dir.resolve("e");
@@ -274,12 +299,14 @@ class StorageOrderScanTest {
         bytes[at + victim.length / 2] ^= 0x10;
         Files.write(file, bytes);
         try (Engine readOnly = Engine.openReadOnly(EngineOptions.builder(d).build())) {
-            List<String> visited = new ArrayList<>();
-            CorruptionException e = assertThrows(CorruptionException.class, () -> readOnly.table("t").scanInStorageOrder(
-                    KeyRange.all(), ReadOptions.SCAN, (k, length) -> true,
-                    (k, buffer, offset, length) -> visited.add(new String(k, UTF_8))));
-            assertTrue(e.getMessage().contains("checksum"), e.getMessage());
-            assertFalse(visited.contains("key-00005"), "damaged bytes are never handed over");
+            for (ReadOptions options : List.of(ReadOptions.SCAN, ReadOptions.SCAN_AROUND_PAGE_CACHE)) {
+                List<String> visited = new ArrayList<>();
+                CorruptionException e = assertThrows(CorruptionException.class, () -> readOnly.table("t").scanInStorageOrder(
+                        KeyRange.all(), options, (k, length) -> true,
+                        (k, buffer, offset, length) -> visited.add(new String(k, UTF_8))));
+                assertTrue(e.getMessage().contains("checksum"), e.getMessage());
+                assertFalse(visited.contains("key-00005"), "damaged bytes are never handed over");
+            }
         }
     }
 

@@ -82,15 +82,25 @@ public final class BenchCommand implements Callable<Integer> {
             BackupRun.Result full;
             double fullCpu;
             double[] k1;
+            long cachedBeforeDrop = StorePageCache.cachedBytes();
+            boolean dropped = StorePageCache.drop(storeDir);
+            long cachedAfterDrop = StorePageCache.cachedBytes();
+            long cachedBeforeFull;
+            long cachedAfterFull;
+            double jit;
             try (DeviceReadProbe probe = DeviceReadProbe.create(work)) {
                 for (int i = 0; i < DEVICE_READS_BEFORE; i++) {
                     device[i] = probe.read();
                 }
+                cachedBeforeFull = StorePageCache.cachedBytes();
+                double jit0 = compilationSeconds();
                 c0 = cpuSeconds();
                 k0 = userSystemSeconds();
                 full = backup(storeDir, target, settings);
                 fullCpu = cpuSeconds() - c0;
                 k1 = userSystemSeconds();
+                jit = compilationSeconds() - jit0;
+                cachedAfterFull = StorePageCache.cachedBytes();
                 for (int i = DEVICE_READS_BEFORE; i < device.length; i++) {
                     device[i] = probe.read();
                 }
@@ -128,6 +138,14 @@ public final class BenchCommand implements Callable<Integer> {
                     device.length, java.util.Arrays.stream(device).mapToObj(d -> String.format(Locale.ROOT, "%.0f", d))
                             .collect(java.util.stream.Collectors.joining(", ")), DEVICE_READS_BEFORE, DEVICE_READS_AFTER);
             row(out, "full backup", full.trailer().logicalBytes(), full.seconds(), fullMBs, fullCpu);
+            double gb = full.trailer().logicalBytes() / 1e9;
+            out.printf(Locale.ROOT, "  (CPU per GB %.2f s: user %.2f, system %.2f; JIT compiler threads %.2f of the %.1f CPU s)%n",
+                    fullCpu / gb, (k1[0] - k0[0]) / gb, (k1[1] - k0[1]) / gb, jit, fullCpu);
+            out.printf(Locale.ROOT, "  (store's pages dropped from the page cache before it: %s; Cached %,d -> %,d MB;"
+                            + " during the full backup %,d -> %,d MB, %+,d MB)%n",
+                    dropped ? "yes" : "no, it read partly from the cache", cachedBeforeDrop >> 20,
+                    cachedAfterDrop >> 20, cachedBeforeFull >> 20, cachedAfterFull >> 20,
+                    (cachedAfterFull - cachedBeforeFull) >> 20);
             row(out, "incremental (1% changed): copied", incr.trailer().copiedBytes(), incr.seconds(),
                     incr.trailer().logicalBytes() / incr.seconds() / 1e6, incrCpu);
             row(out, "restore into embedded store", restored.bytes(), restoreS, restored.bytes() / restoreS / 1e6, restoreCpu);
@@ -149,6 +167,9 @@ public final class BenchCommand implements Callable<Integer> {
             json.put("full_to_fastest_device_read_ratio", round(fullMBs / fastest));
             json.put("full_cpu_seconds", round(fullCpu));
             json.put("full_cpu_seconds_per_gb", round(fullCpu / (full.trailer().logicalBytes() / 1e9)));
+            json.put("full_jit_cpu_seconds", round(jit));
+            json.put("store_pages_dropped_before_full", dropped);
+            json.put("page_cache_growth_during_full_mb", (cachedAfterFull - cachedBeforeFull) >> 20);
             json.put("full_user_seconds", round(k1[0] - k0[0]));
             json.put("full_system_seconds", round(k1[1] - k0[1]));
             json.put("incremental_cpu_seconds", round(incrCpu));
@@ -221,6 +242,32 @@ public final class BenchCommand implements Callable<Integer> {
     private static double cpuSeconds() {
         return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
                 .getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
+    }
+
+    /**
+     * CPU seconds (user and system) of the JIT's compiler threads so far, from /proc/self/task
+     * (0 elsewhere): a fixed cost that a short run shows large. The JVM's own compilation time
+     * counts their elapsed time, which a loaded machine inflates.
+     */
+    private static double compilationSeconds() {
+        double ticks = 0;
+        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    }
+                } catch (IOException | RuntimeException gone) {
+                    // a compiler thread that ended meanwhile
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+        return ticks / 100.0; // USER_HZ on Linux
     }
 
     private BackupRun.Result backup(Path storeDir, DirectoryTarget target, RunSettings settings) throws Exception {

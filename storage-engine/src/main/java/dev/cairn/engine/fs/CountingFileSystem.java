@@ -50,6 +50,11 @@ public final class CountingFileSystem extends ForwardingFileSystem {
     }
 
     @Override
+    public ReadableFile openReadAroundPageCache(Path path) throws IOException {
+        return new CountingReadableFile(delegate.openReadAroundPageCache(path));
+    }
+
+    @Override
     public void syncDirectory(Path directory) throws IOException {
         delegate.syncDirectory(directory);
         directorySyncs.increment();

@@ -27,6 +27,16 @@ public interface FileSystem {
     /** Opens an existing file for positional reads. */
     ReadableFile openRead(Path path) throws IOException;
 
+    /**
+     * Opens an existing file for one reader's long sequential reads that go around the page
+     * cache, so that a full traversal (a backup) neither evicts what serving keeps hot nor pays
+     * the kernel's copy of every byte; where the file system cannot (tmpfs, an in-memory one), an
+     * ordinary {@link #openRead}. Reads are best made in mebibytes: there is no read-ahead.
+     */
+    default ReadableFile openReadAroundPageCache(Path path) throws IOException {
+        return openRead(path);
+    }
+
     /** Atomically renames {@code source} to {@code target}, replacing any existing target. */
     void rename(Path source, Path target) throws IOException;
 

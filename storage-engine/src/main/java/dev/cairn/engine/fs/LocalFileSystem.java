@@ -58,6 +58,18 @@ public final class LocalFileSystem implements FileSystem {
         return new LocalReadableFile(FileChannel.open(path, StandardOpenOption.READ));
     }
 
+    /** With {@code O_DIRECT} ({@link DirectReadableFile}) where the file system allows it. */
+    @Override
+    public ReadableFile openReadAroundPageCache(Path path) throws IOException {
+        return openReadAroundPageCache(path, null);
+    }
+
+    /** With {@code opener} standing in for the {@code O_DIRECT} open, unless null. */
+    ReadableFile openReadAroundPageCache(Path path, DirectReadableFile.DirectOpener opener) throws IOException {
+        ReadableFile direct = opener == null ? DirectReadableFile.openOrNull(path) : DirectReadableFile.openOrNull(path, opener);
+        return direct != null ? direct : openRead(path);
+    }
+
     @Override
     public void rename(Path source, Path target) throws IOException {
         try {

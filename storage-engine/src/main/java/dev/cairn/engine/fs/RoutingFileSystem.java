@@ -82,6 +82,11 @@ public final class RoutingFileSystem implements FileSystem {
     }
 
     @Override
+    public ReadableFile openReadAroundPageCache(Path path) throws IOException {
+        return routeOf(path).openReadAroundPageCache(path);
+    }
+
+    @Override
     public void rename(Path source, Path target) throws IOException {
         sameRoute("rename", source, target).rename(source, target);
     }

@@ -15,33 +15,53 @@ import java.util.List;
  * then, per batch, sorts them by file and offset and reads each file in spans of neighbouring
  * values, one positional read per span. A span grows while the next value starts at most
  * {@link #MAX_GAP} bytes after the span's end (the record headers and keys between values of a
- * dense file, or short runs of values not wanted) and the span stays within {@link #SPAN_BYTES};
+ * dense file, or short runs of values not wanted) and the span stays within {@link #SPAN_BYTES}
+ * ({@link #SPAN_BYTES_AROUND_PAGE_CACHE} around the page cache);
  * a value longer than that is one span alone. Each value is checked against its pointer's CRC32C
  * before the visitor sees it. A span goes into the visitor's buffer when it supplies one
- * ({@link StorageOrder.Visitor#spanBuffer}).
+ * ({@link StorageOrder.Visitor#spanBuffer}). Around the page cache, each value file is read
+ * through a reader of the scan's own ({@link ValueStore#openAroundPageCache}), one file open
+ * at a time, the last closed by {@link #close}.
  *
  * <p>Not thread-safe: one scan, one thread.
  */
-final class StorageOrderScan {
+final class StorageOrderScan implements AutoCloseable {
     /** Bytes between wanted values read past rather than skipped by a read of their own. */
     static final int MAX_GAP = 64 << 10;
     /** The longest read of several values. */
     static final int SPAN_BYTES = 2 << 20;
+    /**
+     * The longest read of several values around the page cache, where no read-ahead hides a
+     * request's latency: as long as a device read of {@code DirectReadableFile} can be, less room
+     * for its alignment.
+     */
+    static final int SPAN_BYTES_AROUND_PAGE_CACHE = (4 << 20) - (64 << 10);
 
     private final ValueStore values;
     private final StorageOrder.Visitor visitor;
     private final int batchEntries;
+    private final boolean aroundPageCache;
+    /** Around the page cache: the reader of the file being read, the scan's own (spans come file by file). */
+    private ValueFileReader ownReader;
     private final List<byte[]> keys = new ArrayList<>();
     private final List<ValuePointer> pointers = new ArrayList<>();
-    private byte[] buffer = new byte[SPAN_BYTES];
+    private final int spanBytes;
+    private byte[] buffer;
 
     StorageOrderScan(ValueStore values, StorageOrder.Visitor visitor, int batchEntries) {
+        this(values, visitor, batchEntries, false);
+    }
+
+    StorageOrderScan(ValueStore values, StorageOrder.Visitor visitor, int batchEntries, boolean aroundPageCache) {
         if (batchEntries < 1) {
             throw new IllegalArgumentException("a batch holds at least one entry");
         }
         this.values = values;
         this.visitor = visitor;
         this.batchEntries = batchEntries;
+        this.aroundPageCache = aroundPageCache;
+        this.spanBytes = aroundPageCache ? SPAN_BYTES_AROUND_PAGE_CACHE : SPAN_BYTES;
+        this.buffer = new byte[spanBytes];
     }
 
     /** Gathers a wanted value; reads and visits the batch once it is full. */
@@ -69,7 +89,7 @@ final class StorageOrderScan {
             while (j < order.length) {
                 ValuePointer p = pointers.get(order[j]);
                 long newEnd = Math.max(end, p.offset() + p.length());
-                if (p.fileNumber() != first.fileNumber() || p.offset() - end > MAX_GAP || newEnd - start > SPAN_BYTES) {
+                if (p.fileNumber() != first.fileNumber() || p.offset() - end > MAX_GAP || newEnd - start > spanBytes) {
                     break;
                 }
                 end = newEnd;
@@ -152,7 +172,7 @@ final class StorageOrderScan {
             buffer = new byte[length];
         }
         byte[] span = supplied != null ? supplied : buffer;
-        ValueFileReader reader = values.reader(fileNumber);
+        ValueFileReader reader = reader(fileNumber);
         reader.readSpan(start, span, length);
         for (int k = from; k < to; k++) {
             ValuePointer p = pointers.get(order[k]);
@@ -167,8 +187,29 @@ final class StorageOrderScan {
         if (supplied != null) {
             visitor.spanVisited();
         }
-        if (buffer.length > SPAN_BYTES) {
-            buffer = new byte[SPAN_BYTES]; // a single long value; do not keep its buffer
+        if (buffer.length > spanBytes) {
+            buffer = new byte[spanBytes]; // a single long value; do not keep its buffer
+        }
+    }
+
+    private ValueFileReader reader(long fileNumber) throws IOException {
+        if (!aroundPageCache) {
+            return values.reader(fileNumber);
+        }
+        if (ownReader == null || ownReader.fileNumber() != fileNumber) {
+            close();
+            ownReader = values.openAroundPageCache(fileNumber);
+        }
+        return ownReader;
+    }
+
+    /** Closes the reader of the scan's own, if any. */
+    @Override
+    public void close() throws IOException {
+        ValueFileReader r = ownReader;
+        ownReader = null;
+        if (r != null) {
+            r.close();
         }
     }
 }

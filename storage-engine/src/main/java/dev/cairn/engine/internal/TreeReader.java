@@ -77,8 +77,8 @@ final class TreeReader {
      */
     void scanInStorageOrder(int tableId, KeyRange range, ReadOptions readOptions, StorageOrder.Filter filter,
                             StorageOrder.Visitor visitor, int batchEntries) throws IOException {
-        StorageOrderScan batch = new StorageOrderScan(values, visitor, batchEntries);
-        try (DbIterator it = iterator(tableId, range, readOptions, (kind, value) -> value)) {
+        try (StorageOrderScan batch = new StorageOrderScan(values, visitor, batchEntries, readOptions.aroundPageCache());
+             DbIterator it = iterator(tableId, range, readOptions, (kind, value) -> value)) {
             while (it.hasNext()) {
                 byte kind = it.nextKind();
                 Entry e = it.next();

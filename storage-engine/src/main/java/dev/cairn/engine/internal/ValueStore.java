@@ -117,6 +117,14 @@ final class ValueStore implements AutoCloseable {
         return reader(pointer.fileNumber()).read(pointer);
     }
 
+    /**
+     * A reader of value file {@code number} of its own, around the page cache, for one
+     * traversal; the caller closes it, and keeps the file from going meanwhile (a pinned version).
+     */
+    ValueFileReader openAroundPageCache(long number) throws IOException {
+        return ValueFileReader.openAroundPageCache(fs, FileNames.value(dir, number), number);
+    }
+
     /** The reader of value file {@code number}, opened on first use and kept until the file goes. */
     ValueFileReader reader(long number) throws IOException {
         ValueFileReader reader = readers.get(number);

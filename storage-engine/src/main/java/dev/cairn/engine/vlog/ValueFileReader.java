@@ -33,7 +33,19 @@ public final class ValueFileReader implements Closeable {
      */
     public static ValueFileReader open(FileSystem fs, Path path, long fileNumber) throws IOException {
         ValueFileFormat.checkFileNumber(fileNumber);
-        ReadableFile file = fs.openRead(path);
+        return open(fs.openRead(path), path, fileNumber);
+    }
+
+    /**
+     * {@link #open(FileSystem, Path, long)} for one reader's traversal around the page cache
+     * ({@link FileSystem#openReadAroundPageCache}): for {@link #readSpan} of large spans.
+     */
+    public static ValueFileReader openAroundPageCache(FileSystem fs, Path path, long fileNumber) throws IOException {
+        ValueFileFormat.checkFileNumber(fileNumber);
+        return open(fs.openReadAroundPageCache(path), path, fileNumber);
+    }
+
+    private static ValueFileReader open(ReadableFile file, Path path, long fileNumber) throws IOException {
         try {
             long size = file.size();
             if (size < ValueFileFormat.HEADER_SIZE) {

@@ -48,8 +48,8 @@ public final class CheckpointReader implements BackupSource {
     private CheckpointReader(Engine engine, boolean scan, long bytesPerSecond, boolean idle, String description)
             throws IOException {
         this.engine = engine;
-        this.scanner = new EmbeddedScanner(engine, scan ? ReadOptions.SCAN : ReadOptions.DEFAULT);
-        this.versionScanner = new EmbeddedVersionScanner(engine, scan ? ReadOptions.SCAN : ReadOptions.DEFAULT);
+        this.scanner = new EmbeddedScanner(engine, scan ? ReadOptions.SCAN_AROUND_PAGE_CACHE : ReadOptions.DEFAULT);
+        this.versionScanner = new EmbeddedVersionScanner(engine, scan ? ReadOptions.SCAN_AROUND_PAGE_CACHE : ReadOptions.DEFAULT);
         this.rate = new ReadRate(bytesPerSecond);
         this.idle = idle;
         this.description = description;
