@@ -136,7 +136,7 @@ class CassandraVersionedBackupTest {
         DirectoryTarget target = new DirectoryTarget(dir.resolve("archive"));
         List<BackupRow> rows = StoreFixture.rows(target, r.backupId());
         assertEquals(before.stream().filter(l -> !l.startsWith("bucket ")).count(), rows.size(), "one row per version");
-        assertEquals(3, target.read(ArchiveLayout.manifest(r.backupId()))[9], "a backup holding versions is manifest version 3");
+        assertEquals(4, target.read(ArchiveLayout.manifest(r.backupId()))[9], "a backup holding versions is manifest version 4");
 
         Path embedded = dir.resolve("embedded");
         assertEquals(0, cli("restore", "--target", archive(), "--into", "embedded:" + embedded));
