@@ -200,6 +200,7 @@ final class CassandraObjects {
             } catch (StoreException e) {
                 // Refused (condition, or the lease not had): no row names the new generation.
                 content.discard(sha, stored);
+                content.unhold(sha, wid, true);
                 throw e;
             }
         }
