@@ -150,7 +150,8 @@ final class CassandraContent {
     /**
      * Deletes references of one content and reclaims it when they were its last, in the fewest
      * round trips: the content's references and generations read at once; when others remain,
-     * only the deletes; otherwise the deletes and the doom marks in one statement (the
+     * the deletes, then the references read again (two settlers releasing the last two
+     * references at once each see the other's); otherwise the deletes and the doom marks in one statement (the
      * {@code refs} and {@code contents} rows of a digest share its partition key, so that is one
      * mutation per replica), then the references read again, as {@link #reclaim} does. Completes
      * once the references are deleted; the rest of the reclaim goes on after that.
@@ -167,8 +168,16 @@ final class CassandraContent {
             othersRemain |= !mine.contains(RefKey.of(r));
         }
         List<Row> generations = CassandraTables.allRows(CassandraTables.join(stored));
-        if (othersRemain || generations.isEmpty()) {
+        if (generations.isEmpty()) {
             return t.async(singlePartition(deletes));
+        }
+        if (othersRemain) {
+            CassandraTables.join(t.async(singlePartition(deletes)));
+            // The others may have been released meanwhile by a settler that saw this one's references.
+            if (t.session.execute(t.protocol(t.q.selectAnyRef.bind(sha256))).one() == null) {
+                reclaim(sha256);
+            }
+            return CompletableFuture.completedFuture(null);
         }
         UUID doom = Uuids.timeBased();
         List<BatchableStatement<?>> deletesAndMarks = new ArrayList<>(deletes);

@@ -20,10 +20,15 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -187,6 +192,38 @@ class CassandraPutCostTest {
             assertEquals(List.of(), findings(store, shared.sha256()));
             assertEquals("other " + bucket, readAll(store.getObject(bucket, "a")));
             assertEquals("other " + bucket, readAll(store.getObject(bucket, "b")));
+        }
+    }
+
+    @Test
+    void theLastTwoReferencesReleasedAtOnceStillReclaim() throws Exception {
+        String bucket = bucketName("pair");
+        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+            store.createBucket(bucket, BucketAcl.PRIVATE);
+            for (int round = 0; round < 5; round++) {
+                ContentSource shared = content("pair " + round + " " + bucket);
+                store.putObject(bucket, "a", ObjectAttributes.EMPTY, shared, shared.md5(), 0, Map.of(), false);
+                store.putObject(bucket, "b", ObjectAttributes.EMPTY, shared, shared.md5(), 0, Map.of(), false);
+                store.awaitSettled();
+                ExecutorService pool = Executors.newFixedThreadPool(2);
+                try {
+                    List<Future<?>> both = new ArrayList<>();
+                    for (String key : List.of("a", "b")) {
+                        ContentSource next = content("next " + key + " " + round + " " + bucket);
+                        both.add(pool.submit(() -> store.putObject(bucket, key, ObjectAttributes.EMPTY, next, next.md5(), 0,
+                                Map.of(), false)));
+                    }
+                    for (Future<?> f : both) {
+                        f.get(60, TimeUnit.SECONDS);
+                    }
+                } finally {
+                    pool.shutdownNow();
+                }
+                store.awaitSettled();
+                assertTrue(rows("SELECT generation FROM ks.contents WHERE sha256 = ?", shared.sha256()).isEmpty(),
+                        "content whose last two references went at once is reclaimed (round " + round + ")");
+                assertTrue(rows("SELECT kind FROM ks.refs WHERE sha256 = ?", shared.sha256()).isEmpty());
+            }
         }
     }
 
