@@ -84,8 +84,7 @@ final class CassandraContent {
     /** Ends a {@link #holdAsync hold}; {@code reclaim}: and reclaims the content when nothing else references it. */
     void unhold(String sha256, WriteId id, boolean reclaim) {
         if (reclaim) {
-            CassandraTables.join(dropReferences(sha256,
-                    List.of(new RefKey(CassandraKeys.KIND_READ, "", id.toString(), id.buffer()))));
+            dropReferences(sha256, List.of(new RefKey(CassandraKeys.KIND_READ, "", id.toString(), id.buffer())));
         } else {
             t.session.execute(t.write(t.q.deleteRef.bind(sha256, CassandraKeys.KIND_READ, "", id.toString(), id.buffer())));
         }
@@ -132,11 +131,7 @@ final class CassandraContent {
             refs.computeIfAbsent(r.sha256(), k -> new ArrayList<>()).add(new RefKey(kind, bucket, slot, r.wid().buffer()));
             writes.add(t.write(t.q.deleteWrite.bind(bucket, kind, slot, r.wid().buffer())));
         }
-        List<CompletableFuture<AsyncResultSet>> dropped = new ArrayList<>();
-        for (Map.Entry<String, List<RefKey>> e : refs.entrySet()) {
-            dropped.add(dropReferences(e.getKey(), e.getValue()));
-        }
-        CassandraTables.joinAll(dropped);
+        refs.forEach(this::dropReferences);
         t.all(writes);
     }
 
@@ -151,12 +146,12 @@ final class CassandraContent {
      * Deletes references of one content and reclaims it when they were its last, in the fewest
      * round trips: the content's references and generations read at once; when others remain,
      * the deletes, then the references read again (two settlers releasing the last two
-     * references at once each see the other's); otherwise the deletes and the doom marks in one statement (the
-     * {@code refs} and {@code contents} rows of a digest share its partition key, so that is one
-     * mutation per replica), then the references read again, as {@link #reclaim} does. Completes
-     * once the references are deleted; the rest of the reclaim goes on after that.
+     * references at once each see the other's); otherwise the deletes and the doom marks in one
+     * statement (the {@code refs} and {@code contents} rows of a digest share its partition key,
+     * so that is one mutation per replica), then the references read again, as {@link #reclaim}
+     * does.
      */
-    private CompletableFuture<AsyncResultSet> dropReferences(String sha256, List<RefKey> mine) {
+    private void dropReferences(String sha256, List<RefKey> mine) {
         CompletableFuture<AsyncResultSet> present = t.async(t.protocol(t.q.selectRefs.bind(sha256, mine.size() + 1)));
         CompletableFuture<AsyncResultSet> stored = t.async(t.protocol(t.q.selectGenerations.bind(sha256)));
         List<BatchableStatement<?>> deletes = new ArrayList<>();
@@ -169,28 +164,28 @@ final class CassandraContent {
         }
         List<Row> generations = CassandraTables.allRows(CassandraTables.join(stored));
         if (generations.isEmpty()) {
-            return t.async(singlePartition(deletes));
+            t.session.execute(singlePartition(deletes));
+            return;
         }
         if (othersRemain) {
-            CassandraTables.join(t.async(singlePartition(deletes)));
+            t.session.execute(singlePartition(deletes));
             // The others may have been released meanwhile by a settler that saw this one's references.
             if (t.session.execute(t.protocol(t.q.selectAnyRef.bind(sha256))).one() == null) {
                 reclaim(sha256);
             }
-            return CompletableFuture.completedFuture(null);
+            return;
         }
         UUID doom = Uuids.timeBased();
         List<BatchableStatement<?>> deletesAndMarks = new ArrayList<>(deletes);
         for (Row g : generations) {
             deletesAndMarks.add(t.q.addDoom.bind(Set.of(doom), sha256, g.getUuid("generation")));
         }
-        CassandraTables.join(t.async(singlePartition(deletesAndMarks)));
+        t.session.execute(singlePartition(deletesAndMarks));
         if (t.session.execute(t.protocol(t.q.selectAnyRef.bind(sha256))).one() != null) {
             unmark(sha256, generations, doom);
         } else {
             deleteGenerations(sha256, generations);
         }
-        return CompletableFuture.completedFuture(null);
     }
 
     /** Statements of one partition (one content's {@code refs} and {@code contents} rows) as one write. */
