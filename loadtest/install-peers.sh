@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Builds the pinned peers the side-by-side benchmarks compare Cairn with (MinIO, and warp, the
-# S3 benchmark client both are measured by) with the machine's Go, into a cache directory;
-# skips each one already built. Prints the directory holding the binaries.
-# usage: loadtest/install-peers.sh [warp] [minio]   (default: both)
+# S3 benchmark client they are measured by) and SeaweedFS, and vegeta (a light open-loop HTTP load
+# generator), with the machine's Go, into a cache directory; skips each one already built. Prints
+# the directory holding the binaries.
+# usage: loadtest/install-peers.sh [warp] [minio] [seaweedfs] [vegeta]   (default: warp and minio)
 set -euo pipefail
 warp_version=v1.0.0
 # MinIO publishes no semantic-version tags: this is its module version for the commit built.
 minio_version=v0.0.0-20260212201848-7aac2a2c5b7c
+# SeaweedFS's release tags are not semantic versions either: its module version for the commit built.
+seaweedfs_version=v0.0.0-20261109003541-7506e5f91cd6
+vegeta_version=v12.13.0
 tools=${CAIRN_TOOLS:-$HOME/.cache/cairn-tools}
 bin=$tools/bin
 mkdir -p "$bin"
 export GOTOOLCHAIN=local
 # The checksum database does not list these versions; each module's own go.sum pins its dependencies.
-export GONOSUMDB=github.com/minio/warp,github.com/minio/minio
+export GONOSUMDB=github.com/minio/warp,github.com/minio/minio,github.com/seaweedfs/seaweedfs
 
 # Downloaded as a module and built in a copy of it (`go install mod@version` also asks for the
 # module's version list, which the proxy may refuse).
@@ -36,6 +40,8 @@ for tool in "${tools_wanted[@]}"; do
   case "$tool" in
     warp) build warp github.com/minio/warp "$warp_version" . ;;
     minio) build minio github.com/minio/minio "$minio_version" . ;;
+    seaweedfs) build weed github.com/seaweedfs/seaweedfs "$seaweedfs_version" ./weed ;;
+    vegeta) build vegeta github.com/tsenart/vegeta/v12 "$vegeta_version" . ;;
     *) echo "install-peers: unknown tool $tool" >&2; exit 2 ;;
   esac
 done

@@ -1,51 +1,60 @@
 #!/usr/bin/env bash
-# Cairn next to MinIO, measured by the same clients in the same run (docs/loadtest.md, "Peers").
+# Cairn next to MinIO and SeaweedFS, measured by the same clients in the same run (docs/loadtest.md,
+# "Peers").
 #
 # 1. Throughput: warp PUT and warp GET of 20 KiB objects, 16 concurrent, against Cairn (the
-#    service on its embedded engine, every write synced before it is acknowledged) and MinIO
-#    (one drive in a temporary directory), with the syncs per PUT each server makes (strace).
-# 2. Tails at equal load: the load generator finds, closed loop, the GET and the PUT rate MinIO
-#    sustains, then runs each open loop at that rate against both, and compares the p99s.
-# Prints a table with Cairn's ratios to MinIO, and one JSON line with every figure.
+#    service on its embedded engine, every write synced before it is acknowledged), MinIO (one
+#    drive in a temporary directory, synced) and SeaweedFS (`weed server` with its S3 gateway:
+#    master, one volume server and filer in one process; it does not sync a PUT), with the syncs
+#    per PUT each server makes (strace).
+# 2. Tails at equal load, measured by vegeta, a light open-loop client that sends presigned
+#    requests prepared beforehand: the GET and the PUT rate each peer sustains closed loop
+#    (--concurrent workers), then open loop at the better peer's rate against every server, p99s
+#    compared. Every PUT carries content of its own (no server is helped by deduplication).
+# Prints a table with Cairn's ratios to each peer, and one JSON line with every figure.
 #
 # usage: loadtest/peers.sh [options]
-#   --duration D        each warp run and each measured open-loop run, in seconds (default 20)
-#   --concurrent N      warp's concurrency and the closed-loop threads (default 16)
+#   --duration D        each warp run and each measured vegeta run, in seconds (default 20)
+#   --concurrent N      warp's concurrency and the closed-loop workers (default 16)
 #   --object-size S     object size (default 20KiB)
-#   --count N           objects loaded for the tails runs (default 2000)
+#   --count N           objects loaded for the GET tails (default 2000)
+#   --put-bodies N      distinct PUT bodies for the tails (default 30000; a warning when a run
+#                       needs more)
 #   --no-tails          only the warp runs
 #   --workdir DIR       keep everything here (default: a temporary directory, removed at exit)
 #
-# Builds warp and MinIO with the machine's Go (loadtest/install-peers.sh, pinned versions) and
-# needs redis-server for the load generator's key registry. Every server listens on a free
-# loopback port and is stopped at exit.
+# Builds warp, MinIO, SeaweedFS and vegeta with the machine's Go (loadtest/install-peers.sh, pinned
+# versions; SeaweedFS takes a quarter of an hour the first time on two cores) and uses the
+# project's Python environment (bin/test-venv) for presigning. Every server listens on free
+# loopback ports and is stopped at exit.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-duration=20 concurrent=16 object_size=20KiB count=2000 tails=1 workdir=""
+duration=20 concurrent=16 object_size=20KiB count=2000 put_bodies=30000 tails=1 workdir=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration=${2%s}; shift 2 ;;
     --concurrent) concurrent=$2; shift 2 ;;
     --object-size) object_size=$2; shift 2 ;;
     --count) count=$2; shift 2 ;;
+    --put-bodies) put_bodies=$2; shift 2 ;;
     --no-tails) tails=0; shift ;;
     --workdir) workdir=$2; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "peers: unknown option $1" >&2; exit 2 ;;
   esac
 done
 
-bin=$("$root/loadtest/install-peers.sh" warp minio)
-redis_bin=$(command -v redis-server || echo /usr/bin/redis-server)
-[ -x "$redis_bin" ] || { echo "peers: redis-server is not installed (run bin/install-test-deps as root)" >&2; exit 2; }
+bin=$("$root/loadtest/install-peers.sh" warp minio seaweedfs vegeta)
+object_bytes=$(numfmt --from=auto "${object_size%B}")
+python=$("$root/bin/test-venv")/bin/python3
 
 keep=1
 if [ -z "$workdir" ]; then
   workdir=$(mktemp -d -t cairn-peers.XXXXXX)
   keep=0
 fi
-mkdir -p "$workdir"/{cairn,minio,redis,results,warp}
+mkdir -p "$workdir"/{cairn,minio,seaweedfs,results,warp,tails}
 workdir=$(cd "$workdir" && pwd)
 pids=()
 me=peers
@@ -53,36 +62,59 @@ me=peers
 . "$root/loadtest/processes.sh"
 trap cleanup EXIT INT TERM
 
+servers=(cairn minio seaweedfs)
+peers=(minio seaweedfs)
+declare -A name=([cairn]=Cairn [minio]=MinIO [seaweedfs]=SeaweedFS) port pid
 access_key=peers-bench
 secret_key=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
-cairn_port=$(free_port) minio_port=$(free_port) minio_console=$(free_port) redis_port=$(free_port)
+# SeaweedFS listens on each of its ports and on that port + 10000 (gRPC). Each bucket takes volumes
+# of its own: 100 of at most 512 MB (none preallocated), where the default 8 run out at the second.
+free_port_pair() {
+  local p
+  while :; do
+    p=$(free_port)
+    [ "$p" -lt 50000 ] && ! (exec 3<>"/dev/tcp/127.0.0.1/$((p + 10000))") 2>/dev/null && { echo "$p"; return; }
+  done
+}
+port[cairn]=$(free_port) port[minio]=$(free_port) minio_console=$(free_port)
+port[seaweedfs]=$(free_port_pair) weed_master=$(free_port_pair) weed_volume=$(free_port_pair) weed_filer=$(free_port_pair)
 
-SERVER_PORT=$cairn_port SERVER_ADDRESS=127.0.0.1 CAIRN_DATA_DIR="$workdir/cairn" \
+SERVER_PORT=${port[cairn]} SERVER_ADDRESS=127.0.0.1 CAIRN_DATA_DIR="$workdir/cairn" \
   CAIRN_AUTH_ACCESS_KEY=$access_key CAIRN_AUTH_SECRET_KEY=$secret_key \
   "$root/bin/cairn" serve >"$workdir/cairn/cairn.log" 2>&1 &
-pids+=($!) cairn_pid=$!
+pids+=($!) pid[cairn]=$!
 MINIO_ROOT_USER=$access_key MINIO_ROOT_PASSWORD=$secret_key MINIO_BROWSER=off \
-  "$bin/minio" server --quiet --address "127.0.0.1:$minio_port" --console-address "127.0.0.1:$minio_console" \
+  "$bin/minio" server --quiet --address "127.0.0.1:${port[minio]}" --console-address "127.0.0.1:$minio_console" \
   "$workdir/minio/data" >"$workdir/minio/minio.log" 2>&1 &
-pids+=($!) minio_pid=$!
-"$redis_bin" --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$workdir/redis" \
-  >"$workdir/redis/redis.log" 2>&1 &
-pids+=($!)
-await_port cairn "$cairn_port" "$cairn_pid"
-await_port minio "$minio_port" "$minio_pid"
-await_port redis-server "$redis_port" "${pids[-1]}"
-for _ in $(seq 120); do curl -sf -o /dev/null "http://127.0.0.1:$cairn_port/actuator/health" && break; sleep 0.5; done
-for _ in $(seq 120); do curl -sf -o /dev/null "http://127.0.0.1:$minio_port/minio/health/ready" && break; sleep 0.5; done
-
-port_of() { if [ "$1" = cairn ]; then echo "$cairn_port"; else echo "$minio_port"; fi; }
-pid_of() { if [ "$1" = cairn ]; then echo "$cairn_pid"; else echo "$minio_pid"; fi; }
+pids+=($!) pid[minio]=$!
+cat >"$workdir/seaweedfs/s3.json" <<JSON
+{"identities": [{"name": "bench", "credentials": [{"accessKey": "$access_key", "secretKey": "$secret_key"}],
+                 "actions": ["Admin", "Read", "List", "Tagging", "Write"]}]}
+JSON
+mkdir -p "$workdir/seaweedfs/data"
+"$bin/weed" server -ip=127.0.0.1 -ip.bind=127.0.0.1 -dir="$workdir/seaweedfs/data" \
+  -master.port="$weed_master" -volume.port="$weed_volume" -filer.port="$weed_filer" \
+  -s3 -s3.port="${port[seaweedfs]}" -s3.config="$workdir/seaweedfs/s3.json" \
+  -s3.port.iceberg=0 -iam=false -volume.max=100 -master.volumeSizeLimitMB=512 \
+  >"$workdir/seaweedfs/weed.log" 2>&1 &
+pids+=($!) pid[seaweedfs]=$!
+for who in "${servers[@]}"; do await_port "$who" "${port[$who]}" "${pid[$who]}"; done
+for _ in $(seq 120); do curl -sf -o /dev/null "http://127.0.0.1:${port[cairn]}/actuator/health" && break; sleep 0.5; done
+for _ in $(seq 120); do curl -sf -o /dev/null "http://127.0.0.1:${port[minio]}/minio/health/ready" && break; sleep 0.5; done
+# SeaweedFS answers S3 once its filer has a volume to write to: wait for a bucket listing.
+for _ in $(seq 240); do
+  "$python" -c 'import sys, boto3; boto3.client("s3", endpoint_url=sys.argv[1], aws_access_key_id=sys.argv[2],
+    aws_secret_access_key=sys.argv[3], region_name="us-east-1").list_buckets()' \
+    "http://127.0.0.1:${port[seaweedfs]}" "$access_key" "$secret_key" 2>/dev/null && break
+  sleep 0.5
+done
 declare -A fig
 
 # warp PUT then GET on one server; its summary lines go to results/, the figures into fig[].
 warp_run() { # who op seconds
   local out=$workdir/results/warp-$1-$2.txt extra=()
   [ "$2" = get ] && extra=(--objects 2500)
-  "$bin/warp" "$2" --host "127.0.0.1:$(port_of "$1")" --access-key "$access_key" --secret-key "$secret_key" \
+  "$bin/warp" "$2" --host "127.0.0.1:${port[$1]}" --access-key "$access_key" --secret-key "$secret_key" \
     --obj.size "$object_size" --concurrent "$concurrent" --duration "${3}s" --bucket "warp-$2" --no-color \
     --benchdata "$workdir/warp/$1-$2" "${extra[@]}" >"$out" 2>&1 || { cat "$out" >&2; return 1; }
   read -r ops p50 p99 errors < <(python3 "$root/service/src/test/bench/warp_summary.py" "$out" \
@@ -95,7 +127,7 @@ warp_run() { # who op seconds
 # without it: for Cairn this is an upper bound.
 syncs_per_put() { # who
   local st_out=$workdir/results/strace-$1.txt
-  strace -qq -f -c -e trace=fsync,fdatasync,sync_file_range -o "$st_out" -p "$(pid_of "$1")" & local st=$!
+  strace -qq -f -c -e trace=fsync,fdatasync,sync_file_range -o "$st_out" -p "${pid[$1]}" & local st=$!
   sleep 1
   warp_run "$1" put 5
   kill -INT $st; wait $st 2>/dev/null || true
@@ -106,7 +138,7 @@ syncs_per_put() { # who
 }
 
 echo "== warp: PUT and GET of $object_size, $concurrent concurrent, ${duration}s each" >&2
-for who in cairn minio; do
+for who in "${servers[@]}"; do
   warp_run "$who" put 5 >/dev/null   # warm-up
   warp_run "$who" put "$duration"
   warp_run "$who" get "$duration"
@@ -114,75 +146,43 @@ done
 have_strace=0
 if command -v strace >/dev/null; then
   have_strace=1
-  for who in cairn minio; do syncs_per_put "$who"; done
+  for who in "${servers[@]}"; do syncs_per_put "$who"; done
   # syncs_per_put's short run overwrote the PUT figures: measure them again.
-  for who in cairn minio; do warp_run "$who" put "$duration"; done
+  for who in "${servers[@]}"; do warp_run "$who" put "$duration"; done
 fi
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}'; }
+row() { # label key [no-ratio]
+  local line
+  line=$(printf '%-28s' "$1")
+  for who in "${servers[@]}"; do line+=$(printf ' %11s' "${fig[$who.$2]}"); done
+  if [ -z "${3:-}" ]; then
+    for peer in "${peers[@]}"; do line+=$(printf ' %11s' "$(ratio "${fig[cairn.$2]}" "${fig[$peer.$2]}")"); done
+  fi
+  echo "$line"
+}
 echo
-printf '%-28s %12s %12s %12s\n' "warp, $object_size, c=$concurrent" Cairn MinIO Cairn/MinIO
-printf '%-28s %12s %12s %12s\n' 'GET obj/s' "${fig[cairn.get.ops]}" "${fig[minio.get.ops]}" "$(ratio "${fig[cairn.get.ops]}" "${fig[minio.get.ops]}")"
-printf '%-28s %12s %12s %12s\n' 'GET p50 ms' "${fig[cairn.get.p50]}" "${fig[minio.get.p50]}" "$(ratio "${fig[cairn.get.p50]}" "${fig[minio.get.p50]}")"
-printf '%-28s %12s %12s %12s\n' 'GET p99 ms' "${fig[cairn.get.p99]}" "${fig[minio.get.p99]}" "$(ratio "${fig[cairn.get.p99]}" "${fig[minio.get.p99]}")"
-printf '%-28s %12s %12s %12s\n' 'PUT obj/s (both synced)' "${fig[cairn.put.ops]}" "${fig[minio.put.ops]}" "$(ratio "${fig[cairn.put.ops]}" "${fig[minio.put.ops]}")"
-printf '%-28s %12s %12s %12s\n' 'PUT p50 ms' "${fig[cairn.put.p50]}" "${fig[minio.put.p50]}" "$(ratio "${fig[cairn.put.p50]}" "${fig[minio.put.p50]}")"
-printf '%-28s %12s %12s %12s\n' 'PUT p99 ms' "${fig[cairn.put.p99]}" "${fig[minio.put.p99]}" "$(ratio "${fig[cairn.put.p99]}" "${fig[minio.put.p99]}")"
-if [ $have_strace = 1 ]; then
-  printf '%-28s %12s %12s\n' 'syncs per PUT (strace)' "${fig[cairn.syncs]}" "${fig[minio.syncs]}"
-fi
+printf '%-28s %11s %11s %11s %11s %11s\n' "warp, $object_size, c=$concurrent" Cairn MinIO SeaweedFS Cairn/MinIO Cairn/Seaweed
+row 'GET obj/s' get.ops
+row 'GET p50 ms' get.p50
+row 'GET p99 ms' get.p99
+row 'PUT obj/s' put.ops
+row 'PUT p50 ms' put.p50
+row 'PUT p99 ms' put.p99
+[ $have_strace = 1 ] && row 'syncs per PUT (strace)' syncs no-ratio
+echo "(Cairn and MinIO sync every PUT before acknowledging it; SeaweedFS does not.)"
 json="{\"bench\":\"peers\",\"objectSize\":\"$object_size\",\"concurrent\":$concurrent,\"seconds\":$duration"
-for who in cairn minio; do
+for who in "${servers[@]}"; do
   json+=",\"$who\":{\"getObjPerSecond\":${fig[$who.get.ops]},\"getP50Ms\":${fig[$who.get.p50]},\"getP99Ms\":${fig[$who.get.p99]}"
   json+=",\"putObjPerSecond\":${fig[$who.put.ops]},\"putP50Ms\":${fig[$who.put.p50]},\"putP99Ms\":${fig[$who.put.p99]}"
   [ $have_strace = 1 ] && json+=",\"syncsPerPut\":${fig[$who.syncs]}"
   json+="}"
 done
-json+=",\"putRatio\":$(ratio "${fig[cairn.put.ops]}" "${fig[minio.put.ops]}"),\"getRatio\":$(ratio "${fig[cairn.get.ops]}" "${fig[minio.get.ops]}")"
+for peer in "${peers[@]}"; do
+  json+=",\"putRatio_$peer\":$(ratio "${fig[cairn.put.ops]}" "${fig[$peer.put.ops]}"),\"getRatio_$peer\":$(ratio "${fig[cairn.get.ops]}" "${fig[$peer.get.ops]}")"
+done
 
 if [ $tails = 1 ]; then
-  lt() { "$root/bin/cairn" loadtest "$@"; }
-  figure() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); o=r["perOperation"][sys.argv[2]]; print(o[sys.argv[3]])' "$@"; }
-  target() { # who
-    echo --endpoint "http://127.0.0.1:$(port_of "$1")" --bucket tails --access-key "$access_key" --secret-key "$secret_key" \
-      --redis "127.0.0.1:$redis_port" --dataset "tails-$1"
-  }
-  for who in cairn minio; do
-    echo "== tails: loading $count objects into $who" >&2
-    # shellcheck disable=SC2046
-    lt load $(target "$who") --count "$count" --object-size "$object_size" --threads 8 >/dev/null
-  done
-  out=$workdir/results
-  for kind in get put; do
-    if [ $kind = get ]; then workload=read-only op=read; else workload=write-only op=update; fi
-    echo "== tails: $kind rate MinIO sustains, closed loop, $concurrent threads" >&2
-    # shellcheck disable=SC2046
-    lt run $(target minio) -w $workload --threads "$concurrent" --duration "${duration}s" --quiet \
-      --label "minio-$kind-closed" --out "$out/minio-$kind-closed.json" >/dev/null
-    rate=$(figure "$out/minio-$kind-closed.json" "$op" opsPerSecond)
-    rate=$(awk -v r="$rate" 'BEGIN {printf "%d", r}')
-    for who in cairn minio; do
-      echo "== tails: $kind open loop at $rate/s against $who" >&2
-      # shellcheck disable=SC2046
-      lt run $(target "$who") -w $workload --rate "$rate" --threads $((concurrent * 4)) --duration "${duration}s" \
-        --quiet --label "$who-$kind-open" --out "$out/$who-$kind-open.json" >/dev/null
-      fig[$who.$kind.open.p99]=$(printf '%.1f' "$(figure "$out/$who-$kind-open.json" "$op" p99Ms)")
-      fig[$who.$kind.open.ops]=$(printf '%.1f' "$(figure "$out/$who-$kind-open.json" "$op" opsPerSecond)")
-    done
-    fig[$kind.rate]=$rate
-  done
-  echo
-  printf '%-36s %12s %12s %12s\n' 'open loop at the rate MinIO sustains' Cairn MinIO Cairn/MinIO
-  for kind in get put; do
-    printf '%-36s %12s %12s %12s\n' "${kind^^} at ${fig[$kind.rate]}/s: p99 ms" "${fig[cairn.$kind.open.p99]}" \
-      "${fig[minio.$kind.open.p99]}" "$(ratio "${fig[cairn.$kind.open.p99]}" "${fig[minio.$kind.open.p99]}")"
-    printf '%-36s %12s %12s\n' "${kind^^} at ${fig[$kind.rate]}/s: achieved ops/s" "${fig[cairn.$kind.open.ops]}" \
-      "${fig[minio.$kind.open.ops]}"
-  done
-  json+=",\"openLoop\":{\"getRate\":${fig[get.rate]},\"putRate\":${fig[put.rate]}"
-  for who in cairn minio; do
-    json+=",\"$who\":{\"getP99Ms\":${fig[$who.get.open.p99]},\"putP99Ms\":${fig[$who.put.open.p99]}}"
-  done
-  json+="}"
+  . "$root/loadtest/peers-tails.sh"
 fi
 echo "$json}"

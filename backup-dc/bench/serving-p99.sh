@@ -4,9 +4,12 @@
 #   (d) embedded-through-caches  the same without throttle, reading through caches, normal priority (baseline)
 #   (a) cassandra-backup-dc      Cassandra store, the backup job reads datacenter "backup"
 #   (b) cassandra-serving-dc     the same job pointed at datacenter "serving" (baseline)
+#   (e) idle-cpu-floor           no backup: two SHA-256 loops over /dev/zero in the idle CPU class
+#                                (chrt -i 0) beside the embedded store, what any work at idle
+#                                priority costs serving on this machine (a control, not in the default)
 #
 #   backup-dc/bench/serving-p99.sh [--count N] [--cassandra-count N] [--phase SECONDS] [--settle SECONDS]
-#                                  [--load-fraction F] [--read-rate R] [--rounds N] [--only a,b,c,d]
+#                                  [--load-fraction F] [--read-rate R] [--rounds N] [--only a,b,c,d,e]
 #                                  [--workdir DIR]
 #
 # Serving load: the load generator's workload b (95 % GET, 5 % PUT, Zipfian) on a dataset of the
@@ -21,7 +24,10 @@
 # first one's time; the last line is one JSON object with every figure. With --rounds N (default 1)
 # each set-up repeats before, during, after N times back to back, and the table adds the median
 # over the rounds, so one stall (a flush, a collection) shows as one round's outlier. The slowest
-# read of each "after" phase is printed too, for the same reason.
+# read of each "after" phase is printed too, for the same reason. Where in "during" the slow reads
+# fall: "start-3s" is the median of the read p99s of the seconds that began within 3 s after a
+# backup started (the job's start-up, the service's checkpoint), "rest" that of the other seconds
+# (the steady scan); each round's seconds are in results/<set-up>-r<N>-timeline.txt.
 #
 # Sizes: --count objects (default 5000, ~130 MB) in the embedded store, so a backup at the default
 # --read-rate 8M takes ~17 s; --cassandra-count (default 1500, ~40 MB) in the local cluster, loaded
@@ -61,7 +67,7 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
-    -h|--help) sed -n 2,40p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,47p "$0"; exit 0 ;;
     *) echo "serving-p99: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -163,10 +169,12 @@ await_port redis-server "$redis_port" "${pids[-1]}"
 
 lt() { java -cp "$loadtest_cp" dev.cairn.loadtest.Main loadtest "$@"; }
 # The backup job, by BACKUP_PRIORITY: backup-dc (a, b: the low-weight cgroup, nice 19, idle I/O),
-# idle (c: nice 19, idle I/O), normal (the baseline d).
+# idle (c: nice 19, idle I/O), normal (the baseline d); burner (e) runs no backup but two hashing
+# loops in the idle CPU class until the phase is over.
 backup() {
   case "${BACKUP_PRIORITY:-idle}" in
     normal) exec java -cp "$backup_cp" dev.cairn.backup.Main "$@" ;;
+    burner) exec chrt -i 0 timeout -s TERM "$((phase + 10))s" sh -c 'sha256sum /dev/zero & sha256sum /dev/zero & wait' ;;
     backup-dc) [ -n "$low_cgroup" ] && echo $BASHPID >"$low_cgroup/cgroup.procs" 2>/dev/null ;;
   esac
   exec nice -n 19 ionice -c3 java -cp "$backup_cp" dev.cairn.backup.Main "$@"
@@ -233,12 +241,14 @@ measure_round() { # name round backup-args...: before, during (backups back to b
   local load_pid=$!
   local n first_secs status=ok
   : >"$workdir/results/$tag-backups.txt"
+  : >"$workdir/results/$tag-starts.txt"
   (
     sleep 5 # the load's unrecorded warm-up
     i=0
     while kill -0 "$load_pid" 2>/dev/null; do
       i=$((i + 1))
       start=$(date +%s.%N)
+      echo "$start" >>"$workdir/results/$tag-starts.txt"
       if (backup run "$@" --target "dir:$workdir/targets/$tag-$i" --report "$workdir/results/$tag-backup-$i.json") \
           >"$workdir/results/$tag-backup-$i.log" 2>&1; then
         if kill -0 "$load_pid" 2>/dev/null; then
@@ -261,22 +271,45 @@ measure_round() { # name round backup-args...: before, during (backups back to b
   n=$(grep -c -v failed "$workdir/results/$tag-backups.txt" || true)
   first_secs=$(awk '!/failed/ {print $2; exit}' "$workdir/results/$tag-backups.txt")
   grep -q failed "$workdir/results/$tag-backups.txt" && status="failed: see $workdir/results/$tag-backup-*.log"
-  printf '%s %s %s %s %s %s %s %s %s %s %s\n' "$name" "$round" "$max" "$rate" \
+  read -r start_p99 rest_p99 < <(python3 - "$workdir/results/$name-during-r$round.json" "$workdir/results/$tag-starts.txt" \
+    "$workdir/results/$tag-timeline.txt" <<'PY'
+import datetime, json, statistics, sys
+# Each second of "during": its read p99, and whether it began within 3 s after a backup started
+# (the job's start-up and the service's checkpoint) or later (the steady scan).
+run = json.load(open(sys.argv[1]))
+t0 = datetime.datetime.fromisoformat(run["startedAt"].replace("Z", "+00:00")).timestamp()
+starts = [float(x) for x in open(sys.argv[2]).read().split()]
+near, rest = [], []
+with open(sys.argv[3], "w") as out:
+    for iv in run["timeline"]:
+        p99 = iv.get("p99Ms", {}).get("read")
+        if p99 is None:
+            continue
+        at = t0 + iv["start"]
+        starting = any(0 <= at - s < 3 for s in starts)
+        (near if starting else rest).append(p99)
+        out.write("%6.1f %8.2f %8.2f %s\n" % (iv["start"], p99, iv.get("maxMs", {}).get("read", 0), "start" if starting else "-"))
+med = lambda xs: "%.2f" % statistics.median(xs) if xs else "nan"
+print(med(near), med(rest))
+PY
+)
+  printf '%s %s %s %s %s %s %s %s %s %s %s %s %s\n' "$name" "$round" "$max" "$rate" \
     "$(p99 "$workdir/results/$name-before-r$round.json")" "$(p99 "$workdir/results/$name-during-r$round.json")" \
     "$(p99 "$workdir/results/$name-after-r$round.json")" "$(pmax "$workdir/results/$name-after-r$round.json")" \
-    "${n:-0}" "${first_secs:-none}" "${status// /_}" >>"$workdir/results/summary.txt"
+    "${n:-0}" "${first_secs:-none}" "${status// /_}" "$start_p99" "$rest_p99" >>"$workdir/results/summary.txt"
 }
 
 : >"$workdir/results/summary.txt"
 mkdir -p "$workdir/targets"
 
-if [[ $only == *c* || $only == *d* ]]; then
+if [[ $only == *c* || $only == *d* || $only == *e* ]]; then
   start_service "$workdir/embedded-service"
   embedded=(--source embedded --service-url "http://127.0.0.1:$port" --admin-access-key-file "$workdir/access"
             --admin-secret-key-file "$workdir/secret")
   load_dataset embedded "$count"
   [[ $only == *c* ]] && measure embedded-checkpoint embedded "${embedded[@]}" --read-rate "$read_rate"
   [[ $only == *d* ]] && BACKUP_PRIORITY=normal measure embedded-through-caches embedded "${embedded[@]}" --through-caches
+  [[ $only == *e* ]] && BACKUP_PRIORITY=burner measure idle-cpu-floor embedded
   stop_service
 fi
 
@@ -305,22 +338,23 @@ echo
 echo "Serving read p99 (ms), workload b (95% GET / 5% PUT, Zipfian), open loop at $load_fraction of the measured maximum,"
 echo "${phase}s per phase; embedded $count objects (--read-rate $read_rate), Cassandra $cassandra_count objects."
 echo "One machine: the backup datacenter's node and the backup job of a, b: $isolation (I/O scheduler ${io_scheduler:-unknown});"
-echo "the job of c: nice 19, ionice -c3; d at normal priority."
-printf '%-26s %5s %8s %8s %9s %9s %9s %8s %8s %6s %8s  %s\n' setup round max-ops/s rate before during after after-max rise bkps first-s status
+echo "the job of c: nice 19, ionice -c3; d at normal priority; e: no backup, two SHA-256 loops at SCHED_IDLE."
+printf '%-26s %5s %8s %8s %9s %9s %9s %8s %8s %6s %8s %8s %8s  %s\n' setup round max-ops/s rate before during after after-max rise bkps first-s start-3s rest status
 python3 - "$workdir/results/summary.txt" "$count" "$cassandra_count" "$phase" "$load_fraction" "$read_rate" \
   "$isolation" "${io_scheduler:-unknown}" "$rounds" <<'PY'
 import json, statistics, sys
 rows, by_setup = [], {}
 for line in open(sys.argv[1]):
-    name, rnd, mx, rate, before, during, after, after_max, n, first, status = line.split()
+    name, rnd, mx, rate, before, during, after, after_max, n, first, status, start_p99, rest_p99 = line.split()
     b, d, a = float(before), float(during), float(after)
     rise = (d / b - 1) * 100 if b > 0 else float("nan")
     print(f"{name:<26} {rnd:>5} {float(mx):8.0f} {int(rate):8d} {b:9.2f} {d:9.2f} {a:9.2f} {float(after_max):8.1f}"
-          f" {rise:+7.1f}% {n:>6} {first:>8}  {status}")
+          f" {rise:+7.1f}% {n:>6} {first:>8} {float(start_p99):8.2f} {float(rest_p99):8.2f}  {status}")
     row = {"setup": name, "round": int(rnd), "maxOpsPerSecond": round(float(mx), 1), "rateOpsPerSecond": int(rate),
            "p99BeforeMs": b, "p99DuringMs": d, "p99AfterMs": a, "maxAfterMs": float(after_max),
            "riseDuringPct": round(rise, 1), "fullBackupsDuring": int(n),
-           "firstBackupSeconds": None if first == "none" else float(first), "status": status}
+           "firstBackupSeconds": None if first == "none" else float(first), "status": status,
+           "secondsAfterStartP99MedianMs": float(start_p99), "otherSecondsP99MedianMs": float(rest_p99)}
     rows.append(row)
     by_setup.setdefault(name, []).append(row)
 medians = []
@@ -336,6 +370,6 @@ for name, rs in by_setup.items():
 print(json.dumps({"benchmark": "serving-p99", "embeddedObjects": int(sys.argv[2]), "cassandraObjects": int(sys.argv[3]),
                   "phaseSeconds": int(sys.argv[4]), "loadFraction": float(sys.argv[5]), "embeddedReadRate": sys.argv[6],
                   "rounds": int(sys.argv[9]), "workload": "b", "loop": "open", "isolationBackupDc": sys.argv[7],
-                  "jobPriority": {"a": "as the backup node", "b": "as the backup node", "c": "nice 19, ionice -c3", "d": "normal"},
+                  "jobPriority": {"a": "as the backup node", "b": "as the backup node", "c": "nice 19, ionice -c3", "d": "normal", "e": "no backup: two SHA-256 loops at SCHED_IDLE"},
                   "ioScheduler": sys.argv[8], "results": rows, "medians": medians}))
 PY

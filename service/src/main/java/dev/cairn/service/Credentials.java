@@ -43,7 +43,7 @@ public final class Credentials {
 
     public static Credentials load(CairnProperties props) throws IOException {
         Map<String, String> secrets = new LinkedHashMap<>();
-        CairnProperties.Auth auth = props.getAuth();
+        AuthProperties auth = props.getAuth();
         if (auth.getAccessKey() != null) {
             secrets.put(auth.getAccessKey(), auth.getSecretKey());
         }

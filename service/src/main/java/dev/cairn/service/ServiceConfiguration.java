@@ -68,7 +68,7 @@ public class ServiceConfiguration {
             havingValue = CairnProperties.STORE_EMBEDDED, matchIfMissing = true)
     public Engine engine(CairnProperties props) throws IOException {
         props.validate();
-        CairnProperties.Engine e = props.getEngine();
+        EngineProperties e = props.getEngine();
         EngineOptions options = EngineOptions.builder(props.getDataDir().resolve(ENGINE_DIR))
                 .blockCacheBytes(e.getBlockCacheSize().toBytes())
                 .memtableBytes(e.getMemtableSize().toBytes())
@@ -92,7 +92,7 @@ public class ServiceConfiguration {
     @org.springframework.boot.autoconfigure.condition.ConditionalOnProperty(name = "cairn.store",
             havingValue = CairnProperties.STORE_EMBEDDED, matchIfMissing = true)
     public ObjectStore objectStore(Engine engine, CairnProperties props) throws IOException {
-        CairnProperties.Cache cache = props.getCache();
+        CacheProperties cache = props.getCache();
         EmbeddedObjectStore embedded = new EmbeddedObjectStore(engine);
         embedded.sweepEvery(props.getEngine().getSweepInterval());
         return new CachingObjectStore(embedded, cache.getObjectCacheSize().toBytes(),
@@ -108,7 +108,7 @@ public class ServiceConfiguration {
     /** The keys in force: the configured admin keys and the key file's, reloaded when it changes. */
     @Bean(destroyMethod = "close")
     public KeyRing keyRing(Credentials credentials, CairnProperties props) throws IOException {
-        CairnProperties.Auth auth = props.getAuth();
+        AuthProperties auth = props.getAuth();
         KeyRing ring = new KeyRing(credentials.adminKeys(), auth.getKeysFile(), auth.isKeysFileGroupReadable());
         ring.watch(auth.getKeysReloadInterval());
         return ring;

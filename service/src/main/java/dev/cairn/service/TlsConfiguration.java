@@ -48,11 +48,11 @@ public class TlsConfiguration {
      * connector settings as the HTTPS one ({@code ServiceConfiguration.jettyTuning}).
      */
     public static final class TlsConnectors implements WebServerFactoryCustomizer<JettyServletWebServerFactory>, Ordered {
-        private final CairnProperties.Tls tls;
+        private final TlsProperties tls;
         private final SslBundles bundles;
         private final String bundleName;
 
-        TlsConnectors(CairnProperties.Tls tls, SslBundles bundles, String bundleName) {
+        TlsConnectors(TlsProperties tls, SslBundles bundles, String bundleName) {
             this.tls = tls;
             this.bundles = bundles;
             this.bundleName = bundleName;

@@ -25,8 +25,8 @@ public class TlsEnvironment implements EnvironmentPostProcessor, Ordered {
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        CairnProperties.Tls tls = Binder.get(environment).bind("cairn.tls", CairnProperties.Tls.class)
-                .orElseGet(CairnProperties.Tls::new);
+        TlsProperties tls = Binder.get(environment).bind("cairn.tls", TlsProperties.class)
+                .orElseGet(TlsProperties::new);
         if (!tls.isEnabled()) {
             return;
         }

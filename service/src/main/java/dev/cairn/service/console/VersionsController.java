@@ -1,22 +1,19 @@
 package dev.cairn.service.console;
 
-import dev.cairn.store.ContentRead;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.ObjectVersion;
 import dev.cairn.store.StoreException;
+import dev.cairn.store.StoredCopy;
 import dev.cairn.store.VersionId;
 import dev.cairn.store.VersionPage;
 import dev.cairn.store.VersionQuery;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
-import java.io.InputStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
@@ -214,40 +211,9 @@ class VersionsController {
      * content by digest, so no byte is copied.
      */
     private ObjectInfo copy(String bucket, String key, ObjectInfo src) throws IOException {
-        ContentSource content = new ContentSource() {
-            @Override
-            public String sha256() {
-                return src.sha256();
-            }
-
-            @Override
-            public long size() {
-                return src.size();
-            }
-
-            @Override
-            public String md5() {
-                return src.partCount() == 0 ? src.etag() : null;
-            }
-
-            @Override
-            public InputStream open() throws IOException {
-                ContentRead read = store.getContent(src.sha256());
-                if (read == null) {
-                    throw new StoreException(StoreException.Reason.CONTENT_GONE, src.sha256());
-                }
-                return read.openAll();
-            }
-        };
-        Map<String, String> checksums = new TreeMap<>(src.checksums());
-        checksums.values().removeIf(VersionsController::isComposite);
-        return store.putObject(bucket, key, src.attributes(), content, ContentSource.md5Of(content), 0, checksums, false);
-    }
-
-    /** A checksum of the parts' checksums ({@code …-N}) describes a multipart object only, not a copy of it. */
-    static boolean isComposite(String checksum) {
-        int dash = checksum.lastIndexOf('-');
-        return dash > 0 && dash < checksum.length() - 1 && checksum.substring(dash + 1).chars().allMatch(Character::isDigit);
+        ContentSource content = StoredCopy.content(store, src);
+        return store.putObject(bucket, key, src.attributes(), content, ContentSource.md5Of(content), 0,
+                StoredCopy.fullObjectChecksums(src), false);
     }
 
     @PostMapping("/console/b/{bucket}/object/version/delete")

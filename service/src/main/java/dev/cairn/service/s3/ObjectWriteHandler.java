@@ -2,15 +2,14 @@ package dev.cairn.service.s3;
 
 import dev.cairn.engine.Row;
 import dev.cairn.store.BucketAcl;
-import dev.cairn.store.ContentRead;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectVersion;
 import dev.cairn.store.VersionId;
 import dev.cairn.store.StoreException;
+import dev.cairn.store.StoredCopy;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -85,9 +84,9 @@ final class ObjectWriteHandler {
             // As S3: a copy gets the ACL its request names (private by default), never the source's.
             ObjectAttributes attrs = (replace ? attributesOf(r) : src.attributes()).withAcl(acl);
             try {
-                ContentSource content = storedContent(src);
+                ContentSource content = StoredCopy.content(ctx.store(), src);
                 // A copy made in one request is one part: S3 gives it the MD5 of its bytes as ETag.
-                info = write(r, attrs, content, ContentSource.md5Of(content), fullObjectChecksums(src), condition);
+                info = write(r, attrs, content, ContentSource.md5Of(content), StoredCopy.fullObjectChecksums(src), condition);
                 copiedVersion = src.versionId();
             } catch (StoreException e) {
                 if (e.reason() != StoreException.Reason.CONTENT_GONE) {
@@ -164,42 +163,6 @@ final class ObjectWriteHandler {
             }
         }
         r.sendXml(200, out);
-    }
-
-    /** A copy is one part: a composite checksum of the source's parts does not describe it. */
-    private static Map<String, String> fullObjectChecksums(ObjectInfo src) {
-        Map<String, String> kept = new TreeMap<>(src.checksums());
-        kept.values().removeIf(v -> UploadChecksum.typeOf(v).equals(UploadChecksum.COMPOSITE));
-        return kept;
-    }
-
-    /** Content already stored, by the digest an object row names. */
-    private ContentSource storedContent(ObjectInfo src) {
-        return new ContentSource() {
-            @Override
-            public String sha256() {
-                return src.sha256();
-            }
-
-            @Override
-            public long size() {
-                return src.size();
-            }
-
-            @Override
-            public String md5() {
-                return src.partCount() == 0 ? src.etag() : null;
-            }
-
-            @Override
-            public InputStream open() throws IOException {
-                ContentRead read = ctx.store().getContent(src.sha256());
-                if (read == null) {
-                    throw new StoreException(StoreException.Reason.CONTENT_GONE, src.sha256());
-                }
-                return read.openAll();
-            }
-        };
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.cairn.service.s3;
 
 import dev.cairn.service.auth.ChecksumAlgorithm;
 import dev.cairn.store.ObjectAttributes;
+import dev.cairn.store.StoredCopy;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -92,8 +93,6 @@ record UploadChecksum(ChecksumAlgorithm algorithm, boolean fullObject) {
 
     /** The type of a stored checksum value: a composite one ends in {@code -N}. */
     static String typeOf(String value) {
-        int dash = value.lastIndexOf('-');
-        return dash > 0 && dash < value.length() - 1 && value.substring(dash + 1).chars().allMatch(Character::isDigit)
-                ? COMPOSITE : FULL_OBJECT;
+        return StoredCopy.isComposite(value) ? COMPOSITE : FULL_OBJECT;
     }
 }

@@ -1,6 +1,10 @@
 package dev.cairn.store.cassandra;
 
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BatchableStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.uuid.Uuids;
@@ -13,7 +17,7 @@ import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,8 +51,12 @@ final class CassandraContent {
         this.buckets = buckets;
     }
 
-    /** Where content was found or put, whether it was new, and its MD5 when it was read. */
-    record Stored(UUID generation, boolean fresh, String md5) {
+    /**
+     * Where content was found or put, whether it was new, and its MD5 when it was read.
+     * {@code deferred}: a new generation whose {@code contents} row is not written yet; {@link #complete}
+     * writes it whole, in the logged batch of the row that first points at it.
+     */
+    record Stored(UUID generation, boolean fresh, String md5, long size, boolean deferred) {
     }
 
     /** Records a write under its slot and under its content, before the row is written. */
@@ -75,9 +83,10 @@ final class CassandraContent {
 
     /** Ends a {@link #holdAsync hold}; {@code reclaim}: and reclaims the content when nothing else references it. */
     void unhold(String sha256, WriteId id, boolean reclaim) {
-        t.session.execute(t.write(t.q.deleteRef.bind(sha256, CassandraKeys.KIND_READ, "", id.toString(), id.buffer())));
         if (reclaim) {
-            reclaim(sha256);
+            dropReferences(sha256, List.of(new RefKey(CassandraKeys.KIND_READ, "", id.toString(), id.buffer())));
+        } else {
+            t.session.execute(t.write(t.q.deleteRef.bind(sha256, CassandraKeys.KIND_READ, "", id.toString(), id.buffer())));
         }
     }
 
@@ -116,21 +125,101 @@ final class CassandraContent {
         if (dead.isEmpty()) {
             return;
         }
-        List<Statement<?>> refs = new ArrayList<>();
+        Map<String, List<RefKey>> refs = new LinkedHashMap<>();
         List<Statement<?>> writes = new ArrayList<>();
-        Set<String> shas = new LinkedHashSet<>();
         for (Recorded r : dead) {
-            ByteBuffer wid = r.wid().buffer();
-            String sha = r.sha256();
-            refs.add(t.write(t.q.deleteRef.bind(sha, kind, bucket, slot, wid)));
-            writes.add(t.write(t.q.deleteWrite.bind(bucket, kind, slot, wid)));
-            shas.add(sha);
+            refs.computeIfAbsent(r.sha256(), k -> new ArrayList<>()).add(new RefKey(kind, bucket, slot, r.wid().buffer()));
+            writes.add(t.write(t.q.deleteWrite.bind(bucket, kind, slot, r.wid().buffer())));
         }
-        t.all(refs);
+        refs.forEach(this::dropReferences);
         t.all(writes);
-        for (String sha : shas) {
-            reclaim(sha);
+    }
+
+    /** A row of {@code refs} within its content's partition. */
+    record RefKey(int kind, String bucket, String slot, ByteBuffer wid) {
+        static RefKey of(Row r) {
+            return new RefKey(r.getInt("kind"), r.getString("bucket"), r.getString("slot"), r.getByteBuffer("wid"));
         }
+    }
+
+    /**
+     * Deletes references of one content and reclaims it when they were its last, in the fewest
+     * round trips: the content's references and generations read at once; when others remain,
+     * the deletes, then the references read again (two settlers releasing the last two
+     * references at once each see the other's); otherwise the deletes and the doom marks in one
+     * statement (the {@code refs} and {@code contents} rows of a digest share its partition key,
+     * so that is one mutation per replica), then the references read again, as {@link #reclaim}
+     * does.
+     */
+    private void dropReferences(String sha256, List<RefKey> mine) {
+        CompletableFuture<AsyncResultSet> present = t.async(t.protocol(t.q.selectRefs.bind(sha256, mine.size() + 1)));
+        CompletableFuture<AsyncResultSet> stored = t.async(t.protocol(t.q.selectGenerations.bind(sha256)));
+        List<BatchableStatement<?>> deletes = new ArrayList<>();
+        for (RefKey k : mine) {
+            deletes.add(t.q.deleteRef.bind(sha256, k.kind(), k.bucket(), k.slot(), k.wid()));
+        }
+        boolean othersRemain = false;
+        for (Row r : CassandraTables.join(present).currentPage()) {
+            othersRemain |= !mine.contains(RefKey.of(r));
+        }
+        List<Row> generations = CassandraTables.allRows(CassandraTables.join(stored));
+        if (generations.isEmpty()) {
+            t.session.execute(singlePartition(deletes));
+            return;
+        }
+        if (othersRemain) {
+            t.session.execute(singlePartition(deletes));
+            // The others may have been released meanwhile by a settler that saw this one's references.
+            if (t.session.execute(t.protocol(t.q.selectAnyRef.bind(sha256))).one() == null) {
+                reclaim(sha256);
+            }
+            return;
+        }
+        UUID doom = Uuids.timeBased();
+        List<BatchableStatement<?>> deletesAndMarks = new ArrayList<>(deletes);
+        for (Row g : generations) {
+            deletesAndMarks.add(t.q.addDoom.bind(Set.of(doom), sha256, g.getUuid("generation")));
+        }
+        t.session.execute(singlePartition(deletesAndMarks));
+        if (t.session.execute(t.protocol(t.q.selectAnyRef.bind(sha256))).one() != null) {
+            unmark(sha256, generations, doom);
+        } else {
+            deleteGenerations(sha256, generations);
+        }
+    }
+
+    /** Statements of one partition (one content's {@code refs} and {@code contents} rows) as one write. */
+    private Statement<?> singlePartition(List<BatchableStatement<?>> statements) {
+        if (statements.size() == 1) {
+            return t.write((BoundStatement) statements.get(0));
+        }
+        return BatchStatement.newInstance(BatchType.UNLOGGED, statements).setConsistencyLevel(t.writeCl)
+                .setIdempotent(true);
+    }
+
+    private void unmark(String sha256, List<Row> generations, UUID doom) {
+        List<Statement<?>> unmarks = new ArrayList<>();
+        for (Row g : generations) {
+            unmarks.add(t.write(t.q.removeDoom.bind(Set.of(doom), sha256, g.getUuid("generation"))));
+        }
+        t.all(unmarks);
+    }
+
+    /**
+     * Deletes doomed generations: their chunks and rows at once. Cut short, it leaves a doomed
+     * generation or chunks without one, which the sweep finds.
+     */
+    private void deleteGenerations(String sha256, List<Row> generations) {
+        List<Statement<?>> deletes = new ArrayList<>();
+        for (Row g : generations) {
+            UUID gen = g.getUuid("generation");
+            long size = g.isNull("size") ? 0 : g.getLong("size");
+            for (int i = 0; (long) i * CassandraSchema.CHUNK_BYTES < size; i++) {
+                deletes.add(t.write(t.q.deleteChunk.bind(sha256, gen, i)));
+            }
+            deletes.add(t.write(t.q.deleteGeneration.bind(sha256, gen)));
+        }
+        t.all(deletes);
     }
 
     /**
@@ -155,23 +244,10 @@ final class CassandraContent {
         }
         t.all(marks);
         if (t.session.execute(t.protocol(t.q.selectAnyRef.bind(sha256))).one() != null) {
-            List<Statement<?>> unmarks = new ArrayList<>();
-            for (Row g : generations) {
-                unmarks.add(t.write(t.q.removeDoom.bind(Set.of(doom), sha256, g.getUuid("generation"))));
-            }
-            t.all(unmarks);
+            unmark(sha256, generations, doom);
             return;
         }
-        for (Row g : generations) {
-            UUID gen = g.getUuid("generation");
-            long size = g.isNull("size") ? 0 : g.getLong("size");
-            List<Statement<?>> deletes = new ArrayList<>();
-            for (int i = 0; (long) i * CassandraSchema.CHUNK_BYTES < size; i++) {
-                deletes.add(t.write(t.q.deleteChunk.bind(sha256, gen, i)));
-            }
-            t.all(deletes);
-            t.session.execute(t.write(t.q.deleteGeneration.bind(sha256, gen)));
-        }
+        deleteGenerations(sha256, generations);
     }
 
     /** Whether a generation row is complete and not doomed. */
@@ -195,28 +271,40 @@ final class CassandraContent {
      * A new generation is safe without that: no reclaimer has read it.
      */
     Stored store(ContentSource content, List<Row> generations) throws IOException {
+        return store(content, generations, false);
+    }
+
+    /**
+     * As above; {@code deferred}: a new generation's {@code contents} row is left to
+     * {@link #complete}, for a caller that writes it in the logged batch of its row (one write
+     * instead of the row now and the mark later). Such a caller {@link #discard}s the chunks when
+     * it writes no row.
+     */
+    Stored store(ContentSource content, List<Row> generations, boolean deferred) throws IOException {
         String sha = content.sha256();
         for (Row r : generations) {
             if (usable(r) && r.getLong("size") == content.size()) {
                 Row again = t.session.execute(t.protocol(t.q.selectGeneration.bind(sha, r.getUuid("generation")))).one();
                 if (again != null && usable(again) && again.getLong("size") == content.size()) {
-                    return new Stored(r.getUuid("generation"), false, null);
+                    return new Stored(r.getUuid("generation"), false, null, content.size(), false);
                 }
             }
         }
-        return storeNew(content);
+        return storeNew(content, deferred);
     }
 
     /** A stored generation not yet marked complete: the caller marks it after its row is written, or at once. */
-    Stored storeNew(ContentSource content) throws IOException {
+    Stored storeNew(ContentSource content, boolean deferred) throws IOException {
         String sha = content.sha256();
         UUID gen = Uuids.timeBased();
         MessageDigest sha256 = CassandraTables.digest("SHA-256");
         MessageDigest md5 = CassandraTables.digest("MD5");
         List<CompletableFuture<AsyncResultSet>> inFlight = new ArrayList<>();
-        // Until marked complete the generation is not used, so its row and chunks go in parallel.
-        inFlight.add(t.session.executeAsync(t.write(t.q.insertGeneration.bind(sha, gen, content.size(),
-                CassandraSchema.CHUNK_BYTES))).toCompletableFuture());
+        if (!deferred) {
+            // Until marked complete the generation is not used, so its row and chunks go in parallel.
+            inFlight.add(t.session.executeAsync(t.write(t.q.insertGeneration.bind(sha, gen, content.size(),
+                    CassandraSchema.CHUNK_BYTES))).toCompletableFuture());
+        }
         long total = 0;
         try (InputStream in = content.open()) {
             for (int index = 0; ; index++) {
@@ -243,15 +331,34 @@ final class CassandraContent {
         if (total != content.size() || !Hex.encode(sha256.digest()).equals(sha)) {
             throw new IOException("content offered as " + sha + " (" + content.size() + " bytes) does not match its bytes");
         }
-        return new Stored(gen, true, Hex.encode(md5.digest()));
+        return new Stored(gen, true, Hex.encode(md5.digest()), content.size(), deferred);
     }
 
     /**
      * Marks a new generation complete, so other writers may use it. Its chunks are written; the
      * writer's own row needs no mark, so the two go in parallel.
      */
-    Statement<?> complete(String sha256, Stored stored) {
+    BatchableStatement<?> complete(String sha256, Stored stored) {
+        if (stored.deferred()) {
+            return t.write(t.q.insertCompleteGeneration.bind(sha256, stored.generation(), stored.size(),
+                    CassandraSchema.CHUNK_BYTES));
+        }
         return t.write(t.q.completeGeneration.bind(sha256, stored.generation()));
+    }
+
+    /**
+     * Deletes the chunks of a new deferred generation whose row was never written (a refused
+     * write): nothing names that generation, so nothing can use them.
+     */
+    void discard(String sha256, Stored stored) {
+        if (!stored.fresh() || !stored.deferred()) {
+            return;
+        }
+        List<Statement<?>> deletes = new ArrayList<>();
+        for (int i = 0; (long) i * CassandraSchema.CHUNK_BYTES < stored.size(); i++) {
+            deletes.add(t.write(t.q.deleteChunk.bind(sha256, stored.generation(), i)));
+        }
+        t.all(deletes);
     }
 
     /** Whether a current object of a public-read bucket holds this content (looking at most at 1000 references). */

@@ -6,8 +6,8 @@ import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
-import com.datastax.oss.driver.api.core.cql.Statement;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ListPage;
@@ -98,7 +98,7 @@ final class CassandraObjects {
      * Writes an object row and records its content's reference, in three round trips when the
      * content is new: (1) the bucket check, the write recorded, the content's generations and the
      * key's earlier writes read, all at once; (2) the content stored, or a usable generation read
-     * again; (3) the row written, with the new generation marked complete beside it. The write
+     * again; (3) the row written, in one logged batch with a new generation's {@code contents} row. The write
      * is then durable and answered; the writes it superseded are released after that by the
      * {@link Settler} (docs/cassandra.md, "The queries").
      */
@@ -180,7 +180,8 @@ final class CassandraObjects {
             }
             throw refused;
         }
-        CassandraContent.Stored stored = content.store(source, CassandraTables.allRows(CassandraTables.join(generations)));
+        CassandraContent.Stored stored = content.store(source, CassandraTables.allRows(CassandraTables.join(generations)),
+                true);
         RowWriter rowWriter = w -> {
             ObjectInfo written = new ObjectInfo(key, sha, source.size(), etag, attributes,
                     lastModified >= 0 ? lastModified : w.timestampMicros() / 1000, partCount, checksums);
@@ -194,7 +195,14 @@ final class CassandraObjects {
             info = rowWriter.write(wid);
             settler.submit(() -> settle(bucket, key, wid, CassandraTables.allRows(CassandraTables.join(earlier))));
         } else {
-            info = writeLeased(bucket, key, wid, sha, onlyIfAbsent, ifMatch, rowWriter);
+            try {
+                info = writeLeased(bucket, key, wid, sha, onlyIfAbsent, ifMatch, rowWriter);
+            } catch (StoreException e) {
+                // Refused (condition, or the lease not had): no row names the new generation.
+                content.discard(sha, stored);
+                content.unhold(sha, wid, true);
+                throw e;
+            }
         }
         logicalBytes.addAndGet(source.size());
         if (stored.fresh()) {
@@ -266,11 +274,12 @@ final class CassandraObjects {
     }
 
     /**
-     * The row, its directory entry and its part layout (may be null) in one logged batch at the
-     * write id's timestamp, and {@code beside} (may be null) in parallel.
+     * The row, its directory entry, its part layout (may be null) and a new generation's
+     * {@code contents} row (may be null) in one logged batch at the write id's timestamp: the row
+     * never lands without the generation it names.
      */
     private void writeRow(String bucket, String key, WriteId wid, ByteBuffer row, ByteBuffer layout,
-                          Statement<?> beside) {
+                          BatchableStatement<?> generation) {
         DirectoryIndex.Entry entry = DirectoryIndex.entryOf(key);
         long ts = wid.timestampMicros();
         BatchStatement batch = BatchStatement.newInstance(BatchType.LOGGED,
@@ -279,14 +288,11 @@ final class CassandraObjects {
         if (layout != null) {
             batch = batch.add(t.q.insertLayout.bind(bucket, key, layout).setQueryTimestamp(ts));
         }
-        // A batch carries one timestamp for all its statements: theirs are ignored.
-        CompletableFuture<AsyncResultSet> written = t.async(batch.setQueryTimestamp(ts).setConsistencyLevel(t.writeCl)
-                .setIdempotent(true));
-        CompletableFuture<AsyncResultSet> other = beside == null ? null : t.async(beside);
-        CassandraTables.join(written);
-        if (other != null) {
-            CassandraTables.join(other);
+        if (generation != null) {
+            batch = batch.add(generation);
         }
+        // A batch carries one timestamp for all its statements: theirs are ignored.
+        t.session.execute(batch.setQueryTimestamp(ts).setConsistencyLevel(t.writeCl).setIdempotent(true));
     }
 
     /**

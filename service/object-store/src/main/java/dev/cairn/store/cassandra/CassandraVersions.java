@@ -146,6 +146,7 @@ final class CassandraVersions {
         first.add(content.holdAsync(sha, held));
         CompletableFuture<AsyncResultSet> generations = t.async(t.protocol(t.q.selectGenerations.bind(sha)));
         boolean recorded = false;
+        CassandraContent.Stored stored = null;
         try {
             CassandraTables.joinAll(first);
             Row bucketState = CassandraTables.join(bucketRow).one();
@@ -157,7 +158,7 @@ final class CassandraVersions {
             if (versioning == Versioning.UNVERSIONED) {
                 return null;
             }
-            CassandraContent.Stored stored = content.store(source, CassandraTables.allRows(CassandraTables.join(generations)));
+            stored = content.store(source, CassandraTables.allRows(CassandraTables.join(generations)), true);
             boolean enabled = versioning == Versioning.ENABLED;
             WriteId wid;
             ObjectInfo info;
@@ -191,7 +192,10 @@ final class CassandraVersions {
                         batch.add(t.q.deleteVersion.bind(bucket, key, ByteBuffer.wrap(replaced.sort())));
                     }
                 }
-                apply(batch, wid.timestampMicros(), stored.fresh() ? content.complete(sha, stored) : null);
+                if (stored.fresh()) {
+                    batch.add(content.complete(sha, stored));
+                }
+                apply(batch, wid.timestampMicros(), null);
                 lease.requireHeld();
             }
             WriteId mine = wid;
@@ -205,6 +209,10 @@ final class CassandraVersions {
             return enabled ? info : info.withVersionId(VersionId.NULL);
         } finally {
             if (!recorded) {
+                if (stored != null) {
+                    // No row was written: none names the new generation.
+                    content.discard(sha, stored);
+                }
                 content.unhold(sha, held, true);
             }
         }

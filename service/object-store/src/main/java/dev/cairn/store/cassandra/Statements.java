@@ -38,6 +38,7 @@ final class Statements {
     final PreparedStatement insertLease;
     final PreparedStatement deleteRef;
     final PreparedStatement selectAnyRef;
+    final PreparedStatement selectRefs;
     final PreparedStatement selectHolder;
     final PreparedStatement selectObjectRefs;
 
@@ -45,6 +46,7 @@ final class Statements {
     final PreparedStatement selectGeneration;
     final PreparedStatement insertGeneration;
     final PreparedStatement completeGeneration;
+    final PreparedStatement insertCompleteGeneration;
     final PreparedStatement addDoom;
     final PreparedStatement removeDoom;
     final PreparedStatement deleteGeneration;
@@ -115,6 +117,7 @@ final class Statements {
                 + CassandraKeys.KIND_READ + ", '', ?, ?) USING TTL ?");
         deleteRef = s.prepare("DELETE FROM " + ks + ".refs WHERE sha256 = ? AND kind = ? AND bucket = ? AND slot = ? AND wid = ?");
         selectAnyRef = s.prepare("SELECT kind FROM " + ks + ".refs WHERE sha256 = ? LIMIT 1");
+        selectRefs = s.prepare("SELECT kind, bucket, slot, wid FROM " + ks + ".refs WHERE sha256 = ? LIMIT ?");
         selectHolder = s.prepare("SELECT kind FROM " + ks + ".refs WHERE sha256 = ? AND kind IN ("
                 + CassandraKeys.KIND_OBJECT + ", " + CassandraKeys.KIND_PART + ", " + CassandraKeys.KIND_VERSION + ") LIMIT 1");
         selectObjectRefs = s.prepare("SELECT kind, bucket, slot FROM " + ks + ".refs WHERE sha256 = ? AND kind IN ("
@@ -125,6 +128,8 @@ final class Statements {
                 + ".contents WHERE sha256 = ? AND generation = ?");
         insertGeneration = s.prepare("INSERT INTO " + ks + ".contents (sha256, generation, size, chunk_bytes) VALUES (?, ?, ?, ?)");
         completeGeneration = s.prepare("UPDATE " + ks + ".contents SET complete = true WHERE sha256 = ? AND generation = ?");
+        insertCompleteGeneration = s.prepare("INSERT INTO " + ks
+                + ".contents (sha256, generation, size, chunk_bytes, complete) VALUES (?, ?, ?, ?, true)");
         addDoom = s.prepare("UPDATE " + ks + ".contents SET dooms = dooms + ? WHERE sha256 = ? AND generation = ?");
         removeDoom = s.prepare("UPDATE " + ks + ".contents SET dooms = dooms - ? WHERE sha256 = ? AND generation = ?");
         deleteGeneration = s.prepare("DELETE FROM " + ks + ".contents WHERE sha256 = ? AND generation = ?");

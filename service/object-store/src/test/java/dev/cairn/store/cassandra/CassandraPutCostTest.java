@@ -1,0 +1,262 @@
+package dev.cairn.store.cassandra;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.uuid.Uuids;
+import dev.cairn.store.BucketAcl;
+import dev.cairn.store.BytesContent;
+import dev.cairn.store.ContentSource;
+import dev.cairn.store.ObjectAttributes;
+import dev.cairn.store.ObjectRead;
+import dev.cairn.store.StoreException;
+import dev.cairn.store.Versioning;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a PUT costs the cluster and what its bookkeeping leaves: a new generation's row written
+ * once in the object row's batch, refused writes that stored content leaving no chunks, releases
+ * that drop the last reference and doom the content in one write, and a release cut short
+ * leaving only what the sweep finds.
+ */
+@Tag("integration")
+class CassandraPutCostTest {
+    private static final String KEYSPACE = "putcost";
+    private static CqlSession session;
+    private static CassandraSettings settings;
+
+    @BeforeAll
+    static void schema() {
+        settings = LocalCassandraCluster.settings(KEYSPACE);
+        session = LocalCassandraCluster.sharedSession();
+        CassandraObjectStore.createSchema(session, settings);
+    }
+
+    private static ContentSource content(String s) {
+        return BytesContent.of(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static List<Row> rows(String cql, Object... values) {
+        return session.execute(SimpleStatement.newInstance(cql.replace("ks.", KEYSPACE + "."), values)).all();
+    }
+
+    private static String bucketName(String prefix) {
+        return prefix + "-" + Long.toHexString(System.nanoTime());
+    }
+
+    /** The audit's findings that name this content. */
+    private static List<String> findings(CassandraObjectStore store, String sha256) {
+        CassandraObjectStore.AuditReport report = store.audit();
+        List<String> problems = report.problems().stream().filter(p -> p.contains(sha256)).toList();
+        assertTrue(problems.isEmpty(), "nothing referenced is gone: " + problems);
+        return report.leftovers().stream().filter(p -> p.contains(sha256)).toList();
+    }
+
+    private static String readAll(ObjectRead read) throws Exception {
+        try (read; InputStream in = read.openAll()) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void aNewGenerationIsWrittenOnceCompleteInTheRowsLoggedBatch() throws Exception {
+        String bucket = bucketName("once");
+        StatementTrace trace = new StatementTrace();
+        try (CqlSession traced = CassandraSessions.connect(settings, settings.getLocalDatacenter(),
+                settings.getContactPoints(), trace);
+             CassandraObjectStore store = new CassandraObjectStore(traced, false, settings)) {
+            store.createBucket(bucket, BucketAcl.PRIVATE);
+            store.putObject(bucket, "photos/warm", ObjectAttributes.EMPTY, content("warm"), "e", 0, Map.of(), false);
+            store.awaitSettled();
+            trace.clear();
+            ContentSource c = content("fresh " + bucket);
+            store.putObject(bucket, "photos/k", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+            List<StatementTrace.Call> answered = trace.calls();
+            List<String> touchingContents = answered.stream().map(StatementTrace.Call::cql)
+                    .filter(q -> q.contains("contents") && !q.startsWith("SELECT")).toList();
+            assertEquals(1, touchingContents.size(), "one write of the generation row: " + answered);
+            assertTrue(touchingContents.get(0).startsWith("BATCH(LOGGED") && touchingContents.get(0).contains("INSERT INTO objects"),
+                    "in the row's logged batch: " + touchingContents);
+
+            Row object = rows("SELECT row, writetime(row) AS ts FROM ks.objects WHERE bucket = ? AND key = ?",
+                    bucket, "photos/k").get(0);
+            UUID generation = RowFormat.decodeObject("photos/k", object.getByteBuffer("row")).generation();
+            Row g = rows("SELECT size, complete, writetime(complete) AS ts FROM ks.contents WHERE sha256 = ? AND generation = ?",
+                    c.sha256(), generation).get(0);
+            assertTrue(g.getBoolean("complete"));
+            assertEquals(c.size(), g.getLong("size"));
+            assertEquals(object.getLong("ts"), g.getLong("ts"), "written at the row's timestamp, in its batch");
+            assertEquals("fresh " + bucket, readAll(store.getObject(bucket, "photos/k")));
+            store.awaitSettled();
+            assertTrue(findings(store, c.sha256()).isEmpty());
+        }
+    }
+
+    @Test
+    void aVersionedWriteRefusedUnderTheLeaseLeavesNoChunks() throws Exception {
+        String bucket = bucketName("refused-v");
+        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+            store.createBucket(bucket, BucketAcl.PRIVATE);
+            store.setBucketVersioning(bucket, Versioning.ENABLED);
+            ContentSource first = content("first " + bucket);
+            store.putObject(bucket, "k", ObjectAttributes.EMPTY, first, first.md5(), 0, Map.of(), false);
+            // A versioned write checks its condition only under the lease, after storing its content.
+            ContentSource refused = content("refused " + bucket);
+            StoreException e = assertThrows(StoreException.class, () ->
+                    store.putObject(bucket, "k", ObjectAttributes.EMPTY, refused, refused.md5(), 0, Map.of(), true));
+            assertEquals(StoreException.Reason.PRECONDITION_FAILED, e.reason());
+            store.awaitSettled();
+            assertTrue(rows("SELECT generation FROM ks.contents WHERE sha256 = ?", refused.sha256()).isEmpty());
+            assertTrue(rows("SELECT kind FROM ks.refs WHERE sha256 = ?", refused.sha256()).isEmpty());
+            assertEquals(List.of(), findings(store, refused.sha256()), "no chunks left without their generation");
+            assertEquals("first " + bucket, readAll(store.getObject(bucket, "k")));
+        }
+    }
+
+    @Test
+    void aConditionalWriteThatCannotTakeTheLeaseLeavesNoChunks() throws Exception {
+        String bucket = bucketName("refused-c");
+        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+            store.createBucket(bucket, BucketAcl.PRIVATE);
+            ContentSource first = content("first " + bucket);
+            store.putObject(bucket, "k", ObjectAttributes.EMPTY, first, first.md5(), 0, Map.of(), false);
+            UUID holder = UUID.randomUUID();
+            assertTrue(session.execute(SimpleStatement.newInstance("INSERT INTO " + KEYSPACE
+                    + ".key_locks (bucket, key, holder) VALUES (?, ?, ?) IF NOT EXISTS USING TTL 120", bucket, "k", holder))
+                    .wasApplied());
+            try {
+                ContentSource blocked = content("blocked " + bucket);
+                StoreException e = assertThrows(StoreException.class, () -> store.putObjectIfMatch(bucket, "k",
+                        ObjectAttributes.EMPTY, blocked, blocked.md5(), 0, Map.of(), "*"));
+                assertEquals(StoreException.Reason.CONDITIONAL_CONFLICT, e.reason());
+                store.awaitSettled();
+                assertTrue(rows("SELECT generation FROM ks.contents WHERE sha256 = ?", blocked.sha256()).isEmpty());
+                assertEquals(List.of(), findings(store, blocked.sha256()), "no chunks left without their generation");
+            } finally {
+                session.execute(SimpleStatement.newInstance("DELETE FROM " + KEYSPACE
+                        + ".key_locks WHERE bucket = ? AND key = ? IF holder = ?", bucket, "k", holder));
+            }
+            assertEquals("first " + bucket, readAll(store.getObject(bucket, "k")));
+        }
+    }
+
+    @Test
+    void aReleaseKeepsSharedContentAndDropsTheLastReferenceWithItsDoomInOneWrite() throws Exception {
+        String bucket = bucketName("shared");
+        StatementTrace trace = new StatementTrace();
+        try (CqlSession traced = CassandraSessions.connect(settings, settings.getLocalDatacenter(),
+                settings.getContactPoints(), trace);
+             CassandraObjectStore store = new CassandraObjectStore(traced, false, settings)) {
+            store.createBucket(bucket, BucketAcl.PRIVATE);
+            ContentSource shared = content("shared " + bucket);
+            store.putObject(bucket, "a", ObjectAttributes.EMPTY, shared, shared.md5(), 0, Map.of(), false);
+            store.putObject(bucket, "b", ObjectAttributes.EMPTY, shared, shared.md5(), 0, Map.of(), false);
+            ContentSource other = content("other " + bucket);
+            store.putObject(bucket, "a", ObjectAttributes.EMPTY, other, other.md5(), 0, Map.of(), false);
+            store.awaitSettled();
+            Row kept = rows("SELECT complete, dooms FROM ks.contents WHERE sha256 = ?", shared.sha256()).get(0);
+            assertTrue(kept.getBoolean("complete"));
+            assertTrue(kept.getSet("dooms", UUID.class).isEmpty(), "content another key holds is not doomed");
+            assertEquals(1, rows("SELECT kind FROM ks.refs WHERE sha256 = ?", shared.sha256()).size());
+            assertEquals("shared " + bucket, readAll(store.getObject(bucket, "b")));
+
+            trace.clear();
+            store.putObject(bucket, "b", ObjectAttributes.EMPTY, other, other.md5(), 0, Map.of(), false);
+            store.awaitSettled();
+            assertTrue(trace.calls().stream().map(StatementTrace.Call::cql).anyMatch(q -> q.startsWith("BATCH(UNLOGGED")
+                    && q.contains("DELETE FROM refs") && q.contains("dooms = dooms +")),
+                    "the last reference goes with the doom marks in one write: " + trace.calls());
+            assertTrue(rows("SELECT generation FROM ks.contents WHERE sha256 = ?", shared.sha256()).isEmpty(),
+                    "the last release reclaims");
+            assertTrue(rows("SELECT kind FROM ks.refs WHERE sha256 = ?", shared.sha256()).isEmpty());
+            assertEquals(List.of(), findings(store, shared.sha256()));
+            assertEquals("other " + bucket, readAll(store.getObject(bucket, "a")));
+            assertEquals("other " + bucket, readAll(store.getObject(bucket, "b")));
+        }
+    }
+
+    @Test
+    void theLastTwoReferencesReleasedAtOnceStillReclaim() throws Exception {
+        String bucket = bucketName("pair");
+        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+            store.createBucket(bucket, BucketAcl.PRIVATE);
+            for (int round = 0; round < 5; round++) {
+                ContentSource shared = content("pair " + round + " " + bucket);
+                store.putObject(bucket, "a", ObjectAttributes.EMPTY, shared, shared.md5(), 0, Map.of(), false);
+                store.putObject(bucket, "b", ObjectAttributes.EMPTY, shared, shared.md5(), 0, Map.of(), false);
+                store.awaitSettled();
+                ExecutorService pool = Executors.newFixedThreadPool(2);
+                try {
+                    List<Future<?>> both = new ArrayList<>();
+                    for (String key : List.of("a", "b")) {
+                        ContentSource next = content("next " + key + " " + round + " " + bucket);
+                        both.add(pool.submit(() -> store.putObject(bucket, key, ObjectAttributes.EMPTY, next, next.md5(), 0,
+                                Map.of(), false)));
+                    }
+                    for (Future<?> f : both) {
+                        f.get(60, TimeUnit.SECONDS);
+                    }
+                } finally {
+                    pool.shutdownNow();
+                }
+                store.awaitSettled();
+                assertTrue(rows("SELECT generation FROM ks.contents WHERE sha256 = ?", shared.sha256()).isEmpty(),
+                        "content whose last two references went at once is reclaimed (round " + round + ")");
+                assertTrue(rows("SELECT kind FROM ks.refs WHERE sha256 = ?", shared.sha256()).isEmpty());
+            }
+        }
+    }
+
+    @Test
+    void aReleaseCutShortAfterItsDoomLeavesGarbageTheSweepFinds() throws Exception {
+        String bucket = bucketName("cut");
+        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+            store.createBucket(bucket, BucketAcl.PRIVATE);
+            ContentSource current = content("current " + bucket);
+            store.putObject(bucket, "k", ObjectAttributes.EMPTY, current, current.md5(), 0, Map.of(), false);
+            store.awaitSettled();
+            // What a process killed right after the release's one write leaves of a superseded write:
+            // its reference gone, its generation doomed, its chunks and its record still there.
+            WriteId currentWid = RowFormat.writeIdOf(rows("SELECT row FROM ks.objects WHERE bucket = ? AND key = ?",
+                    bucket, "k").get(0).getByteBuffer("row"));
+            ByteBuffer superseded = ByteBuffer.allocate(16);
+            superseded.putLong(currentWid.timestampMicros() - 1_000_000).putLong(42).flip();
+            String sha = BytesContent.of(("superseded " + bucket).getBytes(StandardCharsets.UTF_8)).sha256();
+            UUID generation = Uuids.startOf(System.currentTimeMillis() - 3_600_000);
+            rows("INSERT INTO ks.writes (bucket, kind, slot, wid, sha256) VALUES (?, 0, ?, ?, ?)", bucket, "k", superseded, sha);
+            rows("INSERT INTO ks.contents (sha256, generation, size, chunk_bytes, complete, dooms) VALUES (?, ?, 21, ?, true, ?)",
+                    sha, generation, CassandraSchema.CHUNK_BYTES, Set.of(Uuids.timeBased()));
+            rows("INSERT INTO ks.chunks (sha256, generation, chunk, data) VALUES (?, ?, 0, ?)", sha, generation,
+                    ByteBuffer.wrap(new byte[21]));
+            assertEquals(2, findings(store, sha).size(), "a write no row holds and content nothing references");
+
+            store.sweep(Duration.ZERO);
+            assertEquals(List.of(), findings(store, sha));
+            assertTrue(rows("SELECT generation FROM ks.contents WHERE sha256 = ?", sha).isEmpty());
+            assertTrue(rows("SELECT wid FROM ks.writes WHERE bucket = ? AND kind = 0 AND slot = ?", bucket, "k").stream()
+                    .noneMatch(r -> r.getByteBuffer("wid").equals(superseded)));
+            assertNotNull(rows("SELECT kind FROM ks.refs WHERE sha256 = ?", current.sha256()).get(0));
+            assertEquals("current " + bucket, readAll(store.getObject(bucket, "k")));
+        }
+    }
+}
