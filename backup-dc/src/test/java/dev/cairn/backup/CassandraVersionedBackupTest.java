@@ -136,7 +136,7 @@ class CassandraVersionedBackupTest {
         DirectoryTarget target = new DirectoryTarget(dir.resolve("archive"));
         List<BackupRow> rows = StoreFixture.rows(target, r.backupId());
         assertEquals(before.stream().filter(l -> !l.startsWith("bucket ")).count(), rows.size(), "one row per version");
-        assertEquals(3, target.read(ArchiveLayout.manifest(r.backupId()))[9], "a backup holding versions is manifest version 3");
+        assertEquals(4, target.read(ArchiveLayout.manifest(r.backupId()))[9], "a backup holding versions is manifest version 4");
 
         Path embedded = dir.resolve("embedded");
         assertEquals(0, cli("restore", "--target", archive(), "--into", "embedded:" + embedded));
@@ -243,6 +243,9 @@ class CassandraVersionedBackupTest {
 
             assertEquals(0, cli(concat(into, "--replay-versions")));
             assertEquals(expected, contentOrder(s3), "every key's versions in the same order with the same content");
+            assertEquals("Suspended", s3.getBucketVersioning(b -> b.bucket("susp")).statusAsString(), "left Suspended");
+            assertEquals(List.of("null"), s3.listObjectVersions(b -> b.bucket("susp").prefix("y")).deleteMarkers().stream()
+                    .map(DeleteMarkerEntry::versionId).toList(), "the null delete marker stays null");
         }
     }
 
@@ -272,15 +275,39 @@ class CassandraVersionedBackupTest {
         for (var bucket : s3.listBuckets().buckets().stream().map(x -> x.name()).sorted().toList()) {
             ListObjectVersionsResponse page = s3.listObjectVersions(b -> b.bucket(bucket).maxKeys(1000));
             assertTrue(!page.isTruncated());
+            // The SDK gives versions and markers apart, each list in listing order. A Cairn version id is its
+            // sort id (ascending: newest first); a null version goes right after the entry of its own list
+            // that the listing puts before it (its key's newest when none).
             List<String[]> all = new ArrayList<>();
+            List<String[]> nulls = new ArrayList<>();
+            String[] previous = null;
             for (var v : page.versions()) {
-                all.add(new String[] {v.key(), v.versionId(), ""});
+                String[] entry = {v.key(), v.versionId(), ""};
+                boolean sameKey = previous != null && previous[0].equals(v.key());
+                (VersionId.NULL.equals(v.versionId()) ? nulls : all).add(VersionId.NULL.equals(v.versionId())
+                        ? new String[] {v.key(), v.versionId(), "", sameKey ? previous[1] : ""} : entry);
+                previous = entry;
             }
+            previous = null;
             for (DeleteMarkerEntry m : page.deleteMarkers()) {
-                all.add(new String[] {m.key(), m.versionId(), "marker"});
+                String[] entry = {m.key(), m.versionId(), "marker"};
+                boolean sameKey = previous != null && previous[0].equals(m.key());
+                (VersionId.NULL.equals(m.versionId()) ? nulls : all).add(VersionId.NULL.equals(m.versionId())
+                        ? new String[] {m.key(), m.versionId(), "marker", sameKey ? previous[1] : ""} : entry);
+                previous = entry;
             }
-            // The SDK gives versions and markers apart; a Cairn version id is its sort id (ascending: newest first).
             all.sort((a, c) -> !a[0].equals(c[0]) ? Utf8.compare(a[0], c[0]) : Arrays.compareUnsigned(sortOf(a[1]), sortOf(c[1])));
+            for (String[] n : nulls) {
+                int at = 0;
+                for (int i = 0; i < all.size(); i++) {
+                    boolean before = n[3].isEmpty() ? Utf8.compare(all.get(i)[0], n[0]) < 0
+                            : all.get(i)[0].equals(n[0]) && all.get(i)[1].equals(n[3]) || Utf8.compare(all.get(i)[0], n[0]) < 0;
+                    if (before) {
+                        at = i + 1;
+                    }
+                }
+                all.add(at, n);
+            }
             for (String[] v : all) {
                 if (!v[2].isEmpty()) {
                     out.add(bucket + "/" + v[0] + " marker");

@@ -1,5 +1,6 @@
 package dev.cairn.backup;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -123,11 +124,67 @@ class ManifestFormatTest {
         List<BackupRow> rows = List.of(row("a", "x", 1), version("v", "k", 1, true), version("v", "k", 2, false),
                 version("v", "k", 7, false), legacy);
         byte[] bytes = versionedManifest(rows);
-        assertEquals(3, bytes[9], "version 3");
+        assertEquals(4, bytes[9], "version 4");
         assertEquals(rows, read(bytes));
         ManifestHeader h = new ManifestReader("m", new ByteArrayInputStream(bytes)).header();
         assertEquals(Versioning.SUSPENDED, h.buckets().get(1).versioning());
-        assertEquals(2, manifest(List.of(row("a", "x", 1)))[9], "without versioning a manifest stays version 2");
+        byte[] version3 = OlderManifests.rewrite(bytes, 3);
+        assertEquals(3, version3[9]);
+        assertEquals(rows, read(version3), "a version 3 manifest reads as before");
+        assertEquals(4, manifest(List.of(row("a", "x", 1)))[9], "without versioning a manifest is version 4 too");
+    }
+
+    private static BackupRow multipart(String bucket, String key, int i, long... sizes) {
+        ObjectInfo o = row(bucket, key, i).info();
+        long total = Arrays.stream(sizes).sum();
+        return new BackupRow(bucket, new ObjectInfo(key, o.sha256(), total, "etag-" + sizes.length, o.attributes(),
+                o.lastModified(), sizes.length, o.checksums()), sizes);
+    }
+
+    private static BackupRow multipartVersion(String key, int i, long... sizes) {
+        BackupRow v = version("v", key, i, false);
+        ObjectInfo o = v.info();
+        ObjectInfo m = new ObjectInfo(key, o.sha256(), Arrays.stream(sizes).sum(), "etag-" + sizes.length,
+                o.attributes(), o.lastModified(), sizes.length, o.checksums(), o.versionId());
+        return BackupRow.ofVersion("v", new VersionRecord(ObjectVersion.of(m, false), v.order(), sizes));
+    }
+
+    @Test
+    void partSizesRoundTripInAVersion4Manifest() throws IOException {
+        List<BackupRow> rows = List.of(multipart("a", "mp", 1, 5 << 20, 6 << 20, 17), row("a", "plain", 2),
+                version("v", "k", 1, true), multipartVersion("k", 2, 100, 3), version("v", "k", 3, false));
+        byte[] bytes = versionedManifest(rows);
+        List<BackupRow> back = read(bytes);
+        assertEquals(rows, back);
+        assertArrayEquals(new long[] {5 << 20, 6 << 20, 17}, back.get(0).partSizes());
+        assertArrayEquals(new long[] {100, 3}, back.get(3).version().partSizes(), "a version row's sizes are its record's");
+        assertEquals(null, back.get(1).partSizes());
+
+        List<BackupRow> older = read(OlderManifests.rewrite(bytes, 3));
+        assertEquals(null, older.get(0).partSizes(), "a version 3 manifest has no part sizes: the row reads without");
+        assertEquals(rows.get(0).info(), older.get(0).info());
+        assertEquals(2, older.get(3).info().partCount());
+        assertEquals(null, older.get(3).partSizes());
+    }
+
+    @Test
+    void partSizesThatDoNotDescribeTheObjectAreRefused() throws IOException {
+        assertThrows(IllegalArgumentException.class, () -> new BackupRow("a", row("a", "x", 1).info(), new long[] {1, 2}),
+                "two sizes for one part");
+        byte[] good = manifest(List.of(multipart("a", "mp", 1, 10, 20, 3)));
+        int sizes = good.length - ManifestReader.TRAILER_BYTES - 8 * 3;
+        byte[] bad = good.clone();
+        bad[sizes + 7] ^= 1;
+        java.security.MessageDigest md;
+        try {
+            md = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+        md.update(bad, 0, bad.length - 32);
+        System.arraycopy(md.digest(), 0, bad, bad.length - 32, 32);
+        IOException e = assertThrows(IOException.class, () -> read(bad));
+        assertTrue(e.getMessage().contains("part sizes sum to"), e.getMessage());
     }
 
     @Test

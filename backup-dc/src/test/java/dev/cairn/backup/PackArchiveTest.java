@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.backup.archive.ArchiveLayout;
 import dev.cairn.backup.archive.BackupRow;
 import dev.cairn.backup.archive.BlobLocations;
+import dev.cairn.backup.archive.ManifestWriter;
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.archive.PackFormat;
 import dev.cairn.backup.archive.PackListing;
@@ -30,7 +31,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -370,17 +370,7 @@ class PackArchiveTest {
         }
         for (Catalog.Backup b : Catalog.backups(target)) {
             String name = ArchiveLayout.manifest(b.id());
-            byte[] m = target.read(name);
-            m[8] = 0;
-            m[9] = 1;
-            try {
-                MessageDigest md = MessageDigest.getInstance("SHA-256");
-                md.update(m, 0, m.length - 32);
-                System.arraycopy(md.digest(), 0, m, m.length - 32, 32);
-            } catch (java.security.NoSuchAlgorithmException e) {
-                throw new AssertionError(e);
-            }
-            target.put(name, m);
+            target.put(name, OlderManifests.rewrite(target.read(name), 1));
         }
         target.sync();
     }
@@ -406,7 +396,7 @@ class PackArchiveTest {
         assertEquals(0, backup());
         assertEquals(1, lastReport().copiedBlobs(), "the version-1 archive's blobs are found, not copied again");
         String newer = lastReport().backupId();
-        assertEquals(2, target.read(ArchiveLayout.manifest(newer))[9], "new manifests are version 2");
+        assertEquals(ManifestWriter.VERSION, target.read(ArchiveLayout.manifest(newer))[9], "new manifests are of this build's version");
         assertTrue(BlobLocations.load(target).find(sha(added)).packed());
         assertEquals(after, restore("mixed"));
         assertEquals(0, cli("verify", "--target", "dir:" + target.root(), "--restore-drill", "--backup", old));

@@ -15,6 +15,7 @@ import dev.cairn.backup.store.EmbeddedStoreDir;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ContentSource;
+import dev.cairn.store.Versioning;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -97,6 +98,25 @@ class ReplayRestoreTest {
             calls.add(line.toString());
         }
 
+        @Override
+        public void replayOnTop(List<BackupRow> newestFirst, List<ContentSource> contents, int below, boolean resume)
+                throws IOException {
+            BackupRow first = newestFirst.get(0);
+            StringBuilder line = new StringBuilder("onTop " + first.bucket() + "/" + first.key() + " below=" + below
+                    + (resume ? " resumed" : ""));
+            for (int i = 0; i < newestFirst.size(); i++) {
+                BackupRow r = newestFirst.get(i);
+                line.append(' ').append(r.version().version().versionId()).append('=').append(
+                        r.hasContent() ? sha(contents.get(i)) : "marker");
+            }
+            calls.add(line.toString());
+        }
+
+        @Override
+        public void setVersioning(String bucket, Versioning versioning) {
+            calls.add("versioning " + bucket + " " + versioning);
+        }
+
         private static String sha(ContentSource content) throws IOException {
             try (InputStream in = content.open()) {
                 String sha = Seed.hash("SHA-256", in.readAllBytes());
@@ -126,18 +146,28 @@ class ReplayRestoreTest {
 
         Recording whole = new Recording("whole");
         run(archive, id, whole);
-        List<String> expected = new ArrayList<>();
+        List<String> expected = new ArrayList<>(List.of("versioning susp"));
         String last = null;
         for (BackupRow r : rows) {
             String name = r.bucket() + "/" + r.key();
-            if (r.isVersion() && !name.equals(last)) {
+            // susp/y's only version is its null delete marker: nothing older to write in the first pass.
+            if (r.isVersion() && !name.equals(last) && !name.equals("susp/y")) {
                 expected.add("replay " + name);
             } else if (!r.isVersion()) {
                 expected.add("put " + name);
             }
             last = name;
         }
-        assertEquals(expected, names(whole.calls), "one call per key, each key once");
+        // The null versions of the Suspended bucket: written while it is Suspended, then nothing is newer.
+        expected.addAll(List.of("versioning susp", "onTop susp/x", "onTop susp/y", "versioning susp", "versioning susp"));
+        assertEquals(expected, names(whole.calls), "one call per key and pass, each key once per pass");
+        assertEquals(List.of("versioning susp ENABLED", "versioning susp SUSPENDED", "versioning susp ENABLED",
+                        "versioning susp SUSPENDED"),
+                whole.calls.stream().filter(c -> c.startsWith("versioning")).toList(), "toggled per pass, left Suspended");
+        assertTrue(whole.calls.stream().anyMatch(c -> c.startsWith("replay susp/x ") && c.split(" ").length == 3),
+                "susp/x: only its version older than the null one in the first pass: " + whole.calls);
+        assertTrue(whole.calls.stream().anyMatch(c -> c.startsWith("onTop susp/x below=1 null=")), whole.calls.toString());
+        assertTrue(whole.calls.stream().anyMatch(c -> c.equals("onTop susp/y below=0 null=marker")), whole.calls.toString());
         assertTrue(whole.calls.stream().anyMatch(c -> c.startsWith("replay docs/a ") && c.split(" ").length == 6),
                 "docs/a: four versions in one call: " + whole.calls);
         assertTrue(whole.calls.stream().noneMatch(c -> c.contains("cleared")));

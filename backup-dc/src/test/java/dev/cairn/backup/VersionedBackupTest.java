@@ -146,8 +146,8 @@ class VersionedBackupTest {
         RunReport first = backup();
         List<BackupRow> rows = StoreFixture.rows(new DirectoryTarget(dir.resolve("archive")), first.backupId());
         assertEquals(before.stream().filter(l -> !l.startsWith("bucket ")).count(), rows.size(), "one row per version");
-        assertEquals(3, new DirectoryTarget(dir.resolve("archive")).read(ArchiveLayout.manifest(first.backupId()))[9],
-                "a backup holding versions is manifest version 3");
+        assertEquals(4, new DirectoryTarget(dir.resolve("archive")).read(ArchiveLayout.manifest(first.backupId()))[9],
+                "a backup holding versions is manifest version 4");
 
         assertEquals(before, restore(first.backupId(), "restored-1"));
         assertEquals(0, cli("verify", "--target", target(), "--restore-drill"));

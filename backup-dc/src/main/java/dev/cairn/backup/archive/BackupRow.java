@@ -13,8 +13,10 @@ import java.util.Comparator;
  *
  * @param info    the object row; null only for a delete marker
  * @param version the version with its place; null for an object of a bucket without versioning
+ * @param partSizes the part sizes of a multipart object ({@link VersionRecord#partSizes}, the same
+ *                array for a version row); null when not multipart or not known
  */
-public record BackupRow(String bucket, ObjectInfo info, VersionRecord version) {
+public record BackupRow(String bucket, ObjectInfo info, VersionRecord version, long[] partSizes) {
 
     /**
      * Manifest order: bucket, then key, both in UTF-8 byte order (the order of S3 listings), then
@@ -29,16 +31,52 @@ public record BackupRow(String bucket, ObjectInfo info, VersionRecord version) {
         if (info == null && (version == null || !version.version().deleteMarker())) {
             throw new IllegalArgumentException("a row without object must be a delete marker");
         }
+        if (version != null && version.partSizes() != partSizes) {
+            throw new IllegalArgumentException("a version row's part sizes are its version's");
+        }
+        if (partSizes != null && version == null) {
+            String wrong = VersionRecord.wrongLayout(info, partSizes);
+            if (wrong != null) {
+                throw new IllegalArgumentException(info.key() + ": " + wrong);
+            }
+        }
     }
 
     /** The current row of an object in a bucket without versioning. */
     public BackupRow(String bucket, ObjectInfo info) {
-        this(bucket, info, null);
+        this(bucket, info, null, null);
+    }
+
+    /** The current row of a multipart object in a bucket without versioning, with its part sizes. */
+    public BackupRow(String bucket, ObjectInfo info, long[] partSizes) {
+        this(bucket, info, null, partSizes);
     }
 
     /** One version of a key in a bucket whose versioning is configured. */
     public static BackupRow ofVersion(String bucket, VersionRecord version) {
-        return new BackupRow(bucket, version.version().info(), version);
+        return new BackupRow(bucket, version.version().info(), version, version.partSizes());
+    }
+
+    /** This row with the part sizes of its multipart object. */
+    public BackupRow withPartSizes(long[] sizes) {
+        return version == null ? new BackupRow(bucket, info, null, sizes) : ofVersion(bucket, version.withPartSizes(sizes));
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof BackupRow r && bucket.equals(r.bucket) && java.util.Objects.equals(info, r.info)
+                && java.util.Objects.equals(version, r.version) && java.util.Arrays.equals(partSizes, r.partSizes);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(bucket, info, version);
+    }
+
+    @Override
+    public String toString() {
+        return "BackupRow[" + bucket + ", " + info + ", " + version
+                + (partSizes == null ? "" : ", parts=" + java.util.Arrays.toString(partSizes)) + "]";
     }
 
     public String key() {

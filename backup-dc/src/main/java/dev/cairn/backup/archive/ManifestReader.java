@@ -64,7 +64,7 @@ public final class ManifestReader implements AutoCloseable {
             throw new IOException(name + ": not a backup manifest (bad magic)");
         }
         int version = in.readUnsignedShort();
-        boolean withVersioning = version >= ManifestWriter.VERSION;
+        boolean withVersioning = version >= ManifestWriter.VERSION_WITH_VERSIONS;
         if (version < ManifestWriter.OLDEST_VERSION || version > ManifestWriter.VERSION) {
             throw new IOException(name + ": manifest version " + version + " is not supported (this build reads "
                     + ManifestWriter.OLDEST_VERSION + " to " + ManifestWriter.VERSION + ")");

@@ -1,7 +1,6 @@
 package dev.cairn.backup.archive;
 
 import dev.cairn.store.BucketInfo;
-import dev.cairn.store.Versioning;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -19,15 +18,22 @@ public final class ManifestWriter implements AutoCloseable {
      * 2: the rows' blobs may lie in packs ({@code packs/}) as well as under {@code blobs/}; the
      * bytes are those of version 1, whose blobs all lie under {@code blobs/}. A job that reads only
      * version 1 refuses a version 2 manifest by its number rather than failing on a missing blob.
-     * Written when no bucket has versioning, so such backups stay readable by jobs that read 2.
+     * Written when no bucket had versioning, before version 4.
      */
     public static final int VERSION_WITHOUT_VERSIONS = 2;
     /**
      * 3: buckets carry their versioning state, and a bucket whose versioning is configured has a
      * version row ({@link RowCodec#TAG_VERSION}) per version of each key. Written when some
-     * bucket's versioning is configured; a job that reads only 2 refuses it by its number.
+     * bucket's versioning was configured, before version 4; a job that reads only 2 refuses it by its number.
      */
-    public static final int VERSION = 3;
+    public static final int VERSION_WITH_VERSIONS = 3;
+    /**
+     * 4: a multipart object's row may carry its part sizes ({@link RowCodec#TAG_ROW_WITH_PARTS},
+     * {@link RowCodec#FLAG_PART_SIZES}), so a restore serves it by part number again; buckets carry
+     * their versioning state as in 3. Always written by this build; a job that reads only up to 3
+     * refuses it by its number rather than failing on an unknown tag.
+     */
+    public static final int VERSION = 4;
     /** The oldest version this build reads. */
     public static final int OLDEST_VERSION = 1;
     public static final int TAG_HEADER = 'H';
@@ -45,9 +51,8 @@ public final class ManifestWriter implements AutoCloseable {
         raw = target;
         digest = sha256();
         out = new BufferedDataOutput(raw, 1 << 16, digest);
-        boolean versioned = header.buckets().stream().anyMatch(b -> b.versioning() != Versioning.UNVERSIONED);
         out.write(MAGIC);
-        out.writeShort(versioned ? VERSION : VERSION_WITHOUT_VERSIONS);
+        out.writeShort(VERSION);
         out.writeByte(TAG_HEADER);
         RowCodec.writeString(out, header.backupId());
         RowCodec.writeString(out, header.parentId());
@@ -56,7 +61,7 @@ public final class ManifestWriter implements AutoCloseable {
         RowCodec.writeString(out, header.source());
         out.writeInt(header.buckets().size());
         for (BucketInfo b : header.buckets()) {
-            RowCodec.writeBucket(out, b, versioned);
+            RowCodec.writeBucket(out, b, true);
             buckets.put(b.name(), b);
         }
     }

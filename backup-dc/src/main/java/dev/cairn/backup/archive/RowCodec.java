@@ -25,6 +25,11 @@ public final class RowCodec {
     public static final int TAG_ROW = 'R';
     /** An object row followed by its ACL: written for every object that is not private. */
     public static final int TAG_ROW_WITH_ACL = 'A';
+    /**
+     * An object row of a multipart object with its ACL and its part sizes (manifest version 4):
+     * written for every such object whose part layout the source recorded.
+     */
+    public static final int TAG_ROW_WITH_PARTS = 'P';
     public static final int TAG_END = 'E';
     /**
      * One version of a key in a bucket whose versioning is configured: its place, version id,
@@ -33,6 +38,10 @@ public final class RowCodec {
     public static final int TAG_VERSION = 'V';
     /** Flag of a version row: a delete marker (no object row follows, only its time). */
     public static final int FLAG_DELETE_MARKER = 1;
+    /** Flag of a version row: the part sizes follow the ACL (manifest version 4). */
+    public static final int FLAG_PART_SIZES = 2;
+    /** The most parts an S3 multipart upload may have. */
+    public static final int MAX_PARTS = 10_000;
     /** The longest place a version row may carry. */
     public static final int MAX_ORDER_BYTES = 255;
     public static final int TAG_TRAILER = 'T';
@@ -65,7 +74,7 @@ public final class RowCodec {
 
     /** Whether {@code tag} starts a row (an object row or a version row). */
     public static boolean isRow(int tag) {
-        return tag == TAG_ROW || tag == TAG_ROW_WITH_ACL || tag == TAG_VERSION;
+        return tag == TAG_ROW || tag == TAG_ROW_WITH_ACL || tag == TAG_ROW_WITH_PARTS || tag == TAG_VERSION;
     }
 
     public static void writeRow(DataOutput out, BackupRow row) throws IOException {
@@ -76,14 +85,37 @@ public final class RowCodec {
         ObjectInfo o = row.info();
         ObjectAttributes a = o.attributes() == null ? ObjectAttributes.EMPTY : o.attributes();
         // Private objects keep the first layout, so an archive without public objects reads with older jobs.
-        boolean withAcl = a.acl() != BucketAcl.PRIVATE;
-        out.writeByte(withAcl ? TAG_ROW_WITH_ACL : TAG_ROW);
+        boolean withParts = row.partSizes() != null;
+        boolean withAcl = withParts || a.acl() != BucketAcl.PRIVATE;
+        out.writeByte(withParts ? TAG_ROW_WITH_PARTS : withAcl ? TAG_ROW_WITH_ACL : TAG_ROW);
         writeString(out, row.bucket());
         writeString(out, o.key());
         writeObjectFields(out, o);
         if (withAcl) {
             out.writeByte(a.acl().code());
         }
+        if (withParts) {
+            writePartSizes(out, row.partSizes());
+        }
+    }
+
+    private static void writePartSizes(DataOutput out, long[] sizes) throws IOException {
+        out.writeInt(sizes.length);
+        for (long s : sizes) {
+            out.writeLong(s);
+        }
+    }
+
+    private static long[] readPartSizes(DataInput in, String key) throws IOException {
+        int n = in.readInt();
+        if (n < 1 || n > MAX_PARTS) {
+            throw new IOException("corrupt archive: " + key + " has " + n + " part sizes");
+        }
+        long[] sizes = new long[n];
+        for (int i = 0; i < n; i++) {
+            sizes[i] = in.readLong();
+        }
+        return sizes;
     }
 
     private static void writeVersion(DataOutput out, BackupRow row) throws IOException {
@@ -102,7 +134,8 @@ public final class RowCodec {
             out.write(order);
         }
         writeString(out, v.versionId());
-        out.writeByte(v.deleteMarker() ? FLAG_DELETE_MARKER : 0);
+        long[] parts = row.partSizes();
+        out.writeByte(v.deleteMarker() ? FLAG_DELETE_MARKER : parts != null ? FLAG_PART_SIZES : 0);
         if (v.deleteMarker()) {
             out.writeLong(v.lastModified());
             return;
@@ -110,6 +143,9 @@ public final class RowCodec {
         ObjectInfo o = row.info();
         writeObjectFields(out, o);
         out.writeByte(o.acl().code());
+        if (parts != null) {
+            writePartSizes(out, parts);
+        }
     }
 
     private static void writeObjectFields(DataOutput out, ObjectInfo o) throws IOException {
@@ -137,8 +173,11 @@ public final class RowCodec {
             return readVersion(in, bucket, key);
         }
         ObjectInfo o = readObjectFields(in, key);
-        if (tag == TAG_ROW_WITH_ACL) {
+        if (tag == TAG_ROW_WITH_ACL || tag == TAG_ROW_WITH_PARTS) {
             o = o.withAttributes(o.attributes().withAcl(BucketAcl.ofCode(in.readUnsignedByte())));
+        }
+        if (tag == TAG_ROW_WITH_PARTS) {
+            return new BackupRow(bucket, o, checkedLayout(o, readPartSizes(in, key)));
         }
         return new BackupRow(bucket, o);
     }
@@ -155,7 +194,7 @@ public final class RowCodec {
             throw new IOException("corrupt archive: version row of " + key + " without version id");
         }
         int flags = in.readUnsignedByte();
-        if ((flags & ~FLAG_DELETE_MARKER) != 0) {
+        if ((flags & ~(FLAG_DELETE_MARKER | FLAG_PART_SIZES)) != 0 || flags == (FLAG_DELETE_MARKER | FLAG_PART_SIZES)) {
             throw new IOException("corrupt archive: version row of " + key + ": unknown flags " + flags);
         }
         if ((flags & FLAG_DELETE_MARKER) != 0) {
@@ -167,7 +206,16 @@ public final class RowCodec {
         }
         ObjectInfo o = readObjectFields(in, key);
         o = o.withAttributes(o.attributes().withAcl(BucketAcl.ofCode(in.readUnsignedByte()))).withVersionId(versionId);
-        return BackupRow.ofVersion(bucket, new VersionRecord(ObjectVersion.of(o, false), order));
+        long[] parts = (flags & FLAG_PART_SIZES) != 0 ? checkedLayout(o, readPartSizes(in, key)) : null;
+        return BackupRow.ofVersion(bucket, new VersionRecord(ObjectVersion.of(o, false), order, parts));
+    }
+
+    private static long[] checkedLayout(ObjectInfo o, long[] sizes) throws IOException {
+        String wrong = VersionRecord.wrongLayout(o, sizes);
+        if (wrong != null) {
+            throw new IOException("corrupt archive: " + o.key() + ": " + wrong);
+        }
+        return sizes;
     }
 
     private static ObjectInfo readObjectFields(DataInput in, String key) throws IOException {

@@ -138,6 +138,10 @@ public final class DumpCommand implements Callable<Integer> {
         b.append(" sha256=").append(o.sha256()).append(" size=").append(o.size())
                 .append(" etag=").append(o.etag()).append(" lastModified=").append(Instant.ofEpochMilli(o.lastModified()))
                 .append(" parts=").append(o.partCount());
+        if (row.partSizes() != null) {
+            b.append(" partSizes=").append(java.util.Arrays.stream(row.partSizes()).mapToObj(Long::toString)
+                    .collect(java.util.stream.Collectors.joining(",")));
+        }
         field(b, "contentType", a.contentType());
         field(b, "cacheControl", a.cacheControl());
         field(b, "contentDisposition", a.contentDisposition());

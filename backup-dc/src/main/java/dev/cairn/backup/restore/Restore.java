@@ -51,7 +51,7 @@ public final class Restore {
 
     /** The restore state file's content. */
     public record State(String backupId, String destination, String filter, long rowsDone, long objects, long bytes,
-                        boolean finished) {
+                        boolean finished, int pass) {
     }
 
     private final Target archive;
@@ -109,90 +109,143 @@ public final class Restore {
                     + state.objects() + " objects); delete " + stateName + " from the archive to restore again");
             return new Result(state.objects(), state.bytes(), true, true, 0);
         }
-        checkManifest(manifestName);
+        Set<String> withNull = checkManifest(manifestName);
+        int passes = destination.replaysVersions() && !withNull.isEmpty() ? ReplayPasses.COUNT : 1;
         BlobLocations locations = BlobLocations.load(archive);
         for (String problem : locations.problems()) {
             log.println("warning: " + problem + "; objects whose content lies there fail to restore");
         }
         boolean resumed = state != null;
         if (state == null) {
-            state = new State(backupId, destination.describe(), filter(), 0, 0, 0, false);
+            state = new State(backupId, destination.describe(), filter(), 0, 0, 0, false, 0);
         } else {
-            log.println("resuming the restore of " + backupId + " after " + state.rowsDone() + " manifest rows");
+            log.println("resuming the restore of " + backupId + " after " + state.rowsDone() + " manifest rows"
+                    + (passes > 1 ? " of pass " + (state.pass() + 1) + " of " + passes : ""));
         }
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "restore");
             t.setDaemon(true);
             return t;
         });
-        try (InputStream in = archive.open(manifestName)) {
-            if (in == null) {
-                throw new IOException(archive.describe() + " holds no backup " + backupId);
+        try {
+            ManifestHeader header;
+            try (InputStream in = open(manifestName)) {
+                header = new ManifestReader(manifestName, in).header();
             }
-            ManifestReader reader = new ManifestReader(manifestName, in);
-            prepareBuckets(reader.header(), resumed);
+            prepareBuckets(header, resumed);
             archive.put(stateName, Json.write(state));
-            long ordinal = 0;
-            long cut = state.rowsDone();
-            long objects = state.objects();
-            long bytes = state.bytes();
-            progress.objects.set(objects);
-            progress.bytes.set(bytes);
-            List<Future<?>> batch = new ArrayList<>();
-            long batchBytes = 0;
-            long batchObjects = 0;
-            List<BackupRow> versions = new ArrayList<>();
-            // The first batch of a resumed replay is the one that was interrupted: its keys are cleared first.
             boolean interruptedBatch = resumed;
-            while (true) {
-                BackupRow row = reader.next();
-                if (row != null) {
-                    ordinal++;
-                }
-                boolean skipped = row != null && (ordinal <= state.rowsDone() || !selected(row));
-                if (!versions.isEmpty() && (row == null || skipped || !row.isVersion()
-                        || !row.bucket().equals(versions.get(0).bucket()) || !row.key().equals(versions.get(0).key()))) {
-                    batch.add(submitKey(pool, List.copyOf(versions), locations, interruptedBatch, progress));
-                    versions.clear();
-                }
-                long submitted = row == null ? ordinal : ordinal - 1;
-                if (versions.isEmpty() && (row == null || submitted - cut >= BATCH_ROWS)) {
-                    awaitAll(batch);
-                    objects += batchObjects;
-                    bytes += batchBytes;
-                    batch.clear();
-                    batchObjects = 0;
-                    batchBytes = 0;
-                    if (submitted > state.rowsDone() || row == null) {
-                        state = new State(backupId, destination.describe(), filter(), Math.max(submitted, state.rowsDone()),
-                                objects, bytes, row == null);
-                        archive.put(stateName, Json.write(state));
-                        interruptedBatch = false;
+            for (int pass = state.pass(); pass < passes; pass++) {
+                if (passes > 1) {
+                    for (String bucket : withNull) {
+                        destination.setVersioning(bucket, ReplayPasses.versioningOf(pass));
                     }
-                    cut = submitted;
                 }
-                if (row == null) {
-                    break;
+                try (InputStream in = open(manifestName)) {
+                    state = runPass(new ManifestReader(manifestName, in), pass, state, locations, pool, progress,
+                            interruptedBatch, stateName);
                 }
-                if (skipped) {
-                    continue;
+                interruptedBatch = false;
+                boolean last = pass == passes - 1;
+                if (last && destination.replaysVersions()) {
+                    for (BucketInfo b : chosen(header)) {
+                        if (b.versioning() == Versioning.SUSPENDED) {
+                            destination.setVersioning(b.name(), Versioning.SUSPENDED);
+                        }
+                    }
                 }
-                batchObjects++;
-                batchBytes += row.size();
-                if (row.isVersion()) {
-                    versions.add(row);
-                    continue;
-                }
-                batch.add(pool.submit(() -> {
-                    destination.put(row, row.hasContent() ? new BlobContent(archive, locations, row.info()) : null);
-                    progress.objects.incrementAndGet();
-                    progress.bytes.addAndGet(row.size());
-                    return null;
-                }));
+                state = new State(backupId, destination.describe(), filter(), last ? state.rowsDone() : 0,
+                        state.objects(), state.bytes(), last, last ? pass : pass + 1);
+                archive.put(stateName, Json.write(state));
             }
-            return new Result(objects, bytes, resumed, false, (System.nanoTime() - t0) / 1e9);
+            return new Result(state.objects(), state.bytes(), resumed, false, (System.nanoTime() - t0) / 1e9);
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    private InputStream open(String manifestName) throws IOException {
+        InputStream in = archive.open(manifestName);
+        if (in == null) {
+            throw new IOException(archive.describe() + " holds no backup " + backupId);
+        }
+        return in;
+    }
+
+    /**
+     * One pass over the manifest ({@link ReplayPasses}; pass 0 is the only one of a restore that
+     * replays no {@code null} version), after the rows the state says are done.
+     */
+    private State runPass(ManifestReader reader, int pass, State state, BlobLocations locations, ExecutorService pool,
+                          Progress progress, boolean interruptedBatch, String stateName)
+            throws IOException, InterruptedException {
+        long ordinal = 0;
+        long cut = state.rowsDone();
+        long objects = state.objects();
+        long bytes = state.bytes();
+        progress.objects.set(objects);
+        progress.bytes.set(bytes);
+        List<Future<?>> batch = new ArrayList<>();
+        long batchBytes = 0;
+        long batchObjects = 0;
+        List<BackupRow> versions = new ArrayList<>();
+        // The first batch of a resumed pass is the one that was interrupted: its keys are cleared or completed first.
+        boolean interrupted = interruptedBatch;
+        while (true) {
+            BackupRow row = reader.next();
+            if (row != null) {
+                ordinal++;
+            }
+            boolean skipped = row != null && (ordinal <= state.rowsDone() || !selected(row));
+            if (!versions.isEmpty() && (row == null || skipped || !row.isVersion()
+                    || !row.bucket().equals(versions.get(0).bucket()) || !row.key().equals(versions.get(0).key()))) {
+                ReplayPasses.Slice slice = ReplayPasses.slice(pass, versions, destination.replaysVersions());
+                if (!slice.rows().isEmpty()) {
+                    batch.add(submitKey(pool, slice, locations, interrupted, progress));
+                    for (BackupRow r : slice.rows()) {
+                        batchObjects++;
+                        batchBytes += r.size();
+                    }
+                }
+                versions.clear();
+            }
+            long submitted = row == null ? ordinal : ordinal - 1;
+            if (versions.isEmpty() && (row == null || submitted - cut >= BATCH_ROWS)) {
+                awaitAll(batch);
+                objects += batchObjects;
+                bytes += batchBytes;
+                batch.clear();
+                batchObjects = 0;
+                batchBytes = 0;
+                if (submitted > state.rowsDone() || row == null) {
+                    state = new State(backupId, destination.describe(), filter(), Math.max(submitted, state.rowsDone()),
+                            objects, bytes, false, pass);
+                    archive.put(stateName, Json.write(state));
+                    interrupted = false;
+                }
+                cut = submitted;
+            }
+            if (row == null) {
+                return state;
+            }
+            if (skipped) {
+                continue;
+            }
+            if (row.isVersion()) {
+                versions.add(row);
+                continue;
+            }
+            if (pass > 0) {
+                continue;
+            }
+            batchObjects++;
+            batchBytes += row.size();
+            batch.add(pool.submit(() -> {
+                destination.put(row, row.hasContent() ? new BlobContent(archive, locations, row.info()) : null);
+                progress.objects.incrementAndGet();
+                progress.bytes.addAndGet(row.size());
+                return null;
+            }));
         }
     }
 
@@ -202,17 +255,20 @@ public final class Restore {
      * (a store changes a versioned key under the key's lease, which writers of one key in parallel
      * would only contend for; Cassandra takes it once for up to 16 versions).
      */
-    private Future<?> submitKey(ExecutorService pool, List<BackupRow> newestFirst, BlobLocations locations,
-                                boolean clearFirst, Progress progress) {
+    private Future<?> submitKey(ExecutorService pool, ReplayPasses.Slice slice, BlobLocations locations,
+                                boolean interrupted, Progress progress) {
+        List<BackupRow> newestFirst = slice.rows();
         return pool.submit(() -> {
             List<dev.cairn.store.ContentSource> contents = new ArrayList<>();
             for (BackupRow r : newestFirst) {
                 contents.add(r.hasContent() ? new BlobContent(archive, locations, r.info()) : null);
             }
-            if (destination.replaysVersions()) {
-                destination.replay(newestFirst, contents, clearFirst);
-            } else {
+            if (!destination.replaysVersions()) {
                 destination.putVersions(newestFirst, contents);
+            } else if (!slice.onTop()) {
+                destination.replay(newestFirst, contents, interrupted);
+            } else {
+                destination.replayOnTop(newestFirst, contents, slice.below(), interrupted);
             }
             for (BackupRow r : newestFirst) {
                 progress.objects.incrementAndGet();
@@ -222,17 +278,25 @@ public final class Restore {
         });
     }
 
-    /** Reads the whole manifest first: a damaged one is refused before anything is written. */
-    private void checkManifest(String name) throws IOException {
-        try (InputStream in = archive.open(name)) {
-            if (in == null) {
-                throw new IOException(archive.describe() + " holds no backup " + backupId);
-            }
+    /**
+     * Reads the whole manifest first: a damaged one is refused before anything is written.
+     * Returns the selected buckets that hold a {@code null} version among versions with ids.
+     */
+    private Set<String> checkManifest(String name) throws IOException {
+        Set<String> withNull = new java.util.TreeSet<>();
+        try (InputStream in = open(name)) {
             ManifestReader r = new ManifestReader(name, in);
-            while (r.next() != null) {
-                // rows are checked as they are read; the trailer's checksum at the end
+            for (BackupRow row = r.next(); row != null; row = r.next()) {
+                if (row.isVersion() && selected(row) && ReplayPasses.isNull(row)) {
+                    withNull.add(row.bucket());
+                }
             }
         }
+        return withNull;
+    }
+
+    private List<BucketInfo> chosen(ManifestHeader header) {
+        return header.buckets().stream().filter(b -> buckets.isEmpty() || buckets.contains(b.name())).toList();
     }
 
     private void prepareBuckets(ManifestHeader header, boolean resumed) throws IOException {

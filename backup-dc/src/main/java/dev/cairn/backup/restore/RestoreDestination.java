@@ -62,6 +62,21 @@ public interface RestoreDestination extends AutoCloseable {
         throw new UnsupportedOperationException(describe() + " does not replay versions");
     }
 
+    /**
+     * Writes versions of one key, oldest first, on top of the {@code below} versions it already
+     * holds ({@link ReplayPasses}). {@code resume}: the key may hold some of them already, written
+     * oldest first by an interrupted run; those are not written again.
+     */
+    default void replayOnTop(List<BackupRow> newestFirst, List<ContentSource> contents, int below, boolean resume)
+            throws IOException {
+        throw new UnsupportedOperationException(describe() + " does not replay versions");
+    }
+
+    /** Sets a bucket's versioning while versions are replayed ({@link ReplayPasses}). */
+    default void setVersioning(String bucket, dev.cairn.store.Versioning versioning) throws IOException {
+        throw new UnsupportedOperationException(describe() + " does not replay versions");
+    }
+
     @Override
     void close() throws IOException;
 }

@@ -132,6 +132,15 @@ public final class S3Destination implements RestoreDestination {
         if (clearFirst) {
             clearKey(first.bucket(), first.key());
         }
+        write(newestFirst, contents);
+    }
+
+    /** Writes versions of one key oldest first: a PUT for an object version, a DELETE for a delete marker. */
+    private void write(List<BackupRow> newestFirst, List<ContentSource> contents) throws IOException {
+        if (newestFirst.isEmpty()) {
+            return;
+        }
+        BackupRow first = newestFirst.get(0);
         for (int i = newestFirst.size() - 1; i >= 0; i--) {
             BackupRow row = newestFirst.get(i);
             if (!row.bucket().equals(first.bucket()) || !row.key().equals(first.key()) || !row.isVersion()) {
@@ -148,6 +157,39 @@ public final class S3Destination implements RestoreDestination {
                 }
             }
         }
+    }
+
+    @Override
+    public void replayOnTop(List<BackupRow> newestFirst, List<ContentSource> contents, int below, boolean resume)
+            throws IOException {
+        BackupRow first = newestFirst.get(0);
+        int written = resume ? Math.max(0, Math.min(newestFirst.size(), countVersions(first.bucket(), first.key()) - below)) : 0;
+        write(newestFirst.subList(0, newestFirst.size() - written), contents.subList(0, newestFirst.size() - written));
+    }
+
+    @Override
+    public void setVersioning(String bucket, Versioning versioning) throws IOException {
+        BucketVersioningStatus status = versioning == Versioning.SUSPENDED ? BucketVersioningStatus.SUSPENDED
+                : BucketVersioningStatus.ENABLED;
+        try {
+            s3.putBucketVersioning(b -> b.bucket(bucket).versioningConfiguration(c -> c.status(status)));
+        } catch (SdkException e) {
+            throw fail("cannot set the versioning of bucket " + bucket + " to " + status, e);
+        }
+    }
+
+    /** The versions and delete markers of exactly this key. */
+    private int countVersions(String bucket, String key) throws IOException {
+        int n = 0;
+        try {
+            for (ListObjectVersionsResponse page : s3.listObjectVersionsPaginator(b -> b.bucket(bucket).prefix(key))) {
+                n += (int) page.versions().stream().filter(v -> v.key().equals(key)).count();
+                n += (int) page.deleteMarkers().stream().filter(m -> m.key().equals(key)).count();
+            }
+        } catch (SdkException e) {
+            throw fail("cannot list the versions of " + bucket + "/" + key, e);
+        }
+        return n;
     }
 
     /** Deletes every version and delete marker of exactly this key. */

@@ -80,7 +80,8 @@ public final class StoreDestination implements RestoreDestination {
     @Override
     public void put(BackupRow row, ContentSource content) throws IOException {
         if (store.restoresVersions()) {
-            VersionRecord record = row.isVersion() ? row.version() : new VersionRecord(ObjectVersion.of(row.info(), true), null);
+            VersionRecord record = row.isVersion() ? row.version()
+                    : new VersionRecord(ObjectVersion.of(row.info(), true), null, row.partSizes());
             store.restoreVersion(row.bucket(), record, content);
             return;
         }

@@ -231,12 +231,33 @@ public final class BackupRun {
 
         @Override
         public void accept(String bucket, dev.cairn.store.ObjectInfo info, String rowPosition) throws IOException {
-            add(new BackupRow(bucket, info), rowPosition);
+            accept(bucket, info, info.partCount() > 0 ? source.partSizes(bucket, info, null) : null, rowPosition);
+        }
+
+        @Override
+        public void accept(String bucket, dev.cairn.store.ObjectInfo info, long[] partSizes, String rowPosition)
+                throws IOException {
+            add(new BackupRow(bucket, info, fitting(bucket, info, partSizes)), rowPosition);
+        }
+
+        /** The sizes when they describe the row; a layout that does not is left out (and said), not the row. */
+        private long[] fitting(String bucket, dev.cairn.store.ObjectInfo info, long[] partSizes) {
+            String wrong = partSizes == null ? null : dev.cairn.store.VersionRecord.wrongLayout(info, partSizes);
+            if (wrong == null) {
+                return partSizes;
+            }
+            warnings.add(bucket + "/" + info.key() + ": its part layout is not recorded (" + wrong
+                    + "); a restore keeps its ETag and part count only");
+            return null;
         }
 
         @Override
         public void acceptVersion(String bucket, dev.cairn.store.VersionRecord version, String rowPosition)
                 throws IOException {
+            dev.cairn.store.ObjectVersion v = version.version();
+            if (version.partSizes() == null && !v.deleteMarker() && v.info().partCount() > 0) {
+                version = version.withPartSizes(fitting(bucket, v.info(), source.partSizes(bucket, v.info(), version.order())));
+            }
             add(BackupRow.ofVersion(bucket, version), rowPosition);
         }
 

@@ -62,6 +62,15 @@ public interface BackupSource extends AutoCloseable {
      */
     void scan(Split split, String resumeAfter, RowSink sink) throws IOException;
 
+    /**
+     * The part sizes of a multipart object version as scanned ({@code info}, with {@code order}
+     * its place or null), for a row the scan delivered without them; null when it is not multipart
+     * or the source keeps no layout. By default null.
+     */
+    default long[] partSizes(String bucket, ObjectInfo info, byte[] order) throws IOException {
+        return null;
+    }
+
     /** The content with this lower-case hex SHA-256, or null when the source holds none. Close it. */
     InputStream openContent(String sha256) throws IOException;
 
@@ -134,6 +143,15 @@ public interface BackupSource extends AutoCloseable {
          * @param position opaque; passing it as {@code resumeAfter} resumes the split after this row
          */
         void accept(String bucket, ObjectInfo row, String position) throws IOException;
+
+        /**
+         * One object row of a bucket without versioning with its part sizes, for a source that
+         * reads them with the row ({@code partSizes} null: not multipart, or none recorded). By
+         * default the row alone, whose sizes the sink may ask {@link BackupSource#partSizes} for.
+         */
+        default void accept(String bucket, ObjectInfo row, long[] partSizes, String position) throws IOException {
+            accept(bucket, row, position);
+        }
 
         /**
          * One version of a key of a bucket whose versioning is configured, with its place

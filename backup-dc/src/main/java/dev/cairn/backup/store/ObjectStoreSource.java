@@ -71,6 +71,11 @@ public final class ObjectStoreSource implements BackupSource {
     }
 
     @Override
+    public long[] partSizes(String bucket, ObjectInfo info, byte[] order) throws IOException {
+        return store.partSizes(bucket, info.key(), info);
+    }
+
+    @Override
     public InputStream openContent(String sha256) throws IOException {
         ContentRead read = store.getContent(sha256);
         return read == null ? null : read.openAll();

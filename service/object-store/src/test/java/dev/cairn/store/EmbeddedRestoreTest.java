@@ -167,4 +167,59 @@ class EmbeddedRestoreTest {
     }
 
     private final Map<String, byte[]> contents = new java.util.HashMap<>();
+
+    /** Three multipart versions of a key, each with its own part sizes, and a multipart object of a plain bucket. */
+    @Test
+    void partSizesGoWithTheirVersionWhereverItIsPlaced() throws IOException {
+        try (Engine e = open(dir.resolve("parts"))) {
+            EmbeddedObjectStore t = new EmbeddedObjectStore(e);
+            t.createBucket("m", BucketAcl.PRIVATE);
+            t.setBucketVersioning("m", Versioning.ENABLED);
+            t.createBucket("u", BucketAcl.PRIVATE);
+            List<VersionRecord> records = new ArrayList<>();
+            List<BytesContent> bodies = new ArrayList<>();
+            Random r = new Random(8);
+            for (int i = 0; i < 3; i++) {
+                byte[] sort = new byte[VersionId.SORT_BYTES];
+                sort[0] = (byte) (10 - i); // a smaller sort id is newer: i = 2 is the newest
+                byte[] body = new byte[100 + i];
+                r.nextBytes(body);
+                BytesContent c = BytesContent.of(body);
+                ObjectInfo info = new ObjectInfo("k", c.sha256(), body.length, "etag" + i + "-2", ObjectAttributes.EMPTY,
+                        1000 + i, 2, Map.of(), VersionId.encode(sort));
+                records.add(new VersionRecord(ObjectVersion.of(info, false), sort, new long[] {60, 40 + i}));
+                bodies.add(c);
+            }
+            // Oldest first: each version is current when written, then moves down under the next.
+            for (int i = 0; i < 3; i++) {
+                t.restoreVersion("m", records.get(i), bodies.get(i));
+            }
+            assertLayouts(t, records);
+            for (int i = 2; i >= 0; i--) {
+                t.restoreVersion("m", records.get(i), bodies.get(i));
+            }
+            assertLayouts(t, records);
+
+            BytesContent plain = BytesContent.of(new byte[] {1, 2, 3, 4, 5});
+            ObjectInfo info = new ObjectInfo("p", plain.sha256(), 5, "etag-3", ObjectAttributes.EMPTY, 7, 3, Map.of());
+            t.restoreVersion("u", new VersionRecord(ObjectVersion.of(info, true), null, new long[] {2, 2, 1}), plain);
+            assertEquals(List.of(2L, 2L, 1L), boxed(t.partSizes("u", "p", t.headObject("u", "p"))));
+            assertThrows(IllegalArgumentException.class, () -> new VersionRecord(ObjectVersion.of(info, true), null,
+                    new long[] {2, 2}), "two sizes for three parts");
+            assertTrue(t.audit().problems().isEmpty(), t.audit().problems().toString());
+        }
+    }
+
+    private static void assertLayouts(ObjectStore t, List<VersionRecord> records) throws IOException {
+        for (VersionRecord v : records) {
+            ObjectInfo stored = t.objectVersion("m", "k", v.version().versionId()).info();
+            assertEquals(boxed(v.partSizes()), boxed(t.partSizes("m", "k", stored)), v.version().versionId());
+        }
+        assertEquals(boxed(records.get(2).partSizes()), boxed(t.partSizes("m", "k", t.headObject("m", "k"))),
+                "the current version's");
+    }
+
+    private static List<Long> boxed(long[] a) {
+        return a == null ? null : java.util.Arrays.stream(a).boxed().toList();
+    }
 }

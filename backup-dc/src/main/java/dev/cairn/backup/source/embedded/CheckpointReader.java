@@ -135,6 +135,11 @@ public final class CheckpointReader implements BackupSource {
     }
 
     @Override
+    public long[] partSizes(String bucket, dev.cairn.store.ObjectInfo info, byte[] order) throws IOException {
+        return scanner.partSizes(bucket, info, order);
+    }
+
+    @Override
     public InputStream openContent(String sha256) throws IOException {
         prepareThread();
         InputStream in = scanner.openContent(sha256);

@@ -118,6 +118,11 @@ public final class EmbeddedSource implements BackupSource {
     }
 
     @Override
+    public long[] partSizes(String bucket, dev.cairn.store.ObjectInfo info, byte[] order) throws IOException {
+        return reader.partSizes(bucket, info, order);
+    }
+
+    @Override
     public InputStream openContent(String sha256) throws IOException {
         return reader.openContent(sha256);
     }

@@ -1,5 +1,6 @@
 package dev.cairn.backup.source.cassandra;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,7 @@ import dev.cairn.backup.store.EmbeddedStoreDir;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ObjectAttributes;
+import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.cassandra.CassandraObjectStore;
 import dev.cairn.store.cassandra.CassandraSessions;
@@ -43,6 +45,8 @@ class CassandraBackupRestoreTest {
     private static final String KEYSPACE = "backupe2e";
     private static final String RESTORED = "backupe2e_restored";
     private static final int OBJECTS = 240;
+    /** A multipart object's parts: of different sizes, a small last one. */
+    private static final long[] MULTIPART_SIZES = {70_000, 30_000, 50_000, 7};
 
     @TempDir
     Path dir;
@@ -75,6 +79,23 @@ class CassandraBackupRestoreTest {
                     store.putObject(bucket, key, attrs, content, content.md5(), 0, Map.of(), false);
                     expected.put(bucket + "/" + key, SourceTestContent.sha256(b) + " image/jpeg max-age=60 ad=" + i);
                 }
+                ObjectAttributes attrs = new ObjectAttributes("image/jpeg", "max-age=60", null, null, null, null,
+                        Map.of("ad", "multipart"));
+                String upload = store.createUpload("photos", "multipart.jpg", attrs).uploadId();
+                java.io.ByteArrayOutputStream whole = new java.io.ByteArrayOutputStream();
+                List<dev.cairn.store.CompletedPart> parts = new java.util.ArrayList<>();
+                for (int n = 1; n <= MULTIPART_SIZES.length; n++) {
+                    byte[] b = new byte[(int) MULTIPART_SIZES[n - 1]];
+                    random.nextBytes(b);
+                    whole.writeBytes(b);
+                    parts.add(new dev.cairn.store.CompletedPart(n,
+                            store.putPart("photos", "multipart.jpg", upload, n, SourceTestContent.of(b)).etag()));
+                }
+                store.completeUpload("photos", "multipart.jpg", upload, parts, 0);
+                expected.put("photos/multipart.jpg", SourceTestContent.sha256(whole.toByteArray())
+                        + " image/jpeg max-age=60 ad=multipart");
+                ObjectInfo head = store.headObject("photos", "multipart.jpg");
+                assertArrayEquals(MULTIPART_SIZES, store.partSizes("photos", "multipart.jpg", head));
             }
         }
 
@@ -85,7 +106,7 @@ class CassandraBackupRestoreTest {
                 "--target", "dir:" + archive, "--report", report.toString()));
         RunReport r = Json.read(Files.readAllBytes(report), RunReport.class, "report");
         assertEquals("complete", r.status());
-        assertEquals(OBJECTS, r.objects());
+        assertEquals(OBJECTS + 1, r.objects());
         assertTrue(r.source().contains("dc=backup"), r.source());
 
         assertEquals(0, cli("restore", "--target", "dir:" + archive, "--into", "cassandra",
@@ -95,12 +116,14 @@ class CassandraBackupRestoreTest {
         try (CassandraObjectStore restored = CassandraObjectStore.open(restoredSettings)) {
             assertEquals(expected, contents(restored), "the Cassandra restore holds every object, equal by SHA-256");
             assertEquals(Map.of("photos", BucketAcl.PRIVATE, "thumbs", BucketAcl.PUBLIC_READ), acls(restored));
+            assertArrayEquals(MULTIPART_SIZES, partSizes(restored), "the part layout read from datacenter backup, restored");
         }
 
         Path embedded = dir.resolve("embedded");
         assertEquals(0, cli("restore", "--target", "dir:" + archive, "--into", "embedded:" + embedded));
         try (EmbeddedStoreDir restored = EmbeddedStoreDir.open(embedded)) {
             assertEquals(expected, contents(restored.store()), "the embedded restore holds every object, equal by SHA-256");
+            assertArrayEquals(MULTIPART_SIZES, partSizes(restored.store()));
         }
 
         // Another archive's restore into the keyspace that now holds objects: refused, nothing written.
@@ -124,6 +147,12 @@ class CassandraBackupRestoreTest {
             }
         }
         return out;
+    }
+
+    private static long[] partSizes(dev.cairn.store.ObjectStore store) throws Exception {
+        ObjectInfo head = store.headObject("photos", "multipart.jpg");
+        assertEquals(MULTIPART_SIZES.length, head.partCount());
+        return store.partSizes("photos", "multipart.jpg", head);
     }
 
     private static Map<String, BucketAcl> acls(dev.cairn.store.ObjectStore store) throws Exception {

@@ -318,7 +318,7 @@ public final class CassandraObjectStore implements ObjectStore {
                     && buckets.require(bucket).versioning() == Versioning.UNVERSIONED) {
                 ObjectInfo o = v.info();
                 objects.write(bucket, v.key(), o.attributes(), source, o.etag(), o.partCount(), o.checksums(), false,
-                        null, null, o.lastModified());
+                        null, record.partSizes(), o.lastModified());
             } else {
                 restore.restore(bucket, record, source);
             }

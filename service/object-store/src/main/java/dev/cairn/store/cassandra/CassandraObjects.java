@@ -355,9 +355,7 @@ final class CassandraObjects {
             return null;
         }
         // A plain PUT over a multipart object leaves the layout: it is served only with its own row.
-        ByteBuffer cell = r.getByteBuffer("row");
-        return RowFormat.writeIdOf(cell).equals(RowFormat.writeIdOf(current.getByteBuffer("row")))
-                ? PartLayout.sizesOf(cell, info) : null;
+        return PartLayout.sizesOf(r.getByteBuffer("row"), info, RowFormat.writeIdOf(current.getByteBuffer("row")));
     }
 
     ObjectInfo head(String bucket, String key) throws StoreException {

@@ -184,7 +184,7 @@ final class CassandraRestore {
             }
             Item first = items.get(0);
             List<Runnable> releases = first.record.order() == null
-                    ? replaceCurrent(bucket, first.v(), first.stored) : place(bucket, key, items);
+                    ? replaceCurrent(bucket, first.record, first.stored) : place(bucket, key, items);
             settled = true;
             settler.submit(() -> {
                 for (int n = 0; n < items.size(); n++) {
@@ -206,8 +206,9 @@ final class CassandraRestore {
     }
 
     /** A version without place: the key's current row, under a new write id; its versions rows stay. */
-    private List<Runnable> replaceCurrent(String bucket, ObjectVersion v, CassandraContent.Stored stored)
+    private List<Runnable> replaceCurrent(String bucket, VersionRecord record, CassandraContent.Stored stored)
             throws IOException {
+        ObjectVersion v = record.version();
         String key = v.key();
         try (KeyLocks.Lease lease = versions.lease(bucket, key, false)) {
             CassandraVersions.KeyState s = versions.read(bucket, key, false, t.protocolCl);
@@ -218,7 +219,8 @@ final class CassandraRestore {
             List<BatchableStatement<?>> batch = new ArrayList<>();
             batch.add(t.q.insertObject.bind(bucket, key, cell));
             batch.add(t.q.insertEntry.bind(bucket, entry.dir(), entry.shard(), entry.name(), cell));
-            batch.add(t.q.deleteLayout.bind(bucket, key));
+            batch.add(record.partSizes() == null ? t.q.deleteLayout.bind(bucket, key)
+                    : t.q.insertLayout.bind(bucket, key, PartLayout.encode(wid, v.info().sha256(), record.partSizes())));
             versions.apply(batch, wid.timestampMicros(), stored.fresh() ? content.complete(v.info().sha256(), stored) : null);
             lease.requireHeld();
             return List.of(() -> content.releaseWrites(bucket, KIND_OBJECT, key, w -> w.compareTo(wid) < 0));
@@ -230,7 +232,7 @@ final class CassandraRestore {
      * restored and for a current row not listed yet), and for one restored its object cell (null
      * for a delete marker).
      */
-    private record Placed(byte[] sort, boolean restored, VersionRows.Stored stored, ByteBuffer cell) {
+    private record Placed(byte[] sort, boolean restored, VersionRows.Stored stored, ByteBuffer cell, ByteBuffer layout) {
     }
 
     private static Item at(List<Item> items, byte[] sort) {
@@ -261,7 +263,7 @@ final class CassandraRestore {
                     WriteId gone = s.current().writeId();
                     releases.add(() -> content.releaseWrites(bucket, KIND_OBJECT, key, w -> w.equals(gone)));
                 } else {
-                    kept.add(new Placed(currentSort, false, null, null));
+                    kept.add(new Placed(currentSort, false, null, null, null));
                 }
             } else if (!s.versions().isEmpty()) {
                 currentSort = s.versions().get(0).sort();
@@ -269,7 +271,7 @@ final class CassandraRestore {
             for (VersionRows.Stored old : s.versions()) {
                 Item same = at(items, old.sort());
                 if (same == null && !(restoresNull && old.nullId())) {
-                    kept.add(new Placed(old.sort(), false, old, null));
+                    kept.add(new Placed(old.sort(), false, old, null, null));
                     continue;
                 }
                 if (same == null) {
@@ -290,6 +292,7 @@ final class CassandraRestore {
                 boolean isNull = nullId(v);
                 WriteId wid = writeIdOf(sort);
                 ByteBuffer cell = null;
+                ByteBuffer layout = null;
                 ByteBuffer row;
                 if (v.deleteMarker()) {
                     row = VersionRows.encodeMarker(wid, v.lastModified(), isNull);
@@ -299,12 +302,15 @@ final class CassandraRestore {
                     ObjectInfo info = v.info().withKey(key).withVersionId(isNull ? null : v.versionId());
                     cell = RowFormat.encodeObject(wid, i.stored.generation(), info);
                     row = VersionRows.encodeObject(cell, isNull);
+                    if (i.record.partSizes() != null) {
+                        layout = PartLayout.encode(wid, i.sha, i.record.partSizes());
+                    }
                     if (i.stored.fresh()) {
                         completions.add(content.complete(i.sha, i.stored));
                     }
                 }
-                batch.add(t.q.insertVersion.bind(bucket, key, ByteBuffer.wrap(sort), row, null));
-                kept.add(new Placed(sort, true, null, cell));
+                batch.add(t.q.insertVersion.bind(bucket, key, ByteBuffer.wrap(sort), row, layout));
+                kept.add(new Placed(sort, true, null, cell, layout));
             }
             CassandraTables.joinAll(recorded);
             DirectoryIndex.Entry entry = DirectoryIndex.entryOf(key);
@@ -312,7 +318,7 @@ final class CassandraRestore {
             kept.sort((a, b) -> Arrays.compareUnsigned(a.sort(), b.sort()));
             Placed newest = kept.get(0);
             if (newest.restored()) {
-                setCurrent(bucket, key, entry, newest.cell(), null, s.current() != null, batch);
+                setCurrent(bucket, key, entry, newest.cell(), newest.layout(), s.current() != null, batch);
             } else if (!Arrays.equals(newest.sort(), currentSort) && newest.stored() != null) {
                 // The current version was replaced by an older one: the next newest is current again.
                 VersionRows.Stored next = newest.stored();

@@ -43,6 +43,7 @@ public final class CassandraScanner {
     private final PreparedStatement selectToken;
     private final PreparedStatement selectGenerations;
     private final PreparedStatement selectChunk;
+    private final PreparedStatement selectLayout;
 
     /**
      * One object row with its place in the ring.
@@ -75,6 +76,31 @@ public final class CassandraScanner {
                 + ".contents WHERE sha256 = ?");
         selectChunk = session.prepare("SELECT data FROM " + keyspace
                 + ".chunks WHERE sha256 = ? AND generation = ? AND chunk = ?");
+        selectLayout = session.prepare("SELECT row FROM " + keyspace + ".layouts WHERE bucket = ? AND key = ?");
+    }
+
+    /**
+     * The part sizes of a scanned multipart object row ({@link ScannedRow}), read from table
+     * {@code layouts}; null when the row is not multipart or no layout of this write is recorded.
+     */
+    public long[] partSizes(ScannedRow row) throws IOException {
+        return layoutOf(session, selectLayout, consistency, row.bucket(), row.info(), new WriteId(row.writeId()));
+    }
+
+    static long[] layoutOf(CqlSession session, PreparedStatement selectLayout, ConsistencyLevel consistency,
+                           String bucket, ObjectInfo info, WriteId writeId) throws IOException {
+        if (info.partCount() == 0) {
+            return null;
+        }
+        try {
+            Row r = session.execute(selectLayout.bind(bucket, info.key()).setConsistencyLevel(consistency)
+                    .setIdempotent(true)).one();
+            return r == null ? null : PartLayout.sizesOf(r.getByteBuffer("row"), info, writeId);
+        } catch (DriverException e) {
+            throw CassandraTables.unavailable(e);
+        } catch (IllegalStateException | java.nio.BufferUnderflowException malformed) {
+            throw new IOException("bucket " + bucket + ", key " + info.key() + ": " + malformed.getMessage(), malformed);
+        }
     }
 
     /** Every bucket, in UTF-8 order of names. */

@@ -41,6 +41,7 @@ public final class CassandraVersionScanner {
     private final PreparedStatement selectToken;
     private final PreparedStatement selectKeyAfter;
     private final PreparedStatement selectNewest;
+    private final PreparedStatement selectLayout;
 
     /** One version with its place in the ring: the token of its key. */
     public record ScannedVersion(long token, String bucket, VersionRecord version) {
@@ -64,6 +65,7 @@ public final class CassandraVersionScanner {
         selectToken = session.prepare(COLUMNS + versions + " WHERE token(bucket, key) = ?");
         selectKeyAfter = session.prepare(COLUMNS + versions + " WHERE bucket = ? AND key = ? AND sort > ?");
         selectNewest = session.prepare(COLUMNS + versions + " WHERE bucket = ? AND key = ? LIMIT 1");
+        selectLayout = session.prepare("SELECT row FROM " + keyspace + ".layouts WHERE bucket = ? AND key = ?");
     }
 
     /**
@@ -132,7 +134,9 @@ public final class CassandraVersionScanner {
                 return null;
             }
             ObjectInfo info = current.versionId() == null ? current.withVersionId(VersionId.NULL) : current;
-            return new VersionRecord(ObjectVersion.of(info, true), null);
+            long[] sizes = CassandraScanner.layoutOf(session, selectLayout, consistency, bucket, current,
+                    new WriteId(writeId));
+            return new VersionRecord(ObjectVersion.of(info, true), null, sizes);
         } catch (DriverException e) {
             throw CassandraTables.unavailable(e);
         } catch (IllegalStateException malformed) {
@@ -159,7 +163,9 @@ public final class CassandraVersionScanner {
                 boolean newest = !(bucket.equals(lastBucket) && key.equals(lastKey));
                 lastBucket = bucket;
                 lastKey = key;
-                visitor.visit(new ScannedVersion(r.getLong("t"), bucket, new VersionRecord(v.version(key, newest), v.sort())));
+                ObjectVersion version = v.version(key, newest);
+                long[] sizes = v.marker() || v.layout() == null ? null : PartLayout.sizesOf(v.layout(), version.info(), v.wid());
+                visitor.visit(new ScannedVersion(r.getLong("t"), bucket, new VersionRecord(version, v.sort(), sizes)));
             }
         } catch (DriverException e) {
             throw CassandraTables.unavailable(e);

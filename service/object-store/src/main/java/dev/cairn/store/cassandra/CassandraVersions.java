@@ -429,7 +429,7 @@ final class CassandraVersions {
         if (found == null || found.layout() == null || found.version().deleteMarker()) {
             return null;
         }
-        return PartLayout.sizesOf(found.layout(), info);
+        return PartLayout.sizesOf(found.layout(), info, found.wid());
     }
 
     /** The key's current delete marker, or null. */

@@ -30,10 +30,12 @@ final class PartLayout {
     }
 
     /**
-     * The part sizes in {@code cell} when it describes {@code info} as read (same content, part
-     * count, total size and write time); null when it describes another version of the key.
+     * The part sizes in {@code cell} when it describes {@code info} as read, whose row was written
+     * under {@code rowWriteId} (same write, content, part count and total size); null when it
+     * describes another version of the key. The write id, not the time: a restored row keeps the
+     * time it was first written, under a write id of now.
      */
-    static long[] sizesOf(ByteBuffer cell, ObjectInfo info) {
+    static long[] sizesOf(ByteBuffer cell, ObjectInfo info, WriteId rowWriteId) {
         ByteBuffer b = cell.duplicate();
         byte[] wid = new byte[WriteId.LENGTH];
         b.get(wid);
@@ -54,7 +56,7 @@ final class PartLayout {
             total += sizes[i];
         }
         boolean same = Hex.encode(sha).equals(info.sha256()) && count == info.partCount() && total == info.size()
-                && new WriteId(wid).timestampMicros() / 1000 == info.lastModified();
+                && new WriteId(wid).equals(rowWriteId);
         return same ? sizes : null;
     }
 }

@@ -72,8 +72,8 @@ final class EmbeddedRestore {
                 }
                 byte[] rowKey = objectKey(bucket, key);
                 try (StripedLocks.Held k = objects.lockKey(rowKey)) {
-                    Change change = sort == null ? replaceCurrent(bucket, key, rowKey, v)
-                            : place(bucket, key, rowKey, v, sort);
+                    Change change = sort == null ? replaceCurrent(bucket, key, rowKey, v, record.partSizes())
+                            : place(bucket, key, rowKey, v, sort, record.partSizes());
                     List<String> locked = new ArrayList<>(change.dropped);
                     locked.add(sha);
                     try (StripedLocks.Held c = content.lock(locked.toArray(String[]::new))) {
@@ -122,21 +122,30 @@ final class EmbeddedRestore {
     }
 
     /** A record without place: it replaces the current row, as an unversioned write does. */
-    private Change replaceCurrent(String bucket, String key, byte[] rowKey, ObjectVersion v) throws IOException {
+    private Change replaceCurrent(String bucket, String key, byte[] rowKey, ObjectVersion v, long[] partSizes)
+            throws IOException {
         Change change = new Change();
         ObjectInfo old = objects.decodeOrNull(key, t.objects.get(rowKey));
         if (old != null) {
             change.dropped.add(old.sha256());
-            if (old.partCount() > 0) {
-                t.layouts.delete(change.batch, rowKey);
-            }
         }
         change.batch.putRow(t.objects, rowKey, ObjectRow.toRow(v.info().withKey(key).withVersionId(null), null));
+        putLayout(change, rowKey, v, partSizes, old != null && old.partCount() > 0);
         return change;
     }
 
+    /** The layout of the row written at {@code rowKey}: its part sizes, or none (dropping one there). */
+    private void putLayout(Change change, byte[] rowKey, ObjectVersion v, long[] partSizes, boolean hadLayout) {
+        if (partSizes != null) {
+            t.layouts.put(change.batch, rowKey, v.info().etag(), partSizes);
+        } else if (hadLayout) {
+            t.layouts.delete(change.batch, rowKey);
+        }
+    }
+
     /** A record with its sort id: placed among the key's versions. */
-    private Change place(String bucket, String key, byte[] rowKey, ObjectVersion v, byte[] sort) throws IOException {
+    private Change place(String bucket, String key, byte[] rowKey, ObjectVersion v, byte[] sort, long[] partSizes)
+            throws IOException {
         Change change = new Change();
         byte[] currentRow = t.objects.get(rowKey);
         ObjectInfo current = objects.decodeOrNull(key, currentRow);
@@ -146,6 +155,7 @@ final class EmbeddedRestore {
         // The key's versions rows: the one at this place (replaced) and any other null version (dropped).
         byte[] prefix = EmbeddedVersions.keyPrefix(bucket, key);
         byte[] newestOlder = null;
+        boolean replacedLayout = false;
         try (EntryIterator it = t.versions.scan(KeyRange.prefix(prefix))) {
             while (it.hasNext()) {
                 Entry e = it.next();
@@ -158,7 +168,14 @@ final class EmbeddedRestore {
                 boolean otherNull = restoresNull && VersionId.NULL.equals(stored.versionId());
                 if (samePlace || otherNull) {
                     change.drop(stored);
-                    change.batch.delete(t.versions, EmbeddedVersions.rowKey(bucket, key, s));
+                    byte[] versionRow = EmbeddedVersions.rowKey(bucket, key, s);
+                    change.batch.delete(t.versions, versionRow);
+                    if (!samePlace && !stored.deleteMarker() && stored.info().partCount() > 0) {
+                        t.layouts.delete(change.batch, versionRow);
+                    }
+                    if (samePlace && !stored.deleteMarker() && stored.info().partCount() > 0) {
+                        replacedLayout = true;
+                    }
                 } else if (newestOlder == null) {
                     newestOlder = s;
                 }
@@ -169,31 +186,40 @@ final class EmbeddedRestore {
         ObjectInfo stored = v.deleteMarker() ? null : v.info().withKey(key)
                 .withVersionId(restoresNull ? VersionId.NULL : v.versionId());
         if (!newest) {
-            change.batch.put(t.versions, EmbeddedVersions.rowKey(bucket, key, sort),
+            byte[] versionRow = EmbeddedVersions.rowKey(bucket, key, sort);
+            change.batch.put(t.versions, versionRow,
                     EmbeddedVersions.encode(stored == null ? v : ObjectVersion.of(stored, false)));
+            putLayout(change, versionRow, v, partSizes, replacedLayout);
             return change;
         }
+        boolean currentLayout = false;
         if (current != null) {
             boolean currentIsNull = current.versionId() == null || VersionId.NULL.equals(current.versionId());
             // A current row at this place, without place, or a second null version goes; any other becomes older.
             if (currentSort == null || Arrays.equals(currentSort, sort) || (restoresNull && currentIsNull)) {
                 change.dropped.add(current.sha256());
+                currentLayout = current.partCount() > 0;
             } else {
                 ObjectInfo kept = currentIsNull ? current.withVersionId(VersionId.NULL) : current;
-                change.batch.put(t.versions, EmbeddedVersions.rowKey(bucket, key, currentSort),
-                        EmbeddedVersions.encode(ObjectVersion.of(kept, false)));
-            }
-            if (current.partCount() > 0) {
-                t.layouts.delete(change.batch, rowKey);
+                byte[] olderRow = EmbeddedVersions.rowKey(bucket, key, currentSort);
+                change.batch.put(t.versions, olderRow, EmbeddedVersions.encode(ObjectVersion.of(kept, false)));
+                if (current.partCount() > 0) {
+                    // Its layout goes with it, as when a serving write makes the current version older.
+                    t.layouts.move(change.batch, rowKey, olderRow);
+                }
             }
         }
         if (stored == null) {
             if (current != null) {
                 change.batch.delete(t.objects, rowKey);
             }
+            if (currentLayout) {
+                t.layouts.delete(change.batch, rowKey);
+            }
             change.batch.put(t.versions, EmbeddedVersions.rowKey(bucket, key, sort), EmbeddedVersions.encode(v));
         } else {
             change.batch.putRow(t.objects, rowKey, ObjectRow.toRow(stored, sort));
+            putLayout(change, rowKey, v, partSizes, currentLayout);
         }
         return change;
     }

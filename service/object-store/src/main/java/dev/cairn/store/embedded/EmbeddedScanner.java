@@ -66,12 +66,31 @@ public final class EmbeddedScanner {
         }
     }
 
+    private final PartLayouts layouts;
+
     public EmbeddedScanner(Engine engine, ReadOptions read) throws IOException {
         this.buckets = engine.table("buckets");
         this.objects = engine.table("objects");
         this.blobs = engine.table("blobs");
         this.chunks = engine.table("chunks");
+        this.layouts = new PartLayouts(engine.table("layouts"));
         this.read = read;
+    }
+
+    /**
+     * The part sizes of a multipart object version as scanned ({@code info}): the current row's
+     * layout, or with {@code sort} (a version's place) the layout of that {@code versions} row;
+     * null when the version is not multipart or its layout is not recorded.
+     */
+    public long[] partSizes(String bucket, ObjectInfo info, byte[] sort) throws IOException {
+        if (info.partCount() == 0) {
+            return null;
+        }
+        long[] sizes = layouts.read(EmbeddedKeys.objectKey(bucket, info.key()), info, read);
+        if (sizes == null && sort != null) {
+            sizes = layouts.read(EmbeddedVersions.rowKey(bucket, info.key(), sort), info, read);
+        }
+        return sizes;
     }
 
     /** Every bucket, in UTF-8 order of names. */

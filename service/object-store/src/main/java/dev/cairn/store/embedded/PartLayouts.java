@@ -52,7 +52,11 @@ final class PartLayouts {
 
     /** The part sizes recorded for this version of the object (same ETag and size), or null. */
     long[] read(byte[] rowKey, ObjectInfo info) throws IOException {
-        byte[] v = table.get(rowKey);
+        return read(rowKey, info, dev.cairn.engine.ReadOptions.DEFAULT);
+    }
+
+    long[] read(byte[] rowKey, ObjectInfo info, dev.cairn.engine.ReadOptions options) throws IOException {
+        byte[] v = table.get(rowKey, options);
         if (v == null) {
             return null;
         }
