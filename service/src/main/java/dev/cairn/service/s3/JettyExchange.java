@@ -96,15 +96,34 @@ final class JettyExchange implements HttpExchange {
         HttpFields fields = request.getHeaders();
         Map<String, List<String>> headers = new HashMap<>(fields.size() * 2);
         for (HttpField f : fields) {
+            String name = lowerCaseName(f);
             // Immutable lists: the signature verifier keeps them without copying.
-            List<String> values = headers.putIfAbsent(f.getLowerCaseName(), List.of(f.getValue()));
+            List<String> values = headers.putIfAbsent(name, List.of(f.getValue()));
             if (values != null) {
                 List<String> more = new ArrayList<>(values);
                 more.add(f.getValue());
-                headers.put(f.getLowerCaseName(), List.copyOf(more));
+                headers.put(name, List.copyOf(more));
             }
         }
         return headers;
+    }
+
+    /**
+     * The field's name in lowercase. Jetty lowercases the names it does not know (all the
+     * {@code x-amz-*} ones) into a new string on every call; most clients send them lowercase.
+     */
+    private static String lowerCaseName(HttpField f) {
+        if (f.getHeader() != null) {
+            return f.getLowerCaseName();
+        }
+        String name = f.getName();
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c >= 'A' && c <= 'Z') {
+                return f.getLowerCaseName();
+            }
+        }
+        return name;
     }
 
     @Override

@@ -58,6 +58,16 @@ public final class S3Request {
         if (host == null) {
             return null;
         }
+        if (isAscii(host) && domains.stream().allMatch(S3Request::isAscii)) {
+            // As below, without building a suffix string per domain on every request.
+            for (String d : domains) {
+                int at = host.length() - d.length();
+                if (at > 1 && host.charAt(at - 1) == '.' && host.regionMatches(true, at, d, 0, d.length())) {
+                    return host.substring(0, at - 1).toLowerCase(Locale.ROOT);
+                }
+            }
+            return null;
+        }
         String h = host.toLowerCase(Locale.ROOT);
         for (String d : domains) {
             String suffix = "." + d.toLowerCase(Locale.ROOT);
@@ -66,6 +76,15 @@ public final class S3Request {
             }
         }
         return null;
+    }
+
+    private static boolean isAscii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public String bucket() {

@@ -2,7 +2,9 @@ package dev.cairn.service.s3;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import dev.cairn.service.InFlightRequests;
 import dev.cairn.service.StandaloneService;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,6 +16,8 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.web.embedded.jetty.JettyWebServer;
+import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import software.amazon.awssdk.services.s3.S3Client;
 import org.junit.jupiter.api.Tag;
@@ -42,6 +46,9 @@ class GracefulShutdownTest {
         new Random(7).nextBytes(body);
         ConfigurableApplicationContext ctx = start();
         int port = StandaloneService.port(ctx);
+        // What Spring's graceful shutdown polls for the requests in flight: our count.
+        JettyWebServer server = (JettyWebServer) ((WebServerApplicationContext) ctx).getWebServer();
+        assertInstanceOf(InFlightRequests.class, server.getServer().getHandler());
         try (S3Client s3 = StandaloneService.client(ctx, ACCESS, SECRET)) {
             s3.createBucket(b -> b.bucket("graceful"));
         }
