@@ -3,7 +3,6 @@ package dev.cairn.engine.internal;
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.StorageOrder;
 import dev.cairn.engine.util.Checksums;
-import dev.cairn.engine.vlog.ValueFileReader;
 import dev.cairn.engine.vlog.ValuePointer;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -40,9 +39,10 @@ final class StorageOrderScan implements AutoCloseable {
     private final ValueStore values;
     private final StorageOrder.Visitor visitor;
     private final int batchEntries;
-    private final boolean aroundPageCache;
-    /** Around the page cache: the reader of the file being read, the scan's own (spans come file by file). */
-    private ValueFileReader ownReader;
+    /** Around the page cache: reads the next spans while the visitor takes the current one. */
+    private final SpanReadAhead ahead;
+    /** The batch's indexes in location order, while its spans are read. */
+    private int[] order;
     private final List<byte[]> keys = new ArrayList<>();
     private final List<ValuePointer> pointers = new ArrayList<>();
     private final int spanBytes;
@@ -59,9 +59,13 @@ final class StorageOrderScan implements AutoCloseable {
         this.values = values;
         this.visitor = visitor;
         this.batchEntries = batchEntries;
-        this.aroundPageCache = aroundPageCache;
         this.spanBytes = aroundPageCache ? SPAN_BYTES_AROUND_PAGE_CACHE : SPAN_BYTES;
         this.buffer = new byte[spanBytes];
+        this.ahead = aroundPageCache ? new SpanReadAhead(values, spanBytes) : null;
+    }
+
+    /** A run of neighbouring values read at once: the batch's entries {@code from} to {@code to} in location order. */
+    record Span(long fileNumber, long start, int length, int from, int to) {
     }
 
     /** Gathers a wanted value; reads and visits the batch once it is full. */
@@ -80,6 +84,7 @@ final class StorageOrderScan implements AutoCloseable {
 
     private void readBatch() throws IOException {
         int[] order = locationOrder();
+        List<Span> spans = new ArrayList<>();
         int i = 0;
         while (i < order.length) {
             ValuePointer first = pointers.get(order[i]);
@@ -95,11 +100,22 @@ final class StorageOrderScan implements AutoCloseable {
                 end = newEnd;
                 j++;
             }
-            readSpan(first.fileNumber(), start, (int) (end - start), order, i, j);
+            spans.add(new Span(first.fileNumber(), start, (int) (end - start), i, j));
             i = j;
+        }
+        if (ahead != null) {
+            ahead.readAll(spans, this::spanBuffer, this::visitSpan);
+        } else {
+            for (Span span : spans) {
+                byte[] supplied = spanBuffer(span);
+                byte[] bytes = supplied != null ? supplied : ownBuffer(span.length());
+                values.reader(span.fileNumber()).readSpan(span.start(), bytes, span.length());
+                visitSpan(span, bytes, supplied != null);
+            }
         }
         keys.clear();
         pointers.clear();
+        this.order = null;
     }
 
     /**
@@ -108,6 +124,11 @@ final class StorageOrderScan implements AutoCloseable {
      * comparator sort of objects, in time and in what the JIT compiles for a short job.
      */
     private int[] locationOrder() {
+        order = sortedByLocation();
+        return order;
+    }
+
+    private int[] sortedByLocation() {
         int n = pointers.size();
         long[] files = new long[n];
         for (int k = 0; k < n; k++) {
@@ -163,53 +184,44 @@ final class StorageOrderScan implements AutoCloseable {
         return Arrays.copyOf(sorted, n);
     }
 
-    private void readSpan(long fileNumber, long start, int length, int[] order, int from, int to) throws IOException {
-        byte[] supplied = visitor.spanBuffer(length);
-        if (supplied != null && supplied.length < length) {
-            throw new IllegalStateException("a span buffer of " + supplied.length + " bytes for a span of " + length);
+    /** The visitor's buffer for {@code span}, or null for the scan's own. */
+    private byte[] spanBuffer(Span span) throws IOException {
+        byte[] supplied = visitor.spanBuffer(span.length());
+        if (supplied != null && supplied.length < span.length()) {
+            throw new IllegalStateException("a span buffer of " + supplied.length + " bytes for a span of " + span.length());
         }
-        if (supplied == null && buffer.length < length) {
-            buffer = new byte[length];
+        return supplied;
+    }
+
+    private byte[] ownBuffer(int length) {
+        if (buffer.length < length) {
+            return new byte[length]; // a single long value; not kept
         }
-        byte[] span = supplied != null ? supplied : buffer;
-        ValueFileReader reader = reader(fileNumber);
-        reader.readSpan(start, span, length);
-        for (int k = from; k < to; k++) {
+        return buffer;
+    }
+
+    /** Checks and visits the values of {@code span}, read into {@code bytes}. */
+    private void visitSpan(Span span, byte[] bytes, boolean supplied) throws IOException {
+        for (int k = span.from(); k < span.to(); k++) {
             ValuePointer p = pointers.get(order[k]);
-            int at = (int) (p.offset() - start);
+            int at = (int) (p.offset() - span.start());
             int n = p.length();
-            if (Checksums.crc32c(span, at, n) != p.crc32c()) {
-                throw new CorruptionException("value file " + reader.path() + ": checksum mismatch for the value at offset "
-                        + p.offset() + " of length " + n);
+            if (Checksums.crc32c(bytes, at, n) != p.crc32c()) {
+                throw new CorruptionException("value file " + values.path(span.fileNumber())
+                        + ": checksum mismatch for the value at offset " + p.offset() + " of length " + n);
             }
-            visitor.visit(keys.get(order[k]), span, at, n);
+            visitor.visit(keys.get(order[k]), bytes, at, n);
         }
-        if (supplied != null) {
+        if (supplied) {
             visitor.spanVisited();
         }
-        if (buffer.length > spanBytes) {
-            buffer = new byte[spanBytes]; // a single long value; do not keep its buffer
-        }
     }
 
-    private ValueFileReader reader(long fileNumber) throws IOException {
-        if (!aroundPageCache) {
-            return values.reader(fileNumber);
-        }
-        if (ownReader == null || ownReader.fileNumber() != fileNumber) {
-            close();
-            ownReader = values.openAroundPageCache(fileNumber);
-        }
-        return ownReader;
-    }
-
-    /** Closes the reader of the scan's own, if any. */
+    /** Ends the reads ahead and closes their reader, if any. */
     @Override
     public void close() throws IOException {
-        ValueFileReader r = ownReader;
-        ownReader = null;
-        if (r != null) {
-            r.close();
+        if (ahead != null) {
+            ahead.close();
         }
     }
 }
