@@ -14,6 +14,8 @@ class ThreadPriorityTest {
     @Test
     void idlingChangesTheCallingThreadOnly() throws Exception {
         assumeTrue(ThreadPriority.currentCpuPolicy() >= 0, "thread priorities need Linux with libc");
+        assumeTrue(!ThreadPriority.currentThreadIsIdle() && ThreadPriority.currentIoClass() != ThreadPriority.IOPRIO_CLASS_IDLE,
+                "the test runs at normal priority, so that a change shows");
         AtomicReference<String> idled = new AtomicReference<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread t = new Thread(() -> {
