@@ -18,9 +18,10 @@ import java.util.List;
  * ({@link #SPAN_BYTES_AROUND_PAGE_CACHE} around the page cache);
  * a value longer than that is one span alone. Each value is checked against its pointer's CRC32C
  * before the visitor sees it. A span goes into the visitor's buffer when it supplies one
- * ({@link StorageOrder.Visitor#spanBuffer}). Around the page cache, each value file is read
- * through a reader of the scan's own ({@link ValueStore#openAroundPageCache}), one file open
- * at a time, the last closed by {@link #close}.
+ * ({@link StorageOrder.Visitor#spanBuffer}). Around the page cache, a batch's spans are read
+ * ahead on a thread of the scan's own ({@link SpanReadAhead}), through readers of its own
+ * ({@link ValueStore#openAroundPageCache}), one file open at a time, the last closed by
+ * {@link #close}.
  *
  * <p>Not thread-safe: one scan, one thread.
  */
@@ -83,7 +84,7 @@ final class StorageOrderScan implements AutoCloseable {
     }
 
     private void readBatch() throws IOException {
-        int[] order = locationOrder();
+        order = locationOrder();
         List<Span> spans = new ArrayList<>();
         int i = 0;
         while (i < order.length) {
@@ -124,11 +125,6 @@ final class StorageOrderScan implements AutoCloseable {
      * comparator sort of objects, in time and in what the JIT compiles for a short job.
      */
     private int[] locationOrder() {
-        order = sortedByLocation();
-        return order;
-    }
-
-    private int[] sortedByLocation() {
         int n = pointers.size();
         long[] files = new long[n];
         for (int k = 0; k < n; k++) {
