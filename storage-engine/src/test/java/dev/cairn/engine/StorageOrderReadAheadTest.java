@@ -50,6 +50,12 @@ class StorageOrderReadAheadTest {
     @TempDir
     Path dir;
 
+    @org.junit.jupiter.api.BeforeEach
+    void readAheadIsOn() {
+        assumeTrue(Boolean.parseBoolean(System.getProperty("cairn.engine.storageOrderReadAhead", "true")),
+                "read-ahead switched off for a measurement");
+    }
+
     private static byte[] key(int i) {
         return String.format("key-%05d", i).getBytes(UTF_8);
     }

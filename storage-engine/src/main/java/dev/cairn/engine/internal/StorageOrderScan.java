@@ -3,6 +3,7 @@ package dev.cairn.engine.internal;
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.StorageOrder;
 import dev.cairn.engine.util.Checksums;
+import dev.cairn.engine.vlog.ValueFileReader;
 import dev.cairn.engine.vlog.ValuePointer;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -37,6 +38,13 @@ final class StorageOrderScan implements AutoCloseable {
      */
     static final int SPAN_BYTES_AROUND_PAGE_CACHE = (4 << 20) - (64 << 10);
 
+    /**
+     * Whether a scan around the page cache reads ahead ({@link SpanReadAhead}); system property
+     * {@code cairn.engine.storageOrderReadAhead}, default true. False reads each span on the
+     * scanning thread, one read at a time: kept so that the two can be measured against each other.
+     */
+    static final boolean READ_AHEAD = Boolean.parseBoolean(System.getProperty("cairn.engine.storageOrderReadAhead", "true"));
+
     private final ValueStore values;
     private final StorageOrder.Visitor visitor;
     private final int batchEntries;
@@ -44,6 +52,9 @@ final class StorageOrderScan implements AutoCloseable {
     private final SpanReadAhead ahead;
     /** The batch's indexes in location order, while its spans are read. */
     private int[] order;
+    private final boolean aroundPageCache;
+    /** Around the page cache without read-ahead: the reader of the file being read, the scan's own. */
+    private ValueFileReader ownReader;
     private final List<byte[]> keys = new ArrayList<>();
     private final List<ValuePointer> pointers = new ArrayList<>();
     private final int spanBytes;
@@ -62,7 +73,8 @@ final class StorageOrderScan implements AutoCloseable {
         this.batchEntries = batchEntries;
         this.spanBytes = aroundPageCache ? SPAN_BYTES_AROUND_PAGE_CACHE : SPAN_BYTES;
         this.buffer = new byte[spanBytes];
-        this.ahead = aroundPageCache ? new SpanReadAhead(values, spanBytes) : null;
+        this.aroundPageCache = aroundPageCache;
+        this.ahead = aroundPageCache && READ_AHEAD ? new SpanReadAhead(values, spanBytes) : null;
     }
 
     /** A run of neighbouring values read at once: the batch's entries {@code from} to {@code to} in location order. */
@@ -110,7 +122,7 @@ final class StorageOrderScan implements AutoCloseable {
             for (Span span : spans) {
                 byte[] supplied = spanBuffer(span);
                 byte[] bytes = supplied != null ? supplied : ownBuffer(span.length());
-                values.reader(span.fileNumber()).readSpan(span.start(), bytes, span.length());
+                reader(span.fileNumber()).readSpan(span.start(), bytes, span.length());
                 visitSpan(span, bytes, supplied != null);
             }
         }
@@ -213,11 +225,34 @@ final class StorageOrderScan implements AutoCloseable {
         }
     }
 
-    /** Ends the reads ahead and closes their reader, if any. */
+    private ValueFileReader reader(long fileNumber) throws IOException {
+        if (!aroundPageCache) {
+            return values.reader(fileNumber);
+        }
+        if (ownReader == null || ownReader.fileNumber() != fileNumber) {
+            closeOwnReader();
+            ownReader = values.openAroundPageCache(fileNumber);
+        }
+        return ownReader;
+    }
+
+    private void closeOwnReader() throws IOException {
+        ValueFileReader r = ownReader;
+        ownReader = null;
+        if (r != null) {
+            r.close();
+        }
+    }
+
+    /** Ends the reads ahead and closes the scan's own readers, if any. */
     @Override
     public void close() throws IOException {
-        if (ahead != null) {
-            ahead.close();
+        try {
+            if (ahead != null) {
+                ahead.close();
+            }
+        } finally {
+            closeOwnReader();
         }
     }
 }
