@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * are visited in the order their buffers were asked for, no more than three buffers are out, and
  * a buffer handed back after its span is visited is never written again; a read that fails ahead
  * ends the scan with its error; an interrupted scan ends and leaves no reading thread; a scan on
- * an idle thread reads at idle priority.
+ * an idle thread reads at idle priority. Read-ahead is switched on for these tests (it is off by
+ * default, {@code cairn.engine.storageOrderReadAhead}).
  */
 class StorageOrderReadAheadTest {
     private static final int KEYS = 400;
@@ -50,10 +51,20 @@ class StorageOrderReadAheadTest {
     @TempDir
     Path dir;
 
+    private String propertyBefore;
+
     @org.junit.jupiter.api.BeforeEach
-    void readAheadIsOn() {
-        assumeTrue(Boolean.parseBoolean(System.getProperty("cairn.engine.storageOrderReadAhead", "true")),
-                "read-ahead switched off for a measurement");
+    void readAhead() {
+        propertyBefore = System.setProperty("cairn.engine.storageOrderReadAhead", "true");
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void asBefore() {
+        if (propertyBefore == null) {
+            System.clearProperty("cairn.engine.storageOrderReadAhead");
+        } else {
+            System.setProperty("cairn.engine.storageOrderReadAhead", propertyBefore);
+        }
     }
 
     private static byte[] key(int i) {
