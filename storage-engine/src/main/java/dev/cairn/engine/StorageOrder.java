@@ -29,7 +29,9 @@ public final class StorageOrder {
          * {@code length} bytes, so that a visitor that hands values to other threads can hand
          * over the whole buffer instead of copying each value out of the engine's; null: the
          * engine's own. The values visited until {@link #spanVisited()} lie in it; the scan does
-         * not touch it after that.
+         * not touch it after that. A scan around the page cache reads ahead: it may ask for the
+         * buffers of up to two more spans before the first is visited; spans are visited in the
+         * order their buffers were asked for, and each {@link #spanVisited()} ends the oldest.
          */
         default byte[] spanBuffer(int length) throws IOException {
             return null;

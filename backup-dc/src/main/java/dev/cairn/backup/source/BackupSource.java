@@ -123,13 +123,15 @@ public interface BackupSource extends AutoCloseable {
          * A buffer of at least {@code length} bytes for the source to read its next run of
          * neighbouring contents into, so that they reach the sink without a copy; null (the
          * default): the source's own. The contents passed until {@link #spanVisited()} lie in it,
-         * and the source does not touch it after that. A source may never ask.
+         * and the source does not touch it after that. A source may never ask. A source that
+         * reads ahead asks for the buffers of up to two more runs before it passes the first run's
+         * contents; runs are passed in the order asked, and {@link #spanVisited()} ends the oldest.
          */
         default byte[] spanBuffer(int length) throws IOException {
             return null;
         }
 
-        /** Every content of the run read into the last {@link #spanBuffer} was passed. */
+        /** Every content of the oldest run whose buffer was asked for ({@link #spanBuffer}) was passed. */
         default void spanVisited() throws IOException {
         }
     }

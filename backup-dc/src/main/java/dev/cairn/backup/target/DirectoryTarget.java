@@ -1,5 +1,6 @@
 package dev.cairn.backup.target;
 
+import dev.cairn.engine.fs.PageCacheAdvice;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -165,7 +166,7 @@ public final class DirectoryTarget implements Target {
     /**
      * A temporary file beside {@code name}; {@link Staged#commit()} forces its data, renames it
      * and forces the directory, so a committed file is durable on its own, without {@link #sync()}.
-     * Its pages, clean once forced, leave the page cache then ({@link PageCache}).
+     * Its pages, clean once forced, leave the page cache then ({@link PageCacheAdvice}).
      */
     @Override
     public Staged stage(String name) throws IOException {
@@ -203,7 +204,7 @@ public final class DirectoryTarget implements Target {
             public void commit() throws IOException {
                 try {
                     channel.force(false);
-                    PageCache.drop(temp, false); // written once, read back only by restore and verify
+                    PageCacheAdvice.drop(temp, false); // written once, read back only by restore and verify
                     channel.close();
                     Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                     force(file.getParent());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.cairn.engine.fs.PageCacheAdvice;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -26,7 +27,7 @@ class PageCacheTest {
     Path dir;
 
     private void assumeDropsWork() throws IOException {
-        assumeTrue(PageCache.available(), "page-cache advice needs Linux");
+        assumeTrue(PageCacheAdvice.available(), "page-cache advice needs Linux");
         assumeTrue(!"tmpfs".equals(Files.getFileStore(dir).type()), "tmpfs keeps its pages: they are the file");
     }
 
@@ -49,7 +50,7 @@ class PageCacheTest {
         byte[] b = bytes();
         Files.write(file, b);
         assumeTrue(resident(file), "a file just written is in the page cache");
-        assertTrue(PageCache.drop(file, true));
+        assertTrue(PageCacheAdvice.drop(file, true));
         assertFalse(resident(file), "dropped from the page cache");
         assertArrayEquals(b, Files.readAllBytes(file));
     }

@@ -9,9 +9,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The few C library calls the engine makes for advice to the kernel (write lifetimes, space
- * reservation), loaded once through JNA. Advice is never a reason to fail: where the platform or
- * library is missing, {@link #LIBC} is null and each kind of refusal is logged once.
+ * The process's one binding of the C library, loaded once through JNA: advice to the kernel
+ * (write lifetimes, space reservation, dropping cached pages: {@link PageCacheAdvice}) and the
+ * calling thread's priorities ({@link ThreadPriority}). Advice is never a reason to fail: where
+ * the platform or library is missing, {@link #LIBC} is null and each kind of refusal is logged once.
  */
 final class CLibrary {
     static final int O_RDONLY = 0;
@@ -26,6 +27,19 @@ final class CLibrary {
         int fcntl(int fd, int cmd, LongByReference argument) throws LastErrorException;
 
         int fallocate(int fd, int mode, long offset, long length) throws LastErrorException;
+
+        int fsync(int fd) throws LastErrorException;
+
+        /** Returns an error number rather than setting errno. */
+        int posix_fadvise(int fd, long offset, long length, int advice);
+
+        long syscall(long number, Object... args) throws LastErrorException;
+
+        int setpriority(int which, int who, int priority) throws LastErrorException;
+
+        int sched_setscheduler(int pid, int policy, int[] param) throws LastErrorException;
+
+        int sched_getscheduler(int pid) throws LastErrorException;
     }
 
     private static final System.Logger LOG = System.getLogger(CLibrary.class.getName());
@@ -37,7 +51,8 @@ final class CLibrary {
 
     private static Calls load() {
         if (!Platform.isLinux()) {
-            logOnce("platform", "kernel I/O advice (write lifetimes, space reservation) needs Linux; running without it");
+            logOnce("platform", "kernel I/O advice (write lifetimes, space reservation, page cache, thread priorities)"
+                    + " needs Linux; running without it");
             return null;
         }
         try {

@@ -19,9 +19,10 @@ import java.util.List;
  * ({@link #SPAN_BYTES_AROUND_PAGE_CACHE} around the page cache);
  * a value longer than that is one span alone. Each value is checked against its pointer's CRC32C
  * before the visitor sees it. A span goes into the visitor's buffer when it supplies one
- * ({@link StorageOrder.Visitor#spanBuffer}). Around the page cache, each value file is read
- * through a reader of the scan's own ({@link ValueStore#openAroundPageCache}), one file open
- * at a time, the last closed by {@link #close}.
+ * ({@link StorageOrder.Visitor#spanBuffer}). Around the page cache, a batch's spans are read
+ * ahead on a thread of the scan's own ({@link SpanReadAhead}), through readers of its own
+ * ({@link ValueStore#openAroundPageCache}), one file open at a time, the last closed by
+ * {@link #close}.
  *
  * <p>Not thread-safe: one scan, one thread.
  */
@@ -37,11 +38,23 @@ final class StorageOrderScan implements AutoCloseable {
      */
     static final int SPAN_BYTES_AROUND_PAGE_CACHE = (4 << 20) - (64 << 10);
 
+    /**
+     * The system property that makes a scan around the page cache read ahead ({@link SpanReadAhead}),
+     * read when a scan starts; default false: each span is read on the scanning thread, one read
+     * at a time. Read-ahead did not measure faster on a loaded 2-core machine; it waits for a
+     * quiet machine's figures before it becomes the default.
+     */
+    public static final String READ_AHEAD_PROPERTY = "cairn.engine.storageOrderReadAhead";
+
     private final ValueStore values;
     private final StorageOrder.Visitor visitor;
     private final int batchEntries;
+    /** Around the page cache: reads the next spans while the visitor takes the current one. */
+    private final SpanReadAhead ahead;
+    /** The batch's indexes in location order, while its spans are read. */
+    private int[] order;
     private final boolean aroundPageCache;
-    /** Around the page cache: the reader of the file being read, the scan's own (spans come file by file). */
+    /** Around the page cache without read-ahead: the reader of the file being read, the scan's own. */
     private ValueFileReader ownReader;
     private final List<byte[]> keys = new ArrayList<>();
     private final List<ValuePointer> pointers = new ArrayList<>();
@@ -59,9 +72,14 @@ final class StorageOrderScan implements AutoCloseable {
         this.values = values;
         this.visitor = visitor;
         this.batchEntries = batchEntries;
-        this.aroundPageCache = aroundPageCache;
         this.spanBytes = aroundPageCache ? SPAN_BYTES_AROUND_PAGE_CACHE : SPAN_BYTES;
         this.buffer = new byte[spanBytes];
+        this.aroundPageCache = aroundPageCache;
+        this.ahead = aroundPageCache && Boolean.getBoolean(READ_AHEAD_PROPERTY) ? new SpanReadAhead(values, spanBytes) : null;
+    }
+
+    /** A run of neighbouring values read at once: the batch's entries {@code from} to {@code to} in location order. */
+    record Span(long fileNumber, long start, int length, int from, int to) {
     }
 
     /** Gathers a wanted value; reads and visits the batch once it is full. */
@@ -79,7 +97,8 @@ final class StorageOrderScan implements AutoCloseable {
     }
 
     private void readBatch() throws IOException {
-        int[] order = locationOrder();
+        order = locationOrder();
+        List<Span> spans = new ArrayList<>();
         int i = 0;
         while (i < order.length) {
             ValuePointer first = pointers.get(order[i]);
@@ -95,11 +114,22 @@ final class StorageOrderScan implements AutoCloseable {
                 end = newEnd;
                 j++;
             }
-            readSpan(first.fileNumber(), start, (int) (end - start), order, i, j);
+            spans.add(new Span(first.fileNumber(), start, (int) (end - start), i, j));
             i = j;
+        }
+        if (ahead != null) {
+            ahead.readAll(spans, this::spanBuffer, this::visitSpan);
+        } else {
+            for (Span span : spans) {
+                byte[] supplied = spanBuffer(span);
+                byte[] bytes = supplied != null ? supplied : ownBuffer(span.length());
+                reader(span.fileNumber()).readSpan(span.start(), bytes, span.length());
+                visitSpan(span, bytes, supplied != null);
+            }
         }
         keys.clear();
         pointers.clear();
+        this.order = null;
     }
 
     /**
@@ -163,32 +193,36 @@ final class StorageOrderScan implements AutoCloseable {
         return Arrays.copyOf(sorted, n);
     }
 
-    private void readSpan(long fileNumber, long start, int length, int[] order, int from, int to) throws IOException {
-        byte[] supplied = visitor.spanBuffer(length);
-        if (supplied != null && supplied.length < length) {
-            throw new IllegalStateException("a span buffer of " + supplied.length + " bytes for a span of " + length);
+    /** The visitor's buffer for {@code span}, or null for the scan's own. */
+    private byte[] spanBuffer(Span span) throws IOException {
+        byte[] supplied = visitor.spanBuffer(span.length());
+        if (supplied != null && supplied.length < span.length()) {
+            throw new IllegalStateException("a span buffer of " + supplied.length + " bytes for a span of " + span.length());
         }
-        if (supplied == null && buffer.length < length) {
-            buffer = new byte[length];
+        return supplied;
+    }
+
+    private byte[] ownBuffer(int length) {
+        if (buffer.length < length) {
+            return new byte[length]; // a single long value; not kept
         }
-        byte[] span = supplied != null ? supplied : buffer;
-        ValueFileReader reader = reader(fileNumber);
-        reader.readSpan(start, span, length);
-        for (int k = from; k < to; k++) {
+        return buffer;
+    }
+
+    /** Checks and visits the values of {@code span}, read into {@code bytes}. */
+    private void visitSpan(Span span, byte[] bytes, boolean supplied) throws IOException {
+        for (int k = span.from(); k < span.to(); k++) {
             ValuePointer p = pointers.get(order[k]);
-            int at = (int) (p.offset() - start);
+            int at = (int) (p.offset() - span.start());
             int n = p.length();
-            if (Checksums.crc32c(span, at, n) != p.crc32c()) {
-                throw new CorruptionException("value file " + reader.path() + ": checksum mismatch for the value at offset "
-                        + p.offset() + " of length " + n);
+            if (Checksums.crc32c(bytes, at, n) != p.crc32c()) {
+                throw new CorruptionException("value file " + values.path(span.fileNumber())
+                        + ": checksum mismatch for the value at offset " + p.offset() + " of length " + n);
             }
-            visitor.visit(keys.get(order[k]), span, at, n);
+            visitor.visit(keys.get(order[k]), bytes, at, n);
         }
-        if (supplied != null) {
+        if (supplied) {
             visitor.spanVisited();
-        }
-        if (buffer.length > spanBytes) {
-            buffer = new byte[spanBytes]; // a single long value; do not keep its buffer
         }
     }
 
@@ -197,19 +231,29 @@ final class StorageOrderScan implements AutoCloseable {
             return values.reader(fileNumber);
         }
         if (ownReader == null || ownReader.fileNumber() != fileNumber) {
-            close();
+            closeOwnReader();
             ownReader = values.openAroundPageCache(fileNumber);
         }
         return ownReader;
     }
 
-    /** Closes the reader of the scan's own, if any. */
-    @Override
-    public void close() throws IOException {
+    private void closeOwnReader() throws IOException {
         ValueFileReader r = ownReader;
         ownReader = null;
         if (r != null) {
             r.close();
+        }
+    }
+
+    /** Ends the reads ahead and closes the scan's own readers, if any. */
+    @Override
+    public void close() throws IOException {
+        try {
+            if (ahead != null) {
+                ahead.close();
+            }
+        } finally {
+            closeOwnReader();
         }
     }
 }

@@ -125,6 +125,11 @@ final class ValueStore implements AutoCloseable {
         return ValueFileReader.openAroundPageCache(fs, FileNames.value(dir, number), number);
     }
 
+    /** Where value file {@code number} lies, for messages. */
+    Path path(long number) {
+        return FileNames.value(dir, number);
+    }
+
     /** The reader of value file {@code number}, opened on first use and kept until the file goes. */
     ValueFileReader reader(long number) throws IOException {
         ValueFileReader reader = readers.get(number);

@@ -1,5 +1,6 @@
 package dev.cairn.backup.source.embedded;
 
+import dev.cairn.engine.fs.ThreadPriority;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
@@ -185,7 +186,7 @@ public final class CheckpointReader implements BackupSource {
 
     private void prepareThread() {
         if (idle) {
-            IdleIo.applyToCurrentThread();
+            ThreadPriority.idleCurrentThread();
         }
     }
 

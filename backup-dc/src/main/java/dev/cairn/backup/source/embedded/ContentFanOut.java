@@ -1,8 +1,10 @@
 package dev.cairn.backup.source.embedded;
 
+import dev.cairn.engine.fs.ThreadPriority;
 import dev.cairn.backup.source.BackupSource;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -20,9 +22,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * gigabytes of small content instead of one per content. The source reads each run of
  * neighbouring contents straight into such a buffer ({@link BackupSource.ContentSink#spanBuffer}),
  * which then goes to a worker as it is, without a copy; content that comes otherwise is copied
- * into a batch. At
- * most {@code 2 × workers} batches are in flight; the reader waits for a free one. With
- * {@code idle}, every one of these threads runs at idle I/O and CPU priority ({@link IdleIo});
+ * into a batch. The source may ask for the buffers of up to {@link #SPANS_READ_AHEAD} more spans
+ * before it visits the first (it reads ahead); spans are visited in the order asked. At most
+ * {@code 2 × workers + SPANS_READ_AHEAD + 1} batches are in flight; the reader waits for a free one. With
+ * {@code idle}, every one of these threads runs at idle I/O and CPU priority ({@link ThreadPriority});
  * the caller's thread keeps its own. The first failure stops the reading and is thrown once the
  * workers are done. With no workers, the reading thread calls the sink itself on the engine's
  * buffer.
@@ -30,6 +33,8 @@ import java.util.concurrent.atomic.AtomicReference;
 final class ContentFanOut {
     /** Bytes of content handed to a worker at once (a content at least this long goes alone). */
     static final int BATCH_BYTES = 4 << 20;
+    /** Spans a scan around the page cache reads ahead of the one visited, each into a batch buffer of ours. */
+    static final int SPANS_READ_AHEAD = 2;
 
     /** The scan: calls its argument for each content, from one thread. */
     @FunctionalInterface
@@ -49,12 +54,12 @@ final class ContentFanOut {
         Thread reader = new Thread(() -> {
             try {
                 if (idle) {
-                    IdleIo.applyToCurrentThread();
+                    ThreadPriority.idleCurrentThread();
                 }
                 if (pool == null) {
                     scan.run(sink);
                 } else {
-                    Batches batches = new Batches(pool, 2 * workers, sink, failure);
+                    Batches batches = new Batches(pool, 2 * workers + SPANS_READ_AHEAD + 1, sink, failure);
                     scan.run(batches);
                     batches.handOver();
                 }
@@ -100,7 +105,7 @@ final class ContentFanOut {
         return r -> {
             Thread t = new Thread(() -> {
                 if (idle) {
-                    IdleIo.applyToCurrentThread();
+                    ThreadPriority.idleCurrentThread();
                 }
                 r.run();
             }, "checkpoint-content-" + n.incrementAndGet());
@@ -117,8 +122,12 @@ final class ContentFanOut {
         private final AtomicReference<Throwable> failure;
         private byte[] buffer;
         private int used;
-        private boolean inSpan;
         private List<Entry> entries = new ArrayList<>();
+        /** Spans whose buffers the source asked for and has not finished visiting, oldest first (it reads ahead). */
+        private final ArrayDeque<SpanBatch> spans = new ArrayDeque<>();
+
+        private record SpanBatch(byte[] buffer, List<Entry> entries) {
+        }
 
         Batches(ExecutorService pool, int buffers, BackupSource.ContentSink sink, AtomicReference<Throwable> failure) {
             this.pool = pool;
@@ -152,27 +161,30 @@ final class ContentFanOut {
             if (length > BATCH_BYTES) {
                 return null;
             }
-            handOver();
-            buffer = takeFree();
-            used = length;
-            inSpan = true;
-            return buffer;
+            SpanBatch span = new SpanBatch(takeFree(), new ArrayList<>());
+            spans.addLast(span);
+            return span.buffer();
         }
 
         @Override
         public void spanVisited() {
-            inSpan = false;
-            handOver();
+            SpanBatch span = spans.pollFirst();
+            if (span == null) {
+                throw new IllegalStateException("a span visited that was never asked for");
+            }
+            if (span.entries().isEmpty()) {
+                free.add(span.buffer());
+            } else {
+                submit(span.buffer(), span.entries(), true);
+            }
         }
 
         @Override
         public void accept(String sha256, byte[] bytes, int offset, int length) throws IOException {
             checkNoFailure();
-            if (inSpan) {
-                if (bytes != buffer) {
-                    throw new IllegalStateException("a content of a span outside the buffer supplied for it");
-                }
-                entries.add(new Entry(sha256, offset, length));
+            SpanBatch span = spans.peekFirst();
+            if (span != null && bytes == span.buffer()) {
+                span.entries().add(new Entry(sha256, offset, length));
                 return;
             }
             if (length >= BATCH_BYTES) {

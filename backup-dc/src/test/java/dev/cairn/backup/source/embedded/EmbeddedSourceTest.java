@@ -11,6 +11,7 @@ import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.source.BackupSources;
 import dev.cairn.backup.source.SourceOptions;
 import dev.cairn.backup.source.SourceTestContent;
+import dev.cairn.engine.fs.ThreadPriority;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
 import java.io.IOException;
@@ -132,7 +133,7 @@ class EmbeddedSourceTest {
                 for (BackupSource.Split split : source.splits()) {
                     List<String> positions = new ArrayList<>();
                     source.scan(split, null, (bucket, row, position) -> {
-                        if (IdleIo.currentClass() == 3) {
+                        if (ThreadPriority.currentIoClass() == ThreadPriority.IOPRIO_CLASS_IDLE) {
                             idleThreads[0] = 1;
                         }
                         assertNull(seen.put(bucket + "/" + row.key(), row.sha256()), "once: " + row.key());
