@@ -10,6 +10,7 @@
 #
 #   backup-dc/bench/serving-p99.sh [--count N] [--cassandra-count N] [--phase SECONDS] [--settle SECONDS]
 #                                  [--load-fraction F] [--read-rate R] [--rounds N] [--only a,b,c,d,e]
+#                                  [--client-warmup SECONDS]
 #                                  [--workdir DIR]
 #
 # Serving load: the load generator's workload b (95 % GET, 5 % PUT, Zipfian) on a dataset of the
@@ -27,7 +28,11 @@
 # read of each "after" phase is printed too, for the same reason. Where in "during" the slow reads
 # fall: "start-3s" is the median of the read p99s of the seconds that began within 3 s after a
 # backup started (the job's start-up, the service's checkpoint), "rest" that of the other seconds
-# (the steady scan); each round's seconds are in results/<set-up>-r<N>-timeline.txt.
+# (the steady scan); each round's seconds are in results/<set-up>-r<N>-timeline.txt. Each phase's
+# client is a fresh JVM that first runs --client-warmup seconds unrecorded (default 15; with 5,
+# the first seconds of every phase, before and after as much as during, carried the client's own
+# compilation at two to four times the p99 of its last seconds); the first backup of "during"
+# starts a second after that warm-up, inside the measured phase.
 #
 # Sizes: --count objects (default 5000, ~130 MB) in the embedded store, so a backup at the default
 # --read-rate 8M takes ~17 s; --cassandra-count (default 1500, ~40 MB) in the local cluster, loaded
@@ -51,6 +56,7 @@ count=5000
 cassandra_count=1500
 phase=30
 settle=""
+client_warmup=15
 load_fraction=0.55
 read_rate=8M
 rounds=1
@@ -62,12 +68,13 @@ while [ $# -gt 0 ]; do
     --cassandra-count) cassandra_count=$2; shift 2 ;;
     --phase) phase=$2; shift 2 ;;
     --settle) settle=$2; shift 2 ;;
+    --client-warmup) client_warmup=$2; shift 2 ;;
     --load-fraction) load_fraction=$2; shift 2 ;;
     --read-rate) read_rate=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
-    -h|--help) sed -n 2,47p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,52p "$0"; exit 0 ;;
     *) echo "serving-p99: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -219,7 +226,7 @@ measure() { # name dataset backup-args...
   max=$(json_field "$workdir/results/$name-max.json" 'd["opsPerSecond"]')
   rate=$(python3 -c "import sys; print(max(10, int(float(sys.argv[1]) * float(sys.argv[2]))))" "$max" "$load_fraction")
   echo "== $name: maximum $max ops/s; serving at $rate ops/s (open loop)" >&2
-  run() { lt run "${common[@]}" "${s3[@]}" -w b --rate "$rate" --threads 16 --warmup 5s --duration "${phase}s" --quiet \
+  run() { lt run "${common[@]}" "${s3[@]}" -w b --rate "$rate" --threads 16 --warmup "${client_warmup}s" --duration "${phase}s" --quiet \
             --label "$name-$1" --out "$workdir/results/$name-$1.json" >/dev/null; }
   if [ "$settle" -gt 0 ]; then
     echo "== $name: settling for ${settle}s at that rate (unrecorded)" >&2
@@ -243,7 +250,7 @@ measure_round() { # name round backup-args...: before, during (backups back to b
   : >"$workdir/results/$tag-backups.txt"
   : >"$workdir/results/$tag-starts.txt"
   (
-    sleep 5 # the load's unrecorded warm-up
+    sleep "$((client_warmup + 1))" # the load's start and unrecorded warm-up: the first backup starts inside the phase
     i=0
     while kill -0 "$load_pid" 2>/dev/null; do
       i=$((i + 1))

@@ -11,6 +11,7 @@ import dev.cairn.backup.cli.VerifyCommand;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.source.BackupSources;
 import dev.cairn.backup.source.SourceOptions;
+import dev.cairn.engine.fs.ThreadPriority;
 import java.io.IOException;
 import java.time.Clock;
 import picocli.CommandLine;
@@ -78,6 +79,20 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine(BackupSources::open).execute(args));
+        System.exit(commandLine(Main::openInJobProcess).execute(args));
+    }
+
+    /**
+     * The job's own process shares the service's host when it reads an embedded checkpoint with
+     * idle priority: then all of it — every thread, the JVM's compiler and collector threads too,
+     * and the threads made later — runs in the idle classes, not only its reading threads. Only
+     * here, in the process's entry point: a test that runs the commands in its own JVM must not
+     * idle that JVM.
+     */
+    private static BackupSource openInJobProcess(SourceOptions options) throws IOException {
+        if (options.kind == SourceOptions.Kind.embedded && !options.throughCaches) {
+            ThreadPriority.idleWholeProcess();
+        }
+        return BackupSources.open(options);
     }
 }

@@ -2,6 +2,10 @@ package dev.cairn.engine.fs;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Platform;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * Idles the calling thread: the idle I/O class ({@code ioprio_set(IOPRIO_WHO_PROCESS, 0,
@@ -62,6 +66,45 @@ public final class ThreadPriority {
             ok = false;
         }
         return ok;
+    }
+
+    /**
+     * Idles every thread the process has now — the JVM's compiler and collector threads too, which
+     * {@link #idleCurrentThread} never reaches — and, since a new thread inherits its creator's
+     * class, the threads made after. For a process whose every instruction must only use what
+     * serving leaves (a backup job on the service's host). Returns how many threads took all
+     * three settings; 0 where unavailable (logged once).
+     */
+    public static int idleWholeProcess() {
+        CLibrary.Calls libc = CLibrary.LIBC;
+        long ioprioSet = ioprioSetNumber();
+        Path tasks = Path.of("/proc/self/task");
+        if (libc == null || ioprioSet < 0 || !Files.isDirectory(tasks)) {
+            CLibrary.logOnce("idle-unavailable", "idle thread priority needs Linux on x86-64 or aarch64 with libc;"
+                    + " running at normal priority");
+            return 0;
+        }
+        int idled = 0;
+        try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
+            for (Path thread : threads) {
+                int tid = Integer.parseInt(thread.getFileName().toString());
+                try {
+                    libc.syscall(ioprioSet, IOPRIO_WHO_PROCESS, tid, IOPRIO_CLASS_IDLE << IOPRIO_CLASS_SHIFT);
+                    libc.sched_setscheduler(tid, SCHED_IDLE, new int[] {0});
+                    libc.setpriority(PRIO_PROCESS, tid, LOWEST_CPU_PRIORITY);
+                    idled++;
+                } catch (LastErrorException e) {
+                    // ESRCH: the thread ended since the listing. Anything else is logged once below.
+                    if (e.getErrorCode() != 3) {
+                        CLibrary.logOnce("idle-process", "idling thread " + tid + " was refused (errno "
+                                + e.getErrorCode() + "); some threads run at normal priority");
+                    }
+                }
+            }
+        } catch (IOException e) {
+            CLibrary.logOnce("idle-process", "cannot list this process's threads: " + e.getMessage());
+        }
+        return idled;
     }
 
     /** Whether the calling thread runs in the idle CPU class, so that threads working for it should too. */

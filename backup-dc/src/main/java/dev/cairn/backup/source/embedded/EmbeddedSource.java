@@ -1,8 +1,8 @@
 package dev.cairn.backup.source.embedded;
 
-import dev.cairn.engine.fs.ThreadPriority;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.source.SourceOptions;
+import dev.cairn.engine.fs.ThreadPriority;
 import dev.cairn.store.BucketInfo;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,8 +17,8 @@ import java.util.List;
  * on {@link #close()} — also when opening failed halfway, and from a shutdown hook when the job
  * is stopped; the service's lease covers a job killed outright. By default reads bypass every
  * cache ({@code ReadOptions.SCAN}), are limited to {@code --read-rate} and run at idle I/O and
- * CPU priority ({@link ThreadPriority}); {@code --through-caches} turns all three off, as a benchmark
- * baseline. The checkpoint's path is the service's: the job runs on the service's host, or
+ * CPU priority ({@link ThreadPriority}; the job's own process idles all of itself first:
+ * {@code Main}); {@code --through-caches} turns all three off, as a benchmark baseline. The checkpoint's path is the service's: the job runs on the service's host, or
  * mounts its data volume at the same path.
  *
  * <p>Splits: one per bucket ({@code bucket-<name>}); a position is the hex UTF-8 of the last key.
