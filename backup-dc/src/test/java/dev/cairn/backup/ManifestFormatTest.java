@@ -168,6 +168,22 @@ class ManifestFormatTest {
     }
 
     @Test
+    void partSizesInAManifestVersionWithoutThemAreRefused() throws IOException {
+        byte[] bytes = versionedManifest(List.of(multipart("a", "mp", 1, 10, 20, 3), version("v", "k", 1, false),
+                multipartVersion("k", 2, 100, 3)));
+        byte[] version3 = OlderManifests.rewrite(bytes, 3, true);
+        IOException e3 = assertThrows(IOException.class, () -> read(version3));
+        assertTrue(e3.getMessage().contains("row 1 carries part sizes, which manifest version 3 cannot hold"),
+                e3.getMessage());
+        byte[] plainRowsOnly = manifest(List.of(multipart("a", "mp", 1, 10, 20, 3)));
+        for (int older = 2; older >= 1; older--) {
+            byte[] damaged = OlderManifests.rewrite(plainRowsOnly, older, true);
+            IOException e = assertThrows(IOException.class, () -> read(damaged));
+            assertTrue(e.getMessage().contains("cannot hold"), e.getMessage());
+        }
+    }
+
+    @Test
     void partSizesThatDoNotDescribeTheObjectAreRefused() throws IOException {
         assertThrows(IllegalArgumentException.class, () -> new BackupRow("a", row("a", "x", 1).info(), new long[] {1, 2}),
                 "two sizes for one part");

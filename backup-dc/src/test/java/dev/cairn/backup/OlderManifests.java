@@ -23,6 +23,11 @@ public final class OlderManifests {
     }
 
     public static byte[] rewrite(byte[] manifest, int version) throws IOException {
+        return rewrite(manifest, version, false);
+    }
+
+    /** With {@code keepPartSizes}, a damaged one: rows carry part sizes its version cannot hold. */
+    public static byte[] rewrite(byte[] manifest, int version, boolean keepPartSizes) throws IOException {
         if (version < 1 || version >= ManifestWriter.VERSION) {
             throw new IllegalArgumentException("not an older version: " + version);
         }
@@ -43,7 +48,7 @@ public final class OlderManifests {
                 RowCodec.writeBucket(out, b, version >= ManifestWriter.VERSION_WITH_VERSIONS);
             }
             for (BackupRow row = r.next(); row != null; row = r.next()) {
-                RowCodec.writeRow(out, row.withPartSizes(null));
+                RowCodec.writeRow(out, keepPartSizes ? row : row.withPartSizes(null));
             }
             ManifestTrailer t = r.trailer();
             out.writeByte(RowCodec.TAG_TRAILER);

@@ -25,6 +25,7 @@ public final class ManifestReader implements AutoCloseable {
 
     private final String name;
     private final BufferedDataInput in;
+    private final int formatVersion;
     private final ManifestHeader header;
     private ManifestTrailer trailer;
     private final Map<String, BucketInfo> buckets = new HashMap<>();
@@ -36,7 +37,8 @@ public final class ManifestReader implements AutoCloseable {
         this.name = name;
         in = new BufferedDataInput(source, 1 << 16, ManifestWriter.sha256());
         try {
-            header = readHeader(in, name);
+            formatVersion = readVersion(in, name);
+            header = readHeader(in, name, formatVersion);
             header.buckets().forEach(b -> buckets.put(b.name(), b));
         } catch (EOFException e) {
             throw corrupt("truncated header");
@@ -58,17 +60,26 @@ public final class ManifestReader implements AutoCloseable {
     }
 
     static ManifestHeader readHeader(DataInput in, String name) throws IOException {
+        return readHeader(in, name, readVersion(in, name));
+    }
+
+    /** The magic and the format version, checked. */
+    private static int readVersion(DataInput in, String name) throws IOException {
         byte[] magic = new byte[ManifestWriter.MAGIC.length];
         in.readFully(magic);
         if (!Arrays.equals(magic, ManifestWriter.MAGIC)) {
             throw new IOException(name + ": not a backup manifest (bad magic)");
         }
         int version = in.readUnsignedShort();
-        boolean withVersioning = version >= ManifestWriter.VERSION_WITH_VERSIONS;
         if (version < ManifestWriter.OLDEST_VERSION || version > ManifestWriter.VERSION) {
             throw new IOException(name + ": manifest version " + version + " is not supported (this build reads "
                     + ManifestWriter.OLDEST_VERSION + " to " + ManifestWriter.VERSION + ")");
         }
+        return version;
+    }
+
+    private static ManifestHeader readHeader(DataInput in, String name, int version) throws IOException {
+        boolean withVersioning = version >= ManifestWriter.VERSION_WITH_VERSIONS;
         if (in.readUnsignedByte() != ManifestWriter.TAG_HEADER) {
             throw new IOException(name + ": corrupt manifest: no header");
         }
@@ -181,6 +192,10 @@ public final class ManifestReader implements AutoCloseable {
         }
         if (row.hasContent() && (row.info().size() < 0 || row.info().partCount() < 0)) {
             throw corrupt("row " + (objects + 1) + ": negative size or part count");
+        }
+        if (row.partSizes() != null && formatVersion < ManifestWriter.VERSION_WITH_PART_SIZES) {
+            throw corrupt("row " + (objects + 1) + " carries part sizes, which manifest version " + formatVersion
+                    + " cannot hold");
         }
         return row;
     }

@@ -33,7 +33,9 @@ public final class ManifestWriter implements AutoCloseable {
      * their versioning state as in 3. Always written by this build; a job that reads only up to 3
      * refuses it by its number rather than failing on an unknown tag.
      */
-    public static final int VERSION = 4;
+    public static final int VERSION_WITH_PART_SIZES = 4;
+    /** The version this build writes. */
+    public static final int VERSION = VERSION_WITH_PART_SIZES;
     /** The oldest version this build reads. */
     public static final int OLDEST_VERSION = 1;
     public static final int TAG_HEADER = 'H';
