@@ -18,7 +18,7 @@
 #   --concurrent N      warp's concurrency and the closed-loop workers (default 16)
 #   --object-size S     object size (default 20KiB)
 #   --count N           objects loaded for the GET tails (default 2000)
-#   --put-bodies N      distinct PUT bodies for the tails (default 30000; a warning when a run
+#   --put-bodies N      distinct PUT bodies for the tails (default 60000; a warning when a run
 #                       needs more)
 #   --no-tails          only the warp runs
 #   --workdir DIR       keep everything here (default: a temporary directory, removed at exit)
@@ -30,7 +30,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-duration=20 concurrent=16 object_size=20KiB count=2000 put_bodies=30000 tails=1 workdir=""
+duration=20 concurrent=16 object_size=20KiB count=2000 put_bodies=60000 tails=1 workdir=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration=${2%s}; shift 2 ;;
