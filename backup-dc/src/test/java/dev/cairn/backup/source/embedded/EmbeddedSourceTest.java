@@ -16,7 +16,6 @@ import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,10 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketCannedACL;
 
@@ -64,9 +60,7 @@ class EmbeddedSourceTest {
     }
 
     private static S3Client client(ServiceProcess service) {
-        return S3Client.builder().endpointOverride(URI.create(service.url())).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS, SECRET)))
-                .forcePathStyle(true).build();
+        return service.client(ACCESS, SECRET);
     }
 
     private static List<Path> checkpointDirs(Path data) throws IOException {

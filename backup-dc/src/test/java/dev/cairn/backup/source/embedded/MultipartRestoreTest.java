@@ -11,7 +11,6 @@ import dev.cairn.store.cassandra.CassandraSessions;
 import dev.cairn.store.cassandra.LocalCassandraCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,11 +22,8 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
@@ -56,9 +52,7 @@ class MultipartRestoreTest {
     private final Random random = new Random(23);
 
     private static S3Client client(ServiceProcess service) {
-        return S3Client.builder().endpointOverride(URI.create(service.url())).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS, SECRET)))
-                .forcePathStyle(true).build();
+        return service.client(ACCESS, SECRET);
     }
 
     private void multipart(S3Client s3, String bucket, String key, int... partSizes) {

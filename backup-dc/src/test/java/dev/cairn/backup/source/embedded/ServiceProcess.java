@@ -1,6 +1,7 @@
 package dev.cairn.backup.source.embedded;
 
 import java.io.IOException;
+import java.net.URI;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -9,6 +10,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The real service, started as its own process from the built jar (service/target/cairn-service.jar,
@@ -74,6 +79,13 @@ final class ServiceProcess implements AutoCloseable {
 
     String url() {
         return "http://127.0.0.1:" + port;
+    }
+
+    /** An AWS SDK client of this service (path style), signing with the given key. */
+    S3Client client(String accessKey, String secretKey) {
+        return S3Client.builder().endpointOverride(URI.create(url())).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
+                .forcePathStyle(true).build();
     }
 
     @Override

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.backup.Main;
 import dev.cairn.backup.source.BackupSources;
 import dev.cairn.backup.source.SourceTestContent;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,11 +15,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.DeleteMarkerEntry;
@@ -44,9 +40,7 @@ class VersionedServiceBackupTest {
     Path dir;
 
     private static S3Client client(ServiceProcess service) {
-        return S3Client.builder().endpointOverride(URI.create(service.url())).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS, SECRET)))
-                .forcePathStyle(true).build();
+        return service.client(ACCESS, SECRET);
     }
 
     private static void put(S3Client s3, String bucket, String key, byte[] body, int n) {
