@@ -10,7 +10,7 @@
 #
 #   backup-dc/bench/serving-p99.sh [--count N] [--cassandra-count N] [--phase SECONDS] [--settle SECONDS]
 #                                  [--load-fraction F] [--read-rate R] [--rounds N] [--only a,b,c,d,e]
-#                                  [--client-warmup SECONDS]
+#                                  [--client-warmup SECONDS] [--backup-cpu PERCENT]
 #                                  [--workdir DIR]
 #
 # Serving load: the load generator's workload b (95 % GET, 5 % PUT, Zipfian) on a dataset of the
@@ -43,7 +43,11 @@
 # cgroups v2 cpu.weight 1, else v1 cpu.shares 2, when the cgroup file system is writable), nice 19
 # and the idle I/O class (renice, ionice -c3; the I/O class counts only under an I/O scheduler with
 # classes, BFQ); the script prints what it applied. The job of (c) runs on the service's host as
-# the product runs it: nice 19 and the idle I/O class, no cgroup. (d) runs at normal priority.
+# the product runs it: nice 19 and the idle I/O class. --backup-cpu P (default 0: none) also caps
+# the backup side's CPU at P % of one core with a cgroup quota (v2 cpu.max, v1 cpu.cfs_quota_us),
+# as a container's CPU limit does: (c)'s job alone, and (a)/(b)'s backup node with its job,
+# together. A quota, unlike a weight or the idle class, also bounds what the backup's CPU costs
+# serving when the two virtual CPUs share one physical core. (d) runs at normal priority.
 # Cassandra runs its own local cluster (bin/cassandra-cluster,
 # addresses 127.0.0.$CAIRN_BENCH_CASSANDRA_FIRST.., else $CAIRN_TEST_CASSANDRA_FIRST, else 71;
 # a cluster already running there is reused and left running).
@@ -60,6 +64,7 @@ client_warmup=15
 load_fraction=0.55
 read_rate=8M
 rounds=1
+backup_cpu=0
 only=a,b,c,d
 workdir=""
 while [ $# -gt 0 ]; do
@@ -72,9 +77,10 @@ while [ $# -gt 0 ]; do
     --load-fraction) load_fraction=$2; shift 2 ;;
     --read-rate) read_rate=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
+    --backup-cpu) backup_cpu=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
-    -h|--help) sed -n 2,52p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,56p "$0"; exit 0 ;;
     *) echo "serving-p99: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -100,12 +106,14 @@ pids=()
 me=serving-p99
 service_pid=""
 low_cgroup=""
+cap_cgroup=""
 stop_more() {
   [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null || true
   if [ "${cluster_started:-0}" = 1 ]; then
     cassandra stop >/dev/null 2>&1 || true
   fi
-  release_cgroup
+  release_cgroup "$low_cgroup"
+  release_cgroup "$cap_cgroup"
 }
 # shellcheck source=../../loadtest/processes.sh
 . "$root/loadtest/processes.sh"
@@ -117,51 +125,77 @@ cassandra() {
     CAIRN_CASSANDRA_NET=127.0.0 CAIRN_CASSANDRA_SERVING=2 CAIRN_CASSANDRA_BACKUP=1 "$root/bin/cassandra-cluster" "$@"
 }
 
-# The low-priority cgroup: v2 (cpu.weight) or v1 (cpu.shares), when this user may create one.
+# The backup side's cgroups, when this user may create them (v2, else v1's cpu controller): "low"
+# for (a)/(b)'s backup node and job (the least CPU weight, and the --backup-cpu quota), "cap" for
+# (c)'s job (the quota alone).
 isolation="nice 19, ionice -c3"
-make_cgroup() {
+cap_isolation="nice 19, ionice -c3"
+cgroup_version=""
+if [ -w /sys/fs/cgroup/cgroup.procs ] && [ -e /sys/fs/cgroup/cgroup.controllers ]; then
+  cgroup_version=2
+elif [ -w /sys/fs/cgroup/cpu ]; then
+  cgroup_version=1
+fi
+new_cgroup() { # name weight(0: default) quota-percent(0: none); prints the directory, or nothing
   local d
-  if [ -w /sys/fs/cgroup/cgroup.procs ] && [ -e /sys/fs/cgroup/cgroup.controllers ]; then
-    d=/sys/fs/cgroup/cairn-serving-p99-$$
-    if mkdir "$d" 2>/dev/null; then
-      if echo 1 >"$d/cpu.weight" 2>/dev/null; then
-        low_cgroup=$d isolation="cgroup v2 cpu.weight 1, nice 19, ionice -c3"
-        echo 1 >"$d/io.weight" 2>/dev/null && isolation="cgroup v2 cpu.weight 1 io.weight 1, nice 19, ionice -c3"
-        return
-      fi
-      rmdir "$d" 2>/dev/null || true
-    fi
-  fi
-  d=/sys/fs/cgroup/cpu/cairn-serving-p99-$$
-  if [ -w /sys/fs/cgroup/cpu ] && mkdir "$d" 2>/dev/null; then
-    if echo 2 >"$d/cpu.shares" 2>/dev/null; then
-      low_cgroup=$d isolation="cgroup v1 cpu.shares 2 (others 1024), nice 19, ionice -c3"
-      return
-    fi
+  case "$cgroup_version" in
+    2) d=/sys/fs/cgroup/cairn-serving-p99-$1-$$ ;;
+    1) d=/sys/fs/cgroup/cpu/cairn-serving-p99-$1-$$ ;;
+    *) return 0 ;;
+  esac
+  mkdir "$d" 2>/dev/null || return 0
+  if { [ "$2" = 0 ] || { [ $cgroup_version = 2 ] && echo "$2" >"$d/cpu.weight"; } ||
+                       { [ $cgroup_version = 1 ] && echo $((2 * $2)) >"$d/cpu.shares"; }; } 2>/dev/null &&
+     { [ "$3" = 0 ] || { [ $cgroup_version = 2 ] && echo "$(($3 * 1000)) 100000" >"$d/cpu.max"; } ||
+                       { [ $cgroup_version = 1 ] && echo 100000 >"$d/cpu.cfs_period_us" && echo $(($3 * 1000)) >"$d/cpu.cfs_quota_us"; }; } 2>/dev/null; then
+    echo "$d"
+  else
     rmdir "$d" 2>/dev/null || true
   fi
-  echo "serving-p99: no writable cgroup; low priority by nice and ionice alone" >&2
 }
-release_cgroup() {
-  [ -n "$low_cgroup" ] || return 0
+make_cgroups() {
+  local quota=""
+  [ "$backup_cpu" != 0 ] && quota=", CPU quota $backup_cpu % of one core"
+  low_cgroup=$(new_cgroup low 1 "$backup_cpu")
+  if [ -n "$low_cgroup" ]; then
+    if [ $cgroup_version = 2 ]; then
+      isolation="cgroup v2 cpu.weight 1$quota, nice 19, ionice -c3"
+      echo 1 >"$low_cgroup/io.weight" 2>/dev/null && isolation="cgroup v2 cpu.weight 1 io.weight 1$quota, nice 19, ionice -c3"
+    else
+      isolation="cgroup v1 cpu.shares 2 (others 1024)$quota, nice 19, ionice -c3"
+    fi
+  else
+    echo "serving-p99: no writable cgroup; low priority by nice and ionice alone" >&2
+  fi
+  if [ "$backup_cpu" != 0 ]; then
+    cap_cgroup=$(new_cgroup cap 0 "$backup_cpu")
+    if [ -n "$cap_cgroup" ]; then
+      cap_isolation="cgroup v$cgroup_version CPU quota $backup_cpu % of one core, nice 19, ionice -c3"
+    else
+      echo "serving-p99: --backup-cpu $backup_cpu: no writable cgroup for the quota" >&2
+      exit 2
+    fi
+  fi
+}
+release_cgroup() { # directory
+  [ -n "$1" ] || return 0
   local parent pid
-  parent=$(dirname "$low_cgroup")
-  for pid in $(cat "$low_cgroup/cgroup.procs" 2>/dev/null); do
+  parent=$(dirname "$1")
+  for pid in $(cat "$1/cgroup.procs" 2>/dev/null); do
     echo "$pid" >"$parent/cgroup.procs" 2>/dev/null || true
   done
-  rmdir "$low_cgroup" 2>/dev/null || true
-  low_cgroup=""
+  rmdir "$1" 2>/dev/null || true
 }
 deprioritize() { # pid
   [ -n "$low_cgroup" ] && { echo "$1" >"$low_cgroup/cgroup.procs" 2>/dev/null || echo "serving-p99: cannot move $1 into $low_cgroup" >&2; }
   renice -n 19 -p "$1" >/dev/null 2>&1 || true
   ionice -c3 -p "$1" 2>/dev/null || true
 }
-make_cgroup
+make_cgroups
 disk=$(basename "$(df --output=source "$workdir" | tail -1)")
 [ -e "/sys/block/$disk" ] || disk=$(lsblk -no pkname "/dev/$disk" 2>/dev/null || true)
 io_scheduler=$(grep -o '\[[a-z-]*\]' "/sys/block/$disk/queue/scheduler" 2>/dev/null | tr -d '[]' || true)
-echo "serving-p99: backup side: $isolation; I/O scheduler of $workdir: ${io_scheduler:-unknown}" >&2
+echo "serving-p99: backup side of a, b: $isolation; job of c: $cap_isolation; I/O scheduler of $workdir: ${io_scheduler:-unknown}" >&2
 
 access_key=BENCHADMIN
 secret_key=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
@@ -175,17 +209,21 @@ pids+=($!)
 await_port redis-server "$redis_port" "${pids[-1]}"
 
 lt() { java -cp "$loadtest_cp" dev.cairn.loadtest.Main loadtest "$@"; }
-# The backup job, by BACKUP_PRIORITY: backup-dc (a, b: the low-weight cgroup, nice 19, idle I/O),
-# idle (c: nice 19, idle I/O), normal (the baseline d); burner (e) runs no backup but two hashing
-# loops in the idle CPU class until the phase is over.
+# The backup job as `bin/cairn backup` runs it, by BACKUP_PRIORITY: backup-dc (a, b: the "low"
+# cgroup, nice 19, idle I/O), idle (c: nice 19, idle I/O, the "cap" cgroup when --backup-cpu),
+# normal (the baseline d); burner (e) runs no backup but two hashing loops in the idle CPU class
+# until the phase is over.
 backup() {
   case "${BACKUP_PRIORITY:-idle}" in
-    normal) exec java -cp "$backup_cp" dev.cairn.backup.Main "$@" ;;
+    normal) exec "$root/bin/cairn" backup "$@" ;;
     burner) exec chrt -i 0 timeout -s TERM "$((phase + 10))s" sh -c 'sha256sum /dev/zero & sha256sum /dev/zero & wait' ;;
     backup-dc) [ -n "$low_cgroup" ] && echo $BASHPID >"$low_cgroup/cgroup.procs" 2>/dev/null ;;
+    idle) [ -n "$cap_cgroup" ] && echo $BASHPID >"$cap_cgroup/cgroup.procs" 2>/dev/null ;;
   esac
-  exec nice -n 19 ionice -c3 java -cp "$backup_cp" dev.cairn.backup.Main "$@"
+  exec nice -n 19 ionice -c3 "$root/bin/cairn" backup "$@"
 }
+# bin/cairn rebuilds a module whose sources are newer than its jar: here, before anything is measured.
+"$root/bin/cairn" backup --help >/dev/null
 
 start_service() { # data-dir extra-args...
   local data=$1; shift
@@ -345,10 +383,10 @@ echo
 echo "Serving read p99 (ms), workload b (95% GET / 5% PUT, Zipfian), open loop at $load_fraction of the measured maximum,"
 echo "${phase}s per phase; embedded $count objects (--read-rate $read_rate), Cassandra $cassandra_count objects."
 echo "One machine: the backup datacenter's node and the backup job of a, b: $isolation (I/O scheduler ${io_scheduler:-unknown});"
-echo "the job of c: nice 19, ionice -c3; d at normal priority; e: no backup, two SHA-256 loops at SCHED_IDLE."
+echo "the job of c: $cap_isolation; d at normal priority; e: no backup, two SHA-256 loops at SCHED_IDLE."
 printf '%-26s %5s %8s %8s %9s %9s %9s %8s %8s %6s %8s %8s %8s  %s\n' setup round max-ops/s rate before during after after-max rise bkps first-s start-3s rest status
 python3 - "$workdir/results/summary.txt" "$count" "$cassandra_count" "$phase" "$load_fraction" "$read_rate" \
-  "$isolation" "${io_scheduler:-unknown}" "$rounds" <<'PY'
+  "$isolation" "${io_scheduler:-unknown}" "$rounds" "$cap_isolation" "$backup_cpu" <<'PY'
 import json, statistics, sys
 rows, by_setup = [], {}
 for line in open(sys.argv[1]):
@@ -376,7 +414,7 @@ for name, rs in by_setup.items():
               f" {'':>8} {m['riseDuringPct']:+7.1f}%  rounds with a rise of at most 10 %: {m['roundsWithin10Pct']} of {len(rs)}")
 print(json.dumps({"benchmark": "serving-p99", "embeddedObjects": int(sys.argv[2]), "cassandraObjects": int(sys.argv[3]),
                   "phaseSeconds": int(sys.argv[4]), "loadFraction": float(sys.argv[5]), "embeddedReadRate": sys.argv[6],
-                  "rounds": int(sys.argv[9]), "workload": "b", "loop": "open", "isolationBackupDc": sys.argv[7],
-                  "jobPriority": {"a": "as the backup node", "b": "as the backup node", "c": "nice 19, ionice -c3", "d": "normal", "e": "no backup: two SHA-256 loops at SCHED_IDLE"},
+                  "rounds": int(sys.argv[9]), "backupCpuPercent": int(sys.argv[11]), "workload": "b", "loop": "open", "isolationBackupDc": sys.argv[7],
+                  "jobPriority": {"a": "as the backup node", "b": "as the backup node", "c": sys.argv[10], "d": "normal", "e": "no backup: two SHA-256 loops at SCHED_IDLE"},
                   "ioScheduler": sys.argv[8], "results": rows, "medians": medians}))
 PY
