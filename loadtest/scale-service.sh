@@ -76,6 +76,11 @@ device_reads() { # reads completed and sectors read by the whole device
   f=$(device_stat_file)
   if [ -r "$f" ]; then awk '{ print $1, $3 }' "$f"; else echo "0 0"; fi
 }
+device_written() { # 512-byte sectors written by the whole device
+  local f
+  f=$(device_stat_file)
+  if [ -r "$f" ]; then awk '{ print $7 }' "$f"; else echo 0; fi
+}
 metric() { # name: one value from the service's Prometheus page
   curl -fsS -u "$access_key:$secret_key" "http://127.0.0.1:$cairn_port/actuator/prometheus" |
     awk -v m="$1" 'index($1, m) == 1 && substr($1, length(m) + 1, 1) ~ /^(\{|)$/ { v += $2; found = 1 }
@@ -146,6 +151,7 @@ for count in "${counts[@]}"; do
 
   echo "== $count objects: load through S3 ($threads threads)" >&2
   read -r rb0 wb0 cw0 < <(proc_io "$cairn_pid")
+  dw0=$(device_written)
   lt load "${common[@]}" "${s3[@]}" --public-read --count "$count" --threads "$threads" \
     >"$workdir/results/load-$count.txt" 2>&1 &
   load_pid=$!
@@ -172,7 +178,9 @@ for count in "${counts[@]}"; do
     sleep 1
   done
   read -r rb1 wb1 cw1 < <(proc_io "$cairn_pid")
+  dw1=$(device_written)
   write_amp=$(awk -v w=$((wb1 - wb0 - (cw1 - cw0))) -v mb="$load_mb" 'BEGIN { printf "%.3f", w / (mb * 1e6) }')
+  write_amp_disk=$(awk -v w=$(((dw1 - dw0) * 512)) -v mb="$load_mb" 'BEGIN { printf "%.3f", (w > 0 ? w / (mb * 1e6) : 0) }')
   data_gb=$(du -sk "$data" | awk '{ printf "%.1f", $1 * 1024 / 1e9 }')
 
   stop_cairn TERM
@@ -214,18 +222,18 @@ for count in "${counts[@]}"; do
   stop_cairn TERM
   rm -rf "$data"
 
-  rows+=("$(printf '%-9s %8s %9.0f %7.1f %7s %8.0f %6.2f %7.2f %7.3f %8.3f %9s %8.0f %5s %10s %9s %9s' \
-    "$count" "$data_gb" "$load_ops" "$load_mbs" "$write_amp" "$get_ops" "$get_p50" "$get_p99" \
+  rows+=("$(printf '%-9s %8s %9.0f %7.1f %13s %8.0f %6.2f %7.2f %7.3f %8.3f %9s %8.0f %5s %10s %9s %9s' \
+    "$count" "$data_gb" "$load_ops" "$load_mbs" "$write_amp/$write_amp_disk" "$get_ops" "$get_p50" "$get_p99" \
     "$device_reads_per_get" "$block_reads_per_get" "$(printf '%.0f' "$bytes_per_get")" \
     "$(awk -v b="$index_filter" -v n="$count" 'BEGIN { printf "%.1f", b / n }')" "$get_errors" \
     "$clean_stop_ms" "$open_clean_ms" "$open_kill_ms")")
   echo "$me: ${rows[-1]}" >&2
   index_filter_per_object=$(awk -v b="$index_filter" -v n="$count" 'BEGIN { printf "%.3f", b / n }')
-  json_rows+=("$(printf '{"objects":%s,"data_gb":%s,"load_ops":%s,"load_mb_per_s":%s,"write_amp_device":%s,'\
+  json_rows+=("$(printf '{"objects":%s,"data_gb":%s,"load_ops":%s,"load_mb_per_s":%s,"write_amp_kernel_count":%s,"write_amp_disk":%s,'\
 '"get_ops":%s,"get_p50_ms":%s,"get_p99_ms":%s,"get_errors":%s,"device_reads_per_get":%s,'\
 '"block_reads_per_get":%s,"read_bytes_per_get":%s,"index_filter_bytes_per_object":%s,"stop_ms":%s,'\
 '"start_after_stop_ms":%s,"start_after_kill_ms":%s}' "$(num "$count")" "$(num "$data_gb")" "$(num "$load_ops")" \
-    "$(num "$load_mbs")" "$(num "$write_amp")" "$(num "$get_ops")" "$(num "$get_p50")" "$(num "$get_p99")" \
+    "$(num "$load_mbs")" "$(num "$write_amp")" "$(num "$write_amp_disk")" "$(num "$get_ops")" "$(num "$get_p50")" "$(num "$get_p99")" \
     "$(num "$get_errors")" "$(num "$device_reads_per_get")" "$(num "$block_reads_per_get")" \
     "$(num "$bytes_per_get")" "$(num "$index_filter_per_object")" "$(num "$clean_stop_ms")" \
     "$(num "$open_clean_ms")" "$(num "$open_kill_ms")")")
@@ -234,11 +242,13 @@ done
 echo
 echo "Scale through the service: load via S3 ($threads threads), cold GETs via plain HTTP (uniform keys," \
   "${duration}s), page cache $([ "$drop" = 1 ] && echo "dropped (sync; echo 3 > /proc/sys/vm/drop_caches) before each start and GET run" || echo "NOT dropped")."
-printf '%-9s %8s %9s %7s %7s %8s %6s %7s %7s %8s %9s %8s %5s %10s %9s %9s\n' objects "data GB" "load o/s" \
-  "MB/s" "wr amp" "GET/s" "p50" "p99 ms" "dev rd" "blocks" "bytes" "idx+filt" errs "stop ms" "start ms" "start ms"
-printf '%-9s %8s %9s %7s %7s %8s %6s %7s %7s %8s %9s %8s %5s %10s %9s %9s\n' "" "" "" "" "(dev)" "" "" "" \
+printf '%-9s %8s %9s %7s %13s %8s %6s %7s %7s %8s %9s %8s %5s %10s %9s %9s\n' objects "data GB" "load o/s" \
+  "MB/s" "write amp" "GET/s" "p50" "p99 ms" "dev rd" "blocks" "bytes" "idx+filt" errs "stop ms" "start ms" "start ms"
+printf '%-9s %8s %9s %7s %13s %8s %6s %7s %7s %8s %9s %8s %5s %10s %9s %9s\n' "" "" "" "" "(kern/disk)" "" "" "" \
   "/GET" "/GET" "read/GET" "B/obj" "" "(clean)" "(clean)" "(kill -9)"
 printf '%s\n' "${rows[@]}"
+echo "write amp: the kernel's count of the service's dirtied bytes (/proc/<pid>/io, a whole large folio per dirtied"
+echo "block) and the block device's sectors written (whole machine), each over the load and its settling, ÷ user bytes."
 echo "dev rd/GET: reads completed by the whole block device (other processes included); blocks/GET: the engine's"
 echo "block cache misses (a GET reads an object row and a content row); bytes read/GET: the service's /proc/<pid>/io"
 echo "read_bytes; start ms: from starting the JVM to the first answered request (Spring and the engine's open)."

@@ -7,32 +7,38 @@ import java.util.Optional;
 
 /**
  * The counters of the block device under a path, from {@code /sys/dev/block/MAJOR:MINOR/stat}:
- * reads completed and sectors read (512 bytes each, whatever the device's sector size). They
- * count the whole device, every process on the machine included, so on a shared machine they
- * bound this process's reads from above.
+ * reads completed, sectors read and sectors written (512 bytes each, whatever the device's sector
+ * size). They count the whole device, every process on the machine included, so on a shared
+ * machine they bound this process's reads and writes from above.
  *
- * @param reads       read requests completed (merged requests count once)
- * @param sectorsRead 512-byte sectors read
+ * @param reads          read requests completed (merged requests count once)
+ * @param sectorsRead    512-byte sectors read
+ * @param sectorsWritten 512-byte sectors written
  *
  * <p>Thread-safety: immutable.
  */
-public record BlockDeviceStat(long reads, long sectorsRead) {
+public record BlockDeviceStat(long reads, long sectorsRead, long sectorsWritten) {
 
     public long bytesRead() {
         return sectorsRead * 512;
     }
 
+    public long bytesWritten() {
+        return sectorsWritten * 512;
+    }
+
     public BlockDeviceStat minus(BlockDeviceStat earlier) {
-        return new BlockDeviceStat(reads - earlier.reads, sectorsRead - earlier.sectorsRead);
+        return new BlockDeviceStat(reads - earlier.reads, sectorsRead - earlier.sectorsRead,
+                sectorsWritten - earlier.sectorsWritten);
     }
 
     /** Parses the one line of a block device's {@code stat} file. */
     public static BlockDeviceStat parse(String line) {
         String[] fields = line.trim().split("\\s+");
-        if (fields.length < 4) {
+        if (fields.length < 7) {
             throw new IllegalArgumentException("not a block device stat line: '" + line + "'");
         }
-        return new BlockDeviceStat(Long.parseLong(fields[0]), Long.parseLong(fields[2]));
+        return new BlockDeviceStat(Long.parseLong(fields[0]), Long.parseLong(fields[2]), Long.parseLong(fields[6]));
     }
 
     /** The stat file of the device holding {@code path}, or empty where there is none (not Linux, no sysfs). */

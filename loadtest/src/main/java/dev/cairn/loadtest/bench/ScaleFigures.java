@@ -16,7 +16,10 @@ import java.util.List;
  * @param loadP99Millis        put latency, 99th percentile
  * @param settled              whether background writes went quiet after the load
  * @param fileBytesWritten     bytes appended to the engine's files over load and settling
- * @param deviceBytesWritten   {@code /proc/self/io} write_bytes minus cancelled_write_bytes, same span
+ * @param kernelBytesWritten   {@code /proc/self/io} write_bytes minus cancelled_write_bytes, same span: the
+ *                             kernel's count of this process's page-cache pages dirtied, which counts a
+ *                             whole large folio whenever one of its blocks is dirtied (docs/loadtest.md)
+ * @param diskBytesWritten     sectors written to the block device under the store, same span, whole machine
  * @param indexAndFilterBytes  memory of the SSTables' indexes and bloom filters
  * @param lsmBytes             bytes of SSTables (keys and value pointers; values live in value files)
  * @param filesPerLevel        SSTables per level
@@ -42,7 +45,8 @@ public record ScaleFigures(
         double loadP99Millis,
         boolean settled,
         long fileBytesWritten,
-        double deviceBytesWritten,
+        double kernelBytesWritten,
+        double diskBytesWritten,
         long indexAndFilterBytes,
         long lsmBytes,
         List<Integer> filesPerLevel,
@@ -73,9 +77,14 @@ public record ScaleFigures(
         return (double) fileBytesWritten / userBytes;
     }
 
-    /** The kernel's count of bytes sent to the device ÷ user bytes. */
-    public double writeAmpDevice() {
-        return deviceBytesWritten / userBytes;
+    /** The kernel's count of this process's dirtied bytes ÷ user bytes. */
+    public double writeAmpKernelCount() {
+        return kernelBytesWritten / userBytes;
+    }
+
+    /** Bytes the block device wrote (every process on the machine) ÷ user bytes. */
+    public double writeAmpDisk() {
+        return diskBytesWritten / userBytes;
     }
 
     public double indexAndFilterBytesPerObject() {

@@ -29,19 +29,20 @@ final class ScaleReport {
                 config.threads(), config.seed(),
                 config.dropCaches() ? "dropped (sync; echo 3 > /proc/sys/vm/drop_caches) before each open and GET phase"
                         : "NOT dropped"));
-        out.append(String.format(Locale.ROOT, "%n%-10s %8s %6s %10s %8s %7s %7s %7s %11s %9s %9s %8s %9s %9s%n",
-                "objects", "data GB", "/RAM", "load obj/s", "MB/s", "p50 ms", "p99 ms", "× first", "wr amp",
+        out.append(String.format(Locale.ROOT, "%n%-10s %8s %6s %10s %8s %7s %7s %7s %16s %9s %9s %8s %9s %9s%n",
+                "objects", "data GB", "/RAM", "load obj/s", "MB/s", "p50 ms", "p99 ms", "× first", "write amp",
                 "idx+filt", "LSM B/obj", "close ms", "open ms", "open ms"));
-        out.append(String.format(Locale.ROOT, "%-10s %8s %6s %10s %8s %7s %7s %7s %11s %9s %9s %8s %9s %9s%n",
-                "", "", "", "", "", "", "", "", "(dev)", "B/obj", "", "", "(clean)", "(kill -9)"));
+        out.append(String.format(Locale.ROOT, "%-10s %8s %6s %10s %8s %7s %7s %7s %16s %9s %9s %8s %9s %9s%n",
+                "", "", "", "", "", "", "", "", "(fs/kern/disk)", "B/obj", "", "", "(clean)", "(kill -9)"));
         ScaleFigures first = sizes.isEmpty() ? null : sizes.get(0);
         for (ScaleFigures s : sizes) {
             out.append(String.format(Locale.ROOT,
-                    "%-10d %8.1f %6.2f %10.0f %8.1f %7.2f %7.2f %7.2f %11s %9.2f %9.1f %8.0f %9.0f %9.0f%n",
+                    "%-10d %8.1f %6.2f %10.0f %8.1f %7.2f %7.2f %7.2f %16s %9.2f %9.1f %8.0f %9.0f %9.0f%n",
                     s.objects(), s.diskBytes() / 1e9, s.dataToMemory(), s.loadObjectsPerSecond(),
                     s.loadMegabytesPerSecond(), s.loadP50Millis(), s.loadP99Millis(),
                     s.loadObjectsPerSecond() / first.loadObjectsPerSecond(),
-                    String.format(Locale.ROOT, "%.2f", s.writeAmp()) + "/" + format(s.writeAmpDevice()),
+                    String.format(Locale.ROOT, "%.2f", s.writeAmp()) + "/" + format(s.writeAmpKernelCount())
+                            + "/" + format(s.writeAmpDisk()),
                     s.indexAndFilterBytesPerObject(), s.lsmBytesPerObject(), s.closeMillis(),
                     s.openAfterCloseMillis(), s.openAfterKillMillis()));
         }
@@ -76,7 +77,7 @@ final class ScaleReport {
                         + " what this process read from the device (/proc/self/io read_bytes).",
                 "just opened: the first GETs after the open, block cache empty; engine warm: after the page cache was"
                         + " dropped again with the engine kept open (values cold, LSM blocks cached).",
-                "wr amp: bytes appended to the engine's files / user bytes, then the kernel's count (/proc/self/io).",
+                "write amp: bytes appended to the engine's files / user bytes; the kernel's count of dirtied bytes (/proc/self/io: a whole large folio per dirtied block); the block device's sectors written (whole machine).",
                 ""));
         return out.toString();
     }
@@ -104,7 +105,8 @@ final class ScaleReport {
             row.put("load_p99_ms", s.loadP99Millis());
             row.put("settled", s.settled());
             row.put("write_amp", s.writeAmp());
-            row.put("write_amp_device", s.writeAmpDevice());
+            row.put("write_amp_kernel_count", s.writeAmpKernelCount());
+            row.put("write_amp_disk", s.writeAmpDisk());
             row.put("index_filter_bytes_per_object", s.indexAndFilterBytesPerObject());
             row.put("lsm_bytes_per_object", s.lsmBytesPerObject());
             row.put("files_per_level", s.filesPerLevel());

@@ -60,9 +60,12 @@ final class ScaleRun {
         boolean settled;
         IoCounters written;
         ProcIo processWritten;
+        Optional<BlockDeviceStat> deviceWritten;
+        Optional<Path> device = BlockDeviceStat.statFileOf(directory);
         try {
             IoCounters filesBefore = fileSystem.snapshot();
             ProcIo processBefore = ProcIo.read();
+            Optional<BlockDeviceStat> deviceBefore = BlockDeviceStat.read(device);
             Table table = engine.table(ScaleEngine.TABLE);
             load = phase(name, "load", objects, ParallelPhase.NO_LIMIT, (worker, i) -> {
                 if ((i & 255) == 0) {
@@ -79,6 +82,9 @@ final class ScaleRun {
             log.printf("%s: flush and settle %.1f s%n", name, (System.nanoTime() - settleStart) / 1e9);
             written = fileSystem.snapshot().minus(filesBefore);
             processWritten = ProcIo.read().minus(processBefore);
+            Optional<BlockDeviceStat> deviceAfter = BlockDeviceStat.read(device);
+            deviceWritten = deviceBefore.isPresent() && deviceAfter.isPresent()
+                    ? Optional.of(deviceAfter.get().minus(deviceBefore.get())) : Optional.empty();
         } catch (IOException | RuntimeException e) {
             closeQuietly(engine, e);
             throw e;
@@ -113,6 +119,7 @@ final class ScaleRun {
         return new ScaleFigures(objects, userBytes.sum(), diskBytes, memoryBytes(), load.elapsedNanos() / 1e9,
                 load.percentileMillis(50), load.percentileMillis(99), settled, written.bytesWritten(),
                 processWritten.available() ? processWritten.deviceBytesWritten() : Double.NaN,
+                deviceWritten.map(d -> (double) d.bytesWritten()).orElse(Double.NaN),
                 stats.indexAndFilterBytes(), lsmBytes, stats.filesPerLevel(), config.blockCacheBytes(), closeMillis,
                 openMillis, cold, warm, crash.acknowledged(), crash.openMillis(), crash.found(),
                 config.dropCaches());

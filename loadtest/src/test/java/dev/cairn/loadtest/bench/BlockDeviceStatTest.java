@@ -8,26 +8,28 @@ import org.junit.jupiter.api.Test;
 class BlockDeviceStatTest {
 
     @Test
-    void parsesReadsAndSectorsFromAStatLine() {
+    void parsesReadsAndSectorsReadAndWrittenFromAStatLine() {
         BlockDeviceStat stat = BlockDeviceStat.parse(
                 "  165323     4508 12345678   68810  1929842  2108371 95037912  3201520        0  1290500  3378140"
                         + "        0        0        0        0   168230    108010\n");
         assertEquals(165323, stat.reads());
         assertEquals(12345678, stat.sectorsRead());
         assertEquals(12345678L * 512, stat.bytesRead());
+        assertEquals(95037912, stat.sectorsWritten());
+        assertEquals(95037912L * 512, stat.bytesWritten());
     }
 
     @Test
     void differenceIsWhatHappenedBetween() {
-        BlockDeviceStat before = BlockDeviceStat.parse("10 0 80 0 0 0 0 0 0 0 0");
-        BlockDeviceStat after = BlockDeviceStat.parse("25 3 200 0 0 0 0 0 0 0 0");
-        assertEquals(new BlockDeviceStat(15, 120), after.minus(before));
+        BlockDeviceStat before = BlockDeviceStat.parse("10 0 80 0 4 0 64 0 0 0 0");
+        BlockDeviceStat after = BlockDeviceStat.parse("25 3 200 0 9 1 100 0 0 0 0");
+        assertEquals(new BlockDeviceStat(15, 120, 36), after.minus(before));
     }
 
     @Test
     void refusesWhatIsNotAStatLine() {
-        assertThrows(IllegalArgumentException.class, () -> BlockDeviceStat.parse("12 3"));
-        assertThrows(NumberFormatException.class, () -> BlockDeviceStat.parse("a b c d e"));
+        assertThrows(IllegalArgumentException.class, () -> BlockDeviceStat.parse("12 3 4 5 6 7"));
+        assertThrows(NumberFormatException.class, () -> BlockDeviceStat.parse("a b c d e f g"));
     }
 
     @Test
