@@ -191,6 +191,11 @@ class NonEmptyReplayResumeTest {
         @Override
         public void replay(List<BackupRow> newestFirst, List<ContentSource> contents, boolean clearFirst)
                 throws IOException {
+            if (at.test(newestFirst) && done.compareAndSet(false, true)) {
+                int oldest = newestFirst.size() - 1;
+                s3.replay(newestFirst.subList(oldest, oldest + 1), contents.subList(oldest, oldest + 1), clearFirst);
+                throw new IOException("cut off after one version of " + newestFirst.get(0).key());
+            }
             s3.replay(newestFirst, contents, clearFirst);
         }
 

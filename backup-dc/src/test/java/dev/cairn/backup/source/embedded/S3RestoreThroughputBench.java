@@ -54,8 +54,8 @@ class S3RestoreThroughputBench {
 
     @Test
     void restoreThroughputIntoS3() throws Exception {
-        int multipart = Integer.getInteger("bench.multipart", 150);
-        int single = Integer.getInteger("bench.single", 3000);
+        int multipart = Integer.getInteger("bench.multipart", 100);
+        int single = Integer.getInteger("bench.single", 2000);
         int rounds = Integer.getInteger("bench.rounds", 3);
         Files.writeString(dir.resolve("access"), ACCESS + "\n");
         Files.writeString(dir.resolve("secret"), SECRET + "\n");
