@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -45,7 +46,8 @@ import software.amazon.awssdk.services.s3.model.ObjectVersion;
  * (a small last part) into a bucket without versioning and as versions of a versioned key, backed
  * up, restored with {@code --replay-versions}; the destination answers with the same ETags, parts
  * count and {@code GET ?partNumber=N} bytes as the source, in the same version order. An upload
- * failing after two parts leaves no multipart upload at the destination, and the restore resumes.
+ * failing after two parts, or interrupted, leaves no multipart upload at the destination, and the
+ * restore resumes.
  * A destination whose minimum part size the parts are under gets them with one PUT, counted.
  */
 @Tag("integration")
@@ -157,6 +159,12 @@ class S3MultipartRestoreTest {
             assertTrue(uploaded.get() >= 3, "parts uploaded before the failure: " + uploaded.get());
             assertEquals(0, uploadsLeft(s3));
 
+            S3Client interrupting = interruptedAtSecondPart(second.client(ACCESS, SECRET));
+            IOException stopped = assertThrows(IOException.class,
+                    () -> restore(archive, id, new S3Destination(interrupting, "s3 " + second.url(), true), 1));
+            assertTrue(stopped.getMessage().contains("interrupted (test)"), stopped.getMessage());
+            assertEquals(0, uploadsLeft(s3));
+
             assertEquals(0, Main.commandLine(BackupSources::open).execute("restore", "--target", "dir:" + dir.resolve("archive"),
                     "--into", "s3", "--into-endpoint", second.url(), "--into-access-key-file", dir.resolve("access").toString(),
                     "--into-secret-key-file", dir.resolve("secret").toString(), "--replay-versions"));
@@ -192,6 +200,29 @@ class S3MultipartRestoreTest {
             new Restore(archive, id, into, Set.of(), "", false, threads, new PrintStream(new ByteArrayOutputStream()))
                     .run(progress);
         }
+    }
+
+    /**
+     * A client whose second UploadPart finds the thread interrupted, as when the restore stops its
+     * writers: the SDK gives up the call and leaves the interrupt flag set.
+     */
+    private static S3Client interruptedAtSecondPart(S3Client real) {
+        AtomicInteger parts = new AtomicInteger();
+        return (S3Client) Proxy.newProxyInstance(S3Client.class.getClassLoader(), new Class<?>[] {S3Client.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("uploadPart") && parts.incrementAndGet() == 2) {
+                        Thread.currentThread().interrupt();
+                        throw AbortedException.create("interrupted (test)");
+                    }
+                    if (Thread.currentThread().isInterrupted()) {
+                        throw AbortedException.create("called with the interrupt flag set");
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     /** A client whose third UploadPart fails before it is sent, as a dropped connection would. */

@@ -36,10 +36,10 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
  * Restore throughput into S3 (a second Cairn) of a store with multipart objects, run only when
  * named: {@code ./mvnw -o -B verify -pl backup-dc -am -Dit.test=S3RestoreThroughputBench
  * -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false} (sizes: {@code -Dbench.multipart},
- * {@code -Dbench.single}, {@code -Dbench.rounds}). Bucket {@code mp} holds multipart objects
- * (four parts, the last small), bucket {@code sp} single-part images. Each round restores, in
- * alternating order, {@code mp} by its recorded parts, {@code mp} with one PUT per object (what a
- * restore into S3 did before part layouts were kept), and {@code sp}. Prints a table of medians
+ * {@code -Dbench.single}, {@code -Dbench.rounds}). Bucket {@code multi} holds multipart objects
+ * (four parts, the last small), bucket {@code single} single-part images. Each round restores, in
+ * alternating order, {@code multi} by its recorded parts, {@code multi} with one PUT per object (what a
+ * restore into S3 did before part layouts were kept), and {@code single}. Prints a table of medians
  * and one JSON line.
  */
 @Tag("integration")
@@ -63,15 +63,15 @@ class S3RestoreThroughputBench {
         Random random = new Random(7);
         try (ServiceProcess service = ServiceProcess.start(dir.resolve("data"), ACCESS, SECRET, MIN_PART);
              S3Client s3 = service.client(ACCESS, SECRET)) {
-            s3.createBucket(r -> r.bucket("mp"));
-            s3.createBucket(r -> r.bucket("sp"));
+            s3.createBucket(r -> r.bucket("multi"));
+            s3.createBucket(r -> r.bucket("single"));
             for (int i = 0; i < multipart; i++) {
-                upload(s3, "mp", "img/" + i + ".tif", random);
+                upload(s3, "multi", "img/" + i + ".tif", random);
             }
             for (int i = 0; i < single; i++) {
                 byte[] b = new byte[20_000 + random.nextInt(80_000)];
                 random.nextBytes(b);
-                s3.putObject(r -> r.bucket("sp").key("img/" + b.length + "-" + random.nextInt()).contentType("image/jpeg"),
+                s3.putObject(r -> r.bucket("single").key("img/" + b.length + "-" + random.nextInt()).contentType("image/jpeg"),
                         RequestBody.fromBytes(b));
             }
             assertEquals(0, Main.commandLine(BackupSources::open).execute("run", "--source", "embedded",
@@ -82,7 +82,7 @@ class S3RestoreThroughputBench {
         String id = Json.read(Files.readAllBytes(report), RunReport.class, "report").backupId();
         DirectoryTarget archive = new DirectoryTarget(dir.resolve("archive"));
         Map<String, List<double[]>> runs = new LinkedHashMap<>();
-        List<String> cases = List.of("mp, recorded parts", "mp, one PUT each", "sp, one PUT each");
+        List<String> cases = List.of("multi, recorded parts", "multi, one PUT each", "single, one PUT each");
         cases.forEach(c -> runs.put(c, new ArrayList<>()));
         try (ServiceProcess into = ServiceProcess.start(dir.resolve("into"), ACCESS, SECRET, MIN_PART)) {
             for (int round = 0; round < rounds; round++) {
@@ -93,9 +93,9 @@ class S3RestoreThroughputBench {
                 for (String c : order) {
                     S3Destination s3 = new S3Destination(into.client(ACCESS, SECRET), "s3 " + into.url() + " " + c + " " + round,
                             false);
-                    RestoreDestination d = c.contains("recorded") || c.startsWith("sp") ? s3 : new OnePut(s3);
+                    RestoreDestination d = c.contains("recorded") || c.startsWith("single") ? s3 : new OnePut(s3);
                     try (Progress p = new Progress("restore", 0, new PrintStream(new ByteArrayOutputStream()), false)) {
-                        Restore.Result r = new Restore(archive, id, d, Set.of(c.substring(0, 2)), "", true,
+                        Restore.Result r = new Restore(archive, id, d, Set.of(c.substring(0, c.indexOf(','))), "", true,
                                 Restore.DEFAULT_THREADS, new PrintStream(new ByteArrayOutputStream())).run(p);
                         runs.get(c).add(new double[] {r.objects(), r.bytes(), r.seconds()});
                     } finally {
@@ -105,12 +105,12 @@ class S3RestoreThroughputBench {
             }
         }
         StringBuilder json = new StringBuilder("{\"bench\":\"s3-restore\",\"rounds\":" + rounds);
-        System.out.printf("%-22s %10s %12s %10s %10s%n", "restore into S3", "objects", "bytes", "MB/s", "objects/s");
+        System.out.printf("%-24s %10s %12s %10s %10s%n", "restore into S3", "objects", "bytes", "MB/s", "objects/s");
         for (String c : cases) {
             List<double[]> rs = runs.get(c);
             double mbs = median(rs.stream().mapToDouble(r -> r[1] / r[2] / 1e6).toArray());
             double ops = median(rs.stream().mapToDouble(r -> r[0] / r[2]).toArray());
-            System.out.printf("%-22s %10.0f %12.0f %10.1f %10.0f%n", c, rs.get(0)[0], rs.get(0)[1], mbs, ops);
+            System.out.printf("%-24s %10.0f %12.0f %10.1f %10.0f%n", c, rs.get(0)[0], rs.get(0)[1], mbs, ops);
             String name = c.replaceAll("[^a-z]+", "_");
             json.append(String.format(",\"%s_mb_s\":%.1f,\"%s_objects_s\":%.0f", name, mbs, name, ops));
         }
