@@ -49,6 +49,9 @@ public final class RestoreCommand implements Callable<Integer> {
                 System.err.println("restoring backup " + backup.id() + " from " + archive.describe() + " into " + dest.describe());
                 Restore.Result r = new Restore(archive, backup.id(), dest, new HashSet<>(buckets), prefix, allowNonEmpty,
                         threads, System.err).run(progress);
+                for (String warning : dest.warnings()) {
+                    System.err.println("warning: " + warning);
+                }
                 if (!r.alreadyDone()) {
                     System.err.printf("restore complete: %,d objects, %s in %.1f s (%.1f MB/s)%n", r.objects(),
                             Progress.human(r.bytes()), r.seconds(), r.seconds() > 0 ? r.bytes() / r.seconds() / 1e6 : 0);

@@ -17,7 +17,9 @@ import java.util.List;
  * <p>Resuming: pass 0 clears the keys of its interrupted batch and writes them again, as a
  * replay always did; passes 1 and 2 write on top of what the key already has and resume by
  * counting: the key's versions beyond those the earlier passes wrote are the oldest of this
- * pass's, written before the interruption, and are not written again.
+ * pass's, written before the interruption, and are not written again. With
+ * {@code --allow-non-empty} every pass, pass 0 included, counts from the numbers recorded before
+ * its batch ({@link Restore}), since the keys may hold versions from before the restore.
  */
 final class ReplayPasses {
     static final int COUNT = 3;

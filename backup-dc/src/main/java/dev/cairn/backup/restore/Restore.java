@@ -49,9 +49,18 @@ public final class Restore {
     public record Result(long objects, long bytes, boolean resumed, boolean alreadyDone, double seconds) {
     }
 
-    /** The restore state file's content. */
+    /**
+     * The restore state file's content. {@code keysBefore}: while a batch of a replay that may
+     * write on top of other versions ({@code --allow-non-empty}) is written, how many versions
+     * each key of the batch held before, in the batch's order; null otherwise (and in files
+     * written before it existed).
+     */
     public record State(String backupId, String destination, String filter, long rowsDone, long objects, long bytes,
-                        boolean finished, int pass) {
+                        boolean finished, int pass, List<Integer> keysBefore) {
+        State(String backupId, String destination, String filter, long rowsDone, long objects, long bytes,
+              boolean finished, int pass) {
+            this(backupId, destination, filter, rowsDone, objects, bytes, finished, pass, null);
+        }
     }
 
     private final Target archive;
@@ -189,6 +198,9 @@ public final class Restore {
         long batchBytes = 0;
         long batchObjects = 0;
         List<BackupRow> versions = new ArrayList<>();
+        // A replay that may write on top of versions it did not write counts each key's first.
+        boolean countsKeys = allowNonEmpty && destination.replaysVersions();
+        List<ReplayPasses.Slice> keys = new ArrayList<>();
         // The first batch of a resumed pass is the one that was interrupted: its keys are cleared or completed first.
         boolean interrupted = interruptedBatch;
         while (true) {
@@ -201,7 +213,11 @@ public final class Restore {
                     || !row.bucket().equals(versions.get(0).bucket()) || !row.key().equals(versions.get(0).key()))) {
                 ReplayPasses.Slice slice = ReplayPasses.slice(pass, versions, destination.replaysVersions());
                 if (!slice.rows().isEmpty()) {
-                    batch.add(submitKey(pool, slice, locations, interrupted, progress));
+                    if (countsKeys) {
+                        keys.add(slice);
+                    } else {
+                        batch.add(submitKey(pool, slice, locations, interrupted, progress));
+                    }
                     for (BackupRow r : slice.rows()) {
                         batchObjects++;
                         batchBytes += r.size();
@@ -211,6 +227,10 @@ public final class Restore {
             }
             long submitted = row == null ? ordinal : ordinal - 1;
             if (versions.isEmpty() && (row == null || submitted - cut >= BATCH_ROWS)) {
+                if (!keys.isEmpty()) {
+                    state = submitOnTop(keys, state, interrupted, locations, pool, progress, batch, stateName);
+                    keys.clear();
+                }
                 awaitAll(batch);
                 objects += batchObjects;
                 bytes += batchBytes;
@@ -247,6 +267,54 @@ public final class Restore {
                 return null;
             }));
         }
+    }
+
+    /**
+     * Submits the keys of a batch of a replay into buckets that may hold versions this restore
+     * did not write. Before anything of the batch is written, the number of versions each key
+     * holds is recorded in the state file; each key's versions then go on top. A resumed batch
+     * takes the recorded numbers, so whatever a key held before, exactly the versions above them
+     * are this restore's, the oldest of the key's, and they are not written again.
+     */
+    private State submitOnTop(List<ReplayPasses.Slice> keys, State state, boolean interrupted, BlobLocations locations,
+                              ExecutorService pool, Progress progress, List<Future<?>> batch, String stateName)
+            throws IOException, InterruptedException {
+        List<Integer> before = interrupted ? state.keysBefore() : null;
+        if (interrupted && before == null) {
+            for (ReplayPasses.Slice slice : keys) {
+                batch.add(submitKey(pool, slice, locations, true, progress));
+            }
+            return state;
+        }
+        if (before != null && before.size() != keys.size()) {
+            throw new IOException(stateName + " records " + before.size() + " keys for the interrupted batch, which has "
+                    + keys.size() + "; delete it to restore again");
+        }
+        if (before == null) {
+            List<Future<Integer>> counts = new ArrayList<>();
+            for (ReplayPasses.Slice slice : keys) {
+                BackupRow first = slice.rows().get(0);
+                counts.add(pool.submit(() -> destination.versionCount(first.bucket(), first.key())));
+            }
+            awaitAll(new ArrayList<Future<?>>(counts));
+            before = new ArrayList<>(counts.size());
+            for (Future<Integer> c : counts) {
+                try {
+                    before.add(c.get());
+                } catch (ExecutionException e) {
+                    throw new AssertionError(e);
+                }
+            }
+            state = new State(state.backupId(), state.destination(), state.filter(), state.rowsDone(), state.objects(),
+                    state.bytes(), false, state.pass(), List.copyOf(before));
+            archive.put(stateName, Json.write(state));
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            ReplayPasses.Slice slice = keys.get(i);
+            int below = before.get(i);
+            batch.add(submitKey(pool, new ReplayPasses.Slice(slice.rows(), below, true), locations, interrupted, progress));
+        }
+        return state;
     }
 
     /**

@@ -72,9 +72,22 @@ public interface RestoreDestination extends AutoCloseable {
         throw new UnsupportedOperationException(describe() + " does not replay versions");
     }
 
+    /**
+     * How many versions and delete markers the key holds: what a replay into a bucket that may
+     * hold other versions records before it writes on top ({@link Restore}).
+     */
+    default int versionCount(String bucket, String key) throws IOException {
+        throw new UnsupportedOperationException(describe() + " does not replay versions");
+    }
+
     /** Sets a bucket's versioning while versions are replayed ({@link ReplayPasses}). */
     default void setVersioning(String bucket, dev.cairn.store.Versioning versioning) throws IOException {
         throw new UnsupportedOperationException(describe() + " does not replay versions");
+    }
+
+    /** What the restore should report it wrote otherwise than recorded (each line counted, with examples). */
+    default List<String> warnings() {
+        return List.of();
     }
 
     @Override

@@ -29,8 +29,9 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Restores into an S3 endpoint, each bucket under its own name. Attributes and user metadata are
- * sent as headers; the server computes the ETag itself (an object backed up from a multipart
- * upload gets a single-part ETag) and sets the time. Each PUT carries the content's SHA-256.
+ * sent as headers; the server sets the time and computes the ETag. Each PUT carries the content's
+ * SHA-256. An object backed up with its part sizes is written by a multipart upload of parts of
+ * those sizes ({@link MultipartUploads}), so its ETag and parts are the original's.
  *
  * <p>S3 lets no client choose a version's id or time, so a bucket with versioning is restored
  * only when asked to replay its versions ({@code --replay-versions}): versioning is enabled on
@@ -42,12 +43,14 @@ public final class S3Destination implements RestoreDestination {
     private final S3Client s3;
     private final String description;
     private final boolean replayVersions;
+    private final MultipartUploads multipart;
 
     /** @param replayVersions restore buckets with versioning by replaying their versions */
     public S3Destination(S3Client s3, String description, boolean replayVersions) {
         this.s3 = s3;
         this.description = description;
         this.replayVersions = replayVersions;
+        this.multipart = new MultipartUploads(s3, description);
     }
 
     @Override
@@ -119,7 +122,7 @@ public final class S3Destination implements RestoreDestination {
             throw new IOException(description + " restores object versions only by replaying them, oldest first ("
                     + backupRow.bucket() + "/" + backupRow.key() + ")");
         }
-        putObject(backupRow.bucket(), backupRow.info(), content);
+        putObject(backupRow, content);
     }
 
     @Override
@@ -148,7 +151,7 @@ public final class S3Destination implements RestoreDestination {
                         + row.key() + " with " + first.bucket() + "/" + first.key());
             }
             if (row.hasContent()) {
-                putObject(row.bucket(), row.info(), contents.get(i));
+                putObject(row, contents.get(i));
             } else {
                 try {
                     s3.deleteObject(b -> b.bucket(row.bucket()).key(row.key()));
@@ -163,7 +166,7 @@ public final class S3Destination implements RestoreDestination {
     public void replayOnTop(List<BackupRow> newestFirst, List<ContentSource> contents, int below, boolean resume)
             throws IOException {
         BackupRow first = newestFirst.get(0);
-        int written = resume ? Math.max(0, Math.min(newestFirst.size(), countVersions(first.bucket(), first.key()) - below)) : 0;
+        int written = resume ? Math.max(0, Math.min(newestFirst.size(), versionCount(first.bucket(), first.key()) - below)) : 0;
         write(newestFirst.subList(0, newestFirst.size() - written), contents.subList(0, newestFirst.size() - written));
     }
 
@@ -179,7 +182,8 @@ public final class S3Destination implements RestoreDestination {
     }
 
     /** The versions and delete markers of exactly this key. */
-    private int countVersions(String bucket, String key) throws IOException {
+    @Override
+    public int versionCount(String bucket, String key) throws IOException {
         int n = 0;
         try {
             for (ListObjectVersionsResponse page : s3.listObjectVersionsPaginator(b -> b.bucket(bucket).prefix(key))) {
@@ -212,7 +216,29 @@ public final class S3Destination implements RestoreDestination {
         }
     }
 
-    private void putObject(String bucket, ObjectInfo row, ContentSource content) throws IOException {
+    private void putObject(BackupRow backupRow, ContentSource content) throws IOException {
+        String bucket = backupRow.bucket();
+        ObjectInfo row = backupRow.info();
+        PutObjectRequest req = putRequest(bucket, row);
+        long[] parts = backupRow.partSizes();
+        if (parts != null && parts.length > 0 && multipart.put(req, row, parts, content)) {
+            return;
+        }
+        try {
+            s3.putObject(req, RequestBody.fromContentProvider(() -> {
+                try {
+                    return content.open();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }, row.size(), req.contentType() == null ? "application/octet-stream" : req.contentType()));
+        } catch (SdkException | java.io.UncheckedIOException e) {
+            throw fail("cannot write " + bucket + "/" + row.key(), e);
+        }
+    }
+
+    /** A PUT of the row with its attributes and user metadata as headers, and its SHA-256. */
+    private static PutObjectRequest putRequest(String bucket, ObjectInfo row) {
         ObjectAttributes a = row.attributes();
         PutObjectRequest.Builder req = PutObjectRequest.builder().bucket(bucket).key(row.key())
                 .contentLength(row.size())
@@ -240,17 +266,13 @@ public final class S3Destination implements RestoreDestination {
         if (expires != null) {
             req.expires(expires);
         }
-        try {
-            s3.putObject(req.build(), RequestBody.fromContentProvider(() -> {
-                try {
-                    return content.open();
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            }, row.size(), a.contentType() == null ? "application/octet-stream" : a.contentType()));
-        } catch (SdkException | java.io.UncheckedIOException e) {
-            throw fail("cannot write " + bucket + "/" + row.key(), e);
-        }
+        return req.build();
+    }
+
+    /** Multipart objects written with one PUT because the destination refused their parts; the ETag warnings. */
+    @Override
+    public List<String> warnings() {
+        return multipart.warnings();
     }
 
     private static Instant parseHttpDate(String value) {

@@ -61,11 +61,11 @@ class SuspendedReplayTest {
         s3.putBucketVersioning(r -> r.bucket(bucket).versioningConfiguration(c -> c.status(status)));
     }
 
-    private static void put(S3Client s3, String bucket, String key, String body) {
+    static void put(S3Client s3, String bucket, String key, String body) {
         s3.putObject(r -> r.bucket(bucket).key(key).contentType("text/plain"), RequestBody.fromString(body));
     }
 
-    private static void seed(S3Client s3) {
+    static void seed(S3Client s3) {
         s3.createBucket(r -> r.bucket("photos"));
         versioning(s3, "photos", BucketVersioningStatus.ENABLED);
         put(s3, "photos", "middle", "v1");
@@ -90,7 +90,7 @@ class SuspendedReplayTest {
     }
 
     /** Per bucket: its versioning, then each version and delete marker in listing order, ids other than null elided. */
-    private static List<String> listing(S3Client s3) {
+    static List<String> listing(S3Client s3) {
         List<String> out = new ArrayList<>();
         for (String bucket : List.of("photos", "plain")) {
             out.add("bucket " + bucket + " " + s3.getBucketVersioning(r -> r.bucket(bucket)).statusAsString());
