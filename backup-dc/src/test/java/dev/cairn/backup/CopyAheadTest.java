@@ -335,4 +335,37 @@ class CopyAheadTest {
             assertEquals(0, cli(null, "verify", "--target", "dir:" + archive));
         }
     }
+
+    @Test
+    void rowsThatFailStopTheContentPhaseBeforeTheRunReturns() throws IOException {
+        Path archive = dir.resolve("archive");
+        try (EmbeddedStoreDir s = EmbeddedStoreDir.open(dir.resolve("store"))) {
+            ObjectStore store = s.store();
+            List<byte[]> contents = thirty(store);
+            java.util.concurrent.atomic.AtomicBoolean contentInterrupted = new java.util.concurrent.atomic.AtomicBoolean();
+            BackupSourceOpener rowsFail = () -> new Recording(new ObjectStoreSource(store, "test store", 10, null)) {
+                @Override
+                public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
+                    throw new IOException("row read error injected");
+                }
+
+                @Override
+                public void scanContent(long maxSize, ContentFilter filter, ContentSink sink) throws IOException {
+                    try {
+                        new java.util.concurrent.CountDownLatch(1).await(2, java.util.concurrent.TimeUnit.MINUTES);
+                    } catch (InterruptedException e) {
+                        contentInterrupted.set(true);
+                        throw new java.io.InterruptedIOException("content phase stopped");
+                    }
+                    throw new IOException("the content phase was not stopped when the rows failed");
+                }
+            };
+            assertTrue(cli(rowsFail, "run", "--source", "embedded", "--target", "dir:" + archive,
+                    "--checkpoint-rows", "7", "--copy-threads", "3") != 0);
+            assertTrue(contentInterrupted.get(), "the run stopped its content phase and waited for it");
+            RunReport report = backup(() -> new RowsFirst(new ObjectStoreSource(store, "test store", 10, null), contents, 1), archive);
+            assertEquals(30, report.objects());
+            assertEquals(StoreFixture.snapshot(store), restore(archive, "restored"));
+        }
+    }
 }
