@@ -285,7 +285,8 @@ public final class BackupRun {
             position = rowPosition;
             boolean due = rows.size() >= settings.checkpointRows()
                     || System.nanoTime() - lastCheckpointNanos >= settings.checkpointInterval().toNanos();
-            if (due && (contentPhase.isDone() || rows.size() >= Math.max(settings.checkpointRows(), ContentPhase.ROWS_HELD))) {
+            if (due && (contentPhase.isDone()
+                    || rows.size() >= ContentPhase.rowsHeldPerSplit(settings.splitsInFlight(), settings.checkpointRows()))) {
                 checkpoint(false);
             }
         }

@@ -9,15 +9,20 @@ import java.util.concurrent.ExecutionException;
  * The content phase ({@link BlobCopier#copyAhead}) on a thread of its own, so that the rows can
  * be scanned meanwhile on the other core: a row's copy and every checkpoint wait for it
  * ({@link #await}), since only once it is over do the archive's blob locations say which blobs it
- * copied. Until then a split holds its rows in memory, at most {@link #ROWS_HELD} of them.
- * Thread-safe.
+ * copied. Until then the splits hold their rows in memory, at most {@link #ROWS_HELD} of them
+ * in all ({@link #rowsHeldPerSplit}). Thread-safe.
  */
 final class ContentPhase {
     /**
-     * Rows a split scans ahead of the content phase before it waits for it (a few hundred bytes
-     * each in memory): four splits hold up to ~80,000 rows, most of a 100,000-object store.
+     * Rows the splits scan ahead of the content phase, in all, before they wait for it (a few
+     * hundred bytes each in memory): most of a 100,000-object store.
      */
-    static final int ROWS_HELD = 20_000;
+    static final int ROWS_HELD = 80_000;
+
+    /** Rows each of {@code splitsInFlight} splits may hold; never fewer than a checkpoint's. */
+    static int rowsHeldPerSplit(int splitsInFlight, int checkpointRows) {
+        return Math.max(checkpointRows, ROWS_HELD / splitsInFlight);
+    }
 
     /** The copy-ahead to run, which may throw. */
     @FunctionalInterface
