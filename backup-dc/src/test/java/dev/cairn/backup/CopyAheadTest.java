@@ -41,6 +41,16 @@ class CopyAheadTest {
     @TempDir
     Path dir;
 
+    @org.junit.jupiter.api.BeforeEach
+    void rowsDuringTheContentPhase() {
+        System.setProperty("cairn.backup.rowsDuringContentPhase", "true");
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void rowsAfterTheContentPhase() {
+        System.clearProperty("cairn.backup.rowsDuringContentPhase");
+    }
+
     /** A source that passes everything to another and records what content it was asked for. */
     private static class Recording implements BackupSource {
         final BackupSource inner;

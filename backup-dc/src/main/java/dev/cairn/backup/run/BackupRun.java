@@ -106,6 +106,9 @@ public final class BackupRun {
                 packs = writer;
                 copier = new BlobCopier(source, target, locations, writer);
                 contentPhase = ContentPhase.start(() -> copier.copyAhead(held, progress));
+                if (!Boolean.getBoolean(ContentPhase.OVERLAP_PROPERTY)) {
+                    contentPhase.await();
+                }
                 try {
                     scanAll(splits);
                 } catch (IOException | RuntimeException | InterruptedException e) {

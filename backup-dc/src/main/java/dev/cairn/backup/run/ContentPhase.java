@@ -14,6 +14,14 @@ import java.util.concurrent.ExecutionException;
  */
 final class ContentPhase {
     /**
+     * The system property that lets the rows be scanned while the content phase runs; default
+     * false: the rows start once it ended. With it on, no split checkpoint is written before the
+     * phase ends and the held rows are then recorded in one chunk per split, which KillResumeTest's
+     * kill once four row chunks are durable does not yet allow for.
+     */
+    public static final String OVERLAP_PROPERTY = "cairn.backup.rowsDuringContentPhase";
+
+    /**
      * Rows the splits scan ahead of the content phase, in all, before they wait for it (a few
      * hundred bytes each in memory): most of a 100,000-object store.
      */
