@@ -41,6 +41,16 @@ class CopyAheadTest {
     @TempDir
     Path dir;
 
+    @org.junit.jupiter.api.BeforeEach
+    void rowsDuringTheContentPhase() {
+        System.setProperty("cairn.backup.rowsDuringContentPhase", "true");
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void rowsAfterTheContentPhase() {
+        System.clearProperty("cairn.backup.rowsDuringContentPhase");
+    }
+
     /** A source that passes everything to another and records what content it was asked for. */
     private static class Recording implements BackupSource {
         final BackupSource inner;
@@ -223,6 +233,149 @@ class CopyAheadTest {
             assertEquals(StoreFixture.snapshot(store), restore(archive, "restored"));
             assertEquals(0, cli(null, "verify", "--target", "dir:" + archive));
             assertTrue(Files.isDirectory(archive));
+        }
+    }
+
+    /** A source of 30 small contents whose content phase first waits until the rows' scan has delivered rows. */
+    private static List<byte[]> thirty(ObjectStore store) throws IOException {
+        store.createBucket("b", BucketAcl.PRIVATE);
+        List<byte[]> contents = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            byte[] b = Seed.bytes(500 + i * 37, i);
+            Seed.put(store, "b", "k" + i, b, Seed.attributes(i));
+            contents.add(b);
+        }
+        return contents;
+    }
+
+    private static class RowsFirst extends Recording {
+        final java.util.concurrent.CountDownLatch rowsSeen;
+        final List<byte[]> contents;
+
+        RowsFirst(BackupSource inner, List<byte[]> contents, int rows) {
+            super(inner);
+            this.contents = contents;
+            this.rowsSeen = new java.util.concurrent.CountDownLatch(rows);
+        }
+
+        @Override
+        public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
+            inner.scan(split, resumeAfter, new RowSink() {
+                @Override
+                public void accept(String bucket, dev.cairn.store.ObjectInfo row, String position) throws IOException {
+                    sink.accept(bucket, row, position);
+                    rowsSeen.countDown();
+                }
+
+                @Override
+                public void accept(String bucket, dev.cairn.store.ObjectInfo row, long[] partSizes, String position)
+                        throws IOException {
+                    sink.accept(bucket, row, partSizes, position);
+                    rowsSeen.countDown();
+                }
+
+                @Override
+                public void acceptVersion(String bucket, dev.cairn.store.VersionRecord version, String position)
+                        throws IOException {
+                    sink.acceptVersion(bucket, version, position);
+                    rowsSeen.countDown();
+                }
+            });
+        }
+
+        @Override
+        public void scanContent(long maxSize, ContentFilter filter, ContentSink sink) throws IOException {
+            try {
+                if (!rowsSeen.await(2, java.util.concurrent.TimeUnit.MINUTES)) {
+                    throw new IOException("the rows were not scanned while the content phase ran");
+                }
+            } catch (InterruptedException e) {
+                throw new java.io.InterruptedIOException();
+            }
+            for (byte[] b : contents) {
+                if (filter.wants(sha(b), b.length)) {
+                    scanned.add(sha(b));
+                    sink.accept(sha(b), b, 0, b.length);
+                }
+            }
+        }
+    }
+
+    @Test
+    void rowsAreScannedWhileTheContentPhaseRunsAndWaitForItsCopies() throws IOException {
+        Path archive = dir.resolve("archive");
+        try (EmbeddedStoreDir s = EmbeddedStoreDir.open(dir.resolve("store"))) {
+            ObjectStore store = s.store();
+            List<byte[]> contents = thirty(store);
+            // More rows than a checkpoint holds (7): the split holds them until the content phase ends.
+            BackupSourceOpener opener = () -> new RowsFirst(new ObjectStoreSource(store, "test store", 10, null), contents, 20);
+            RunReport report = backup(opener, archive);
+            assertEquals(30, report.objects());
+            assertEquals(30, report.copiedBlobs(), "each content counted as copied once");
+            assertEquals(30, lastSource.scanned.size());
+            assertEquals(Set.of(), lastSource.opened, "no row read its content: each found it copied ahead");
+            assertEquals(StoreFixture.snapshot(store), restore(archive, "restored"));
+            assertEquals(0, cli(null, "verify", "--target", "dir:" + archive));
+        }
+    }
+
+    @Test
+    void aContentPhaseThatFailsWhileRowsAreScannedFailsTheRunAndTheNextRunCompletes() throws IOException {
+        Path archive = dir.resolve("archive");
+        try (EmbeddedStoreDir s = EmbeddedStoreDir.open(dir.resolve("store"))) {
+            ObjectStore store = s.store();
+            List<byte[]> contents = thirty(store);
+            BackupSourceOpener failing = () -> new RowsFirst(new ObjectStoreSource(store, "test store", 10, null), contents, 20) {
+                @Override
+                public void scanContent(long maxSize, ContentFilter filter, ContentSink sink) throws IOException {
+                    int[] n = {0};
+                    super.scanContent(maxSize, filter, (sha, buffer, offset, length) -> {
+                        if (++n[0] == 12) {
+                            throw new IOException("read error injected at the twelfth content");
+                        }
+                        sink.accept(sha, buffer, offset, length);
+                    });
+                }
+            };
+            assertTrue(cli(failing, "run", "--source", "embedded", "--target", "dir:" + archive,
+                    "--checkpoint-rows", "7", "--copy-threads", "3") != 0);
+            RunReport report = backup(() -> new RowsFirst(new ObjectStoreSource(store, "test store", 10, null), contents, 1), archive);
+            assertEquals(30, report.objects());
+            assertEquals(StoreFixture.snapshot(store), restore(archive, "restored"));
+            assertEquals(0, cli(null, "verify", "--target", "dir:" + archive));
+        }
+    }
+
+    @Test
+    void rowsThatFailStopTheContentPhaseBeforeTheRunReturns() throws IOException {
+        Path archive = dir.resolve("archive");
+        try (EmbeddedStoreDir s = EmbeddedStoreDir.open(dir.resolve("store"))) {
+            ObjectStore store = s.store();
+            List<byte[]> contents = thirty(store);
+            java.util.concurrent.atomic.AtomicBoolean contentInterrupted = new java.util.concurrent.atomic.AtomicBoolean();
+            BackupSourceOpener rowsFail = () -> new Recording(new ObjectStoreSource(store, "test store", 10, null)) {
+                @Override
+                public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
+                    throw new IOException("row read error injected");
+                }
+
+                @Override
+                public void scanContent(long maxSize, ContentFilter filter, ContentSink sink) throws IOException {
+                    try {
+                        new java.util.concurrent.CountDownLatch(1).await(2, java.util.concurrent.TimeUnit.MINUTES);
+                    } catch (InterruptedException e) {
+                        contentInterrupted.set(true);
+                        throw new java.io.InterruptedIOException("content phase stopped");
+                    }
+                    throw new IOException("the content phase was not stopped when the rows failed");
+                }
+            };
+            assertTrue(cli(rowsFail, "run", "--source", "embedded", "--target", "dir:" + archive,
+                    "--checkpoint-rows", "7", "--copy-threads", "3") != 0);
+            assertTrue(contentInterrupted.get(), "the run stopped its content phase and waited for it");
+            RunReport report = backup(() -> new RowsFirst(new ObjectStoreSource(store, "test store", 10, null), contents, 1), archive);
+            assertEquals(30, report.objects());
+            assertEquals(StoreFixture.snapshot(store), restore(archive, "restored"));
         }
     }
 }

@@ -88,6 +88,7 @@ public final class BenchCommand implements Callable<Integer> {
             long cachedBeforeFull;
             long cachedAfterFull;
             double jit;
+            ThreadCpuTimeline threads;
             try (DeviceReadProbe probe = DeviceReadProbe.create(work)) {
                 for (int i = 0; i < DEVICE_READS_BEFORE; i++) {
                     device[i] = probe.read();
@@ -96,7 +97,10 @@ public final class BenchCommand implements Callable<Integer> {
                 double jit0 = compilationSeconds();
                 c0 = cpuSeconds();
                 k0 = userSystemSeconds();
-                full = backup(storeDir, target, settings);
+                try (ThreadCpuTimeline timeline = ThreadCpuTimeline.start()) {
+                    full = backup(storeDir, target, settings);
+                    threads = timeline;
+                }
                 fullCpu = cpuSeconds() - c0;
                 k1 = userSystemSeconds();
                 jit = compilationSeconds() - jit0;
@@ -157,6 +161,7 @@ public final class BenchCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "full backup / device read = %.2f (%.2f-%.2f against the fastest and slowest read);"
                             + " archive: %,d files, %,d of them packs; verify problems: %d%n",
                     fullMBs / deviceMBs, fullMBs / fastest, fullMBs / slowest, files[0], files[1], v.problems().size());
+            threads.print(out, "the full backup's threads, cores busy per slot of its time");
             json.put("objects", objects);
             json.put("bytes", full.trailer().logicalBytes());
             json.put("device_read_mb_s", round(deviceMBs));
@@ -168,6 +173,11 @@ public final class BenchCommand implements Callable<Integer> {
             json.put("full_cpu_seconds", round(fullCpu));
             json.put("full_cpu_seconds_per_gb", round(fullCpu / (full.trailer().logicalBytes() / 1e9)));
             json.put("full_jit_cpu_seconds", round(jit));
+            json.put("full_cores_busy", round(threads.seconds() > 0
+                    ? threads.totals().values().stream().mapToDouble(Double::doubleValue).sum() / threads.seconds() : 0));
+            json.put("full_thread_cpu_seconds", threads.totals().entrySet().stream()
+                    .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> round(e.getValue()),
+                            (a, b) -> a, java.util.LinkedHashMap::new)));
             json.put("store_pages_dropped_before_full", dropped);
             json.put("page_cache_growth_during_full_mb", (cachedAfterFull - cachedBeforeFull) >> 20);
             json.put("full_user_seconds", round(k1[0] - k0[0]));

@@ -56,6 +56,7 @@ public final class BackupRun {
     private final Progress progress;
     private volatile BlobCopier copier;
     private volatile PackWriter packs;
+    private volatile ContentPhase contentPhase;
     private final Map<String, RunState.SplitProgress> finalProgress = new ConcurrentHashMap<>();
     private final List<String> warnings = Collections.synchronizedList(new ArrayList<>());
     private volatile Lease lease;
@@ -104,8 +105,21 @@ public final class BackupRun {
             try (PackWriter writer = new PackWriter(target, locations, PackWriter.PACK_BYTES)) {
                 packs = writer;
                 copier = new BlobCopier(source, target, locations, writer);
-                copier.copyAhead(held, progress);
-                scanAll(splits);
+                contentPhase = ContentPhase.start(() -> copier.copyAhead(held, progress));
+                if (!Boolean.getBoolean(ContentPhase.OVERLAP_PROPERTY)) {
+                    contentPhase.await();
+                }
+                try {
+                    scanAll(splits);
+                } catch (IOException | RuntimeException | InterruptedException e) {
+                    contentPhase.stop();
+                    Throwable first = contentPhase.failure();
+                    if (first instanceof IOException io) {
+                        throw io; // the rows failed because the content phase did
+                    }
+                    throw e;
+                }
+                contentPhase.await();
             }
             held.check();
             Result r = writeManifest(buckets, (System.nanoTime() - t0) / 1e9);
@@ -267,11 +281,15 @@ public final class BackupRun {
             }
             lease.check();
             rows.add(row);
-            copies.add(row.hasContent() ? copiers.submit(() -> copier.ensure(row.bucket(), row.info()))
-                    : java.util.concurrent.CompletableFuture.completedFuture(BlobCopier.Outcome.PRESENT));
+            copies.add(row.hasContent() ? copiers.submit(() -> {
+                contentPhase.await();
+                return copier.ensure(row.bucket(), row.info());
+            }) : java.util.concurrent.CompletableFuture.completedFuture(BlobCopier.Outcome.PRESENT));
             position = rowPosition;
-            if (rows.size() >= settings.checkpointRows()
-                    || System.nanoTime() - lastCheckpointNanos >= settings.checkpointInterval().toNanos()) {
+            boolean due = rows.size() >= settings.checkpointRows()
+                    || System.nanoTime() - lastCheckpointNanos >= settings.checkpointInterval().toNanos();
+            if (due && (contentPhase.isDone()
+                    || rows.size() >= ContentPhase.rowsHeldPerSplit(settings.splitsInFlight(), settings.checkpointRows()))) {
                 checkpoint(false);
             }
         }
@@ -281,6 +299,7 @@ public final class BackupRun {
          * blobs stored alone synced), then records the rows and the position.
          */
         void checkpoint(boolean done) throws IOException {
+            contentPhase.await();
             List<BackupRow> kept = new ArrayList<>(rows.size());
             long bytes = 0;
             long copiedBlobs = 0;

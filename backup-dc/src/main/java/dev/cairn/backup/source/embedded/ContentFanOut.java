@@ -66,7 +66,7 @@ final class ContentFanOut {
             } catch (Throwable t) {
                 failure.compareAndSet(null, t);
             }
-        }, "checkpoint-content-read");
+        }, "content-read");
         reader.setDaemon(true);
         reader.start();
         try {
@@ -82,6 +82,7 @@ final class ContentFanOut {
             if (pool != null) {
                 pool.shutdownNow();
             }
+            awaitEnd(reader, pool);
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while reading content");
         }
@@ -100,6 +101,19 @@ final class ContentFanOut {
         }
     }
 
+    /** After an interrupt: returns once the reader and the workers stopped, so that nothing writes after the run. */
+    private static void awaitEnd(Thread reader, ExecutorService pool) {
+        boolean ended = false;
+        while (!ended) {
+            try {
+                reader.join();
+                ended = pool == null || pool.awaitTermination(1, TimeUnit.MINUTES);
+            } catch (InterruptedException again) {
+                // keep waiting: the caller is told of the interrupt once they ended
+            }
+        }
+    }
+
     private static java.util.concurrent.ThreadFactory idleThreads(boolean idle) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
@@ -108,7 +122,7 @@ final class ContentFanOut {
                     ThreadPriority.idleCurrentThread();
                 }
                 r.run();
-            }, "checkpoint-content-" + n.incrementAndGet());
+            }, "content-hash-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
         };
