@@ -131,13 +131,14 @@ final class CassandraContent {
             return;
         }
         Map<String, List<RefKey>> refs = new LinkedHashMap<>();
-        List<Statement<?>> writes = new ArrayList<>();
+        List<BatchableStatement<?>> writes = new ArrayList<>();
         for (Recorded r : dead) {
             refs.computeIfAbsent(r.sha256(), k -> new ArrayList<>()).add(new RefKey(kind, bucket, slot, r.wid().buffer()));
-            writes.add(t.write(t.q.deleteWrite.bind(bucket, kind, slot, r.wid().buffer())));
+            writes.add(t.q.deleteWrite.bind(bucket, kind, slot, r.wid().buffer()));
         }
         refs.forEach(this::dropReferences);
-        t.all(writes);
+        // One slot's writes share a partition: one write however many there are.
+        t.session.execute(singlePartition(writes));
     }
 
     /** A row of {@code refs} within its content's partition. */
