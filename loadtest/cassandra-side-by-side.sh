@@ -162,13 +162,14 @@ awk -v rh=$((rh1 - rh0)) -v rm=$((rm1 - rm0)) -v ch=$((ch1 - ch0)) -v cm=$((cm1 
   printf "row cache in front of Cassandra, measured GET runs: object rows %d hits, %d misses (%.1f%% hits); content %d hits, %d misses\n",
     rh, rm, rh + rm ? 100 * rh / (rh + rm) : 0, ch, cm }'
 echo
-printf '%-14s %10s %9s %9s\n' "alone" "ops/s" "p50 ms" "p99 ms"
-for phase in cluster-write cluster-read store-put store-get; do
+printf '%-18s %10s %9s %9s\n' "alone" "ops/s" "p50 ms" "p99 ms"
+for phase in cluster-write cluster-read store-put-uniform store-put store-get; do
   read -r o p50 p99 <<<"${bench[$phase]}"
-  printf '%-14s %10.0f %9.2f %9.2f\n' "$phase" "$o" "$p50" "$p99"
+  printf '%-18s %10.0f %9.2f %9.2f\n' "$phase" "$o" "$p50" "$p99"
   json+=",\"$phase\":{\"opsPerSecond\":$o,\"p50Ms\":$p50,\"p99Ms\":$p99}"
 done
-echo "(store-get is the Cassandra store without the row cache: what a row cache miss costs)"
+echo "(store-put: Zipfian keys, as the S3 PUT run; store-get is the Cassandra store without the row cache: what a row cache miss costs)"
+grep -E '^store-put' "$out/bench.log" || true
 json+=",\"rowCache\":{\"rowHits\":$((rh1 - rh0)),\"rowMisses\":$((rm1 - rm0)),\"contentHits\":$((ch1 - ch0)),\"contentMisses\":$((cm1 - cm0))}"
 json+=",\"ratios\":{\"s3Get\":$(ratio "${ops[cassandra-get]}" "${ops[embedded-get]}"),\"httpGet\":$(ratio "${ops[cassandra-http]}" "${ops[embedded-http]}"),\"s3Put\":$(ratio "${ops[cassandra-put]}" "${ops[embedded-put]}")}}"
 echo

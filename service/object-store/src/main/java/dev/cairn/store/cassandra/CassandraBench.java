@@ -29,9 +29,10 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The cluster alone next to the Cassandra store alone, in one run, on a scratch keyspace
  * {@value #KEYSPACE} (kept: dropping tables under write load has stopped a node's commit log): single-row writes and reads of {@code size} bytes at LOCAL_QUORUM (what the
- * cluster itself does), then the store's PUT (new content over existing keys) and GET (no row
- * cache: a cache miss of the service) with the same threads. Prints one line per phase:
- * {@code phase ops/s p50-ms p99-ms}. Run through the service's jar:
+ * cluster itself does), then the store's PUT (new content over existing keys: uniform keys, then
+ * Zipfian keys as the service's load test chooses them) and GET (no row cache: a cache miss of the
+ * service) with the same threads. Prints one line per phase: {@code phase ops/s p50-ms p99-ms};
+ * on stderr, after each PUT phase, the wait for its settling and the settling's counts. Run through the service's jar:
  * {@code java -cp service/target/cairn-service.jar -Dloader.main=dev.cairn.store.cassandra.CassandraBench
  * org.springframework.boot.loader.launch.PropertiesLauncher contact-points threads seconds [size] [keys]}.
  */
@@ -82,8 +83,9 @@ public final class CassandraBench {
             }
             loaders.shutdown();
             store.awaitSettled();
-            report("store-put", phase(threads, seconds, r -> put(store, bucket, r.nextInt(keys), size)), seconds);
-            store.awaitSettled();
+            store.takeSettleStats();
+            putPhase("store-put-uniform", store, threads, seconds, r -> put(store, bucket, r.nextInt(keys), size));
+            putPhase("store-put", store, threads, seconds, r -> put(store, bucket, zipfian(r, keys), size));
             report("store-get", phase(threads, seconds, r -> {
                 try (ObjectRead o = store.getObject(bucket, key(r.nextInt(keys))); InputStream in = o.open(0, o.size())) {
                     in.readAllBytes();
@@ -105,6 +107,50 @@ public final class CassandraBench {
         return null;
     }
 
+
+    /**
+     * A PUT phase, then the wait for its settling: prints the phase's line, and on stderr the
+     * settling's counts and the rate counting that wait ({@code sustained}: what a longer run holds).
+     */
+    private static void putPhase(String name, CassandraObjectStore store, int threads, int seconds, BenchPhase.Op op)
+            throws Exception {
+        long[] sorted = phase(threads, seconds, op);
+        long drainStart = System.nanoTime();
+        store.awaitSettled();
+        double drain = (System.nanoTime() - drainStart) / 1e9;
+        report(name, sorted, seconds);
+        System.err.printf(Locale.ROOT, "%s: %d PUTs, settled %.1f s after the phase (sustained %.1f/s); %s%n", name,
+                sorted.length, drain, sorted.length / (seconds + drain), store.takeSettleStats());
+    }
+
+    /**
+     * YCSB's scrambled Zipfian, as the load generator's PUTs choose keys: a rank over ten billion
+     * items (skew 0.99), hashed with 64-bit FNV-1a, modulo the key count.
+     */
+    static int zipfian(ThreadLocalRandom random, int keys) {
+        double u = random.nextDouble();
+        double uz = u * ZETA_N;
+        long rank;
+        if (uz < 1.0) {
+            rank = 0;
+        } else if (uz < 1.0 + Math.pow(0.5, THETA)) {
+            rank = 1;
+        } else {
+            rank = Math.min(ITEMS - 1, (long) (ITEMS * Math.pow(ETA * u - ETA + 1, 1.0 / (1.0 - THETA))));
+        }
+        long hash = 0xCBF29CE484222325L;
+        for (int i = 0; i < 8; i++) {
+            hash ^= rank & 0xff;
+            hash *= 1099511628211L;
+            rank >>= 8;
+        }
+        return (int) Math.floorMod(Math.abs(hash), (long) keys);
+    }
+
+    private static final long ITEMS = 10_000_000_000L;
+    private static final double THETA = 0.99;
+    private static final double ZETA_N = 26.46902820178302;
+    private static final double ETA = (1 - Math.pow(2.0 / ITEMS, 1 - THETA)) / (1 - (1 + Math.pow(0.5, THETA)) / ZETA_N);
 
     private static long[] phase(int threads, int seconds, BenchPhase.Op op) throws Exception {
         return BenchPhase.run(threads, seconds, SAMPLES_PER_THREAD, op);

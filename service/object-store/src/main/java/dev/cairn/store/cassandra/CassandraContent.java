@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 
 /**
@@ -45,6 +46,10 @@ final class CassandraContent {
 
     private final CassandraTables t;
     private final CassandraBuckets buckets;
+    /** References dropped, of which found gone already (another settler released them first), content reclaimed. */
+    final LongAdder referencesDropped = new LongAdder();
+    final LongAdder referencesGoneAlready = new LongAdder();
+    final LongAdder reclaimed = new LongAdder();
 
     CassandraContent(CassandraTables t, CassandraBuckets buckets) {
         this.t = t;
@@ -126,13 +131,14 @@ final class CassandraContent {
             return;
         }
         Map<String, List<RefKey>> refs = new LinkedHashMap<>();
-        List<Statement<?>> writes = new ArrayList<>();
+        List<BatchableStatement<?>> writes = new ArrayList<>();
         for (Recorded r : dead) {
             refs.computeIfAbsent(r.sha256(), k -> new ArrayList<>()).add(new RefKey(kind, bucket, slot, r.wid().buffer()));
-            writes.add(t.write(t.q.deleteWrite.bind(bucket, kind, slot, r.wid().buffer())));
+            writes.add(t.q.deleteWrite.bind(bucket, kind, slot, r.wid().buffer()));
         }
         refs.forEach(this::dropReferences);
-        t.all(writes);
+        // One slot's writes share a partition: one write however many there are.
+        t.session.execute(singlePartition(writes));
     }
 
     /** A row of {@code refs} within its content's partition. */
@@ -159,9 +165,14 @@ final class CassandraContent {
             deletes.add(t.q.deleteRef.bind(sha256, k.kind(), k.bucket(), k.slot(), k.wid()));
         }
         boolean othersRemain = false;
+        int minePresent = 0;
         for (Row r : CassandraTables.join(present).currentPage()) {
-            othersRemain |= !mine.contains(RefKey.of(r));
+            boolean isMine = mine.contains(RefKey.of(r));
+            othersRemain |= !isMine;
+            minePresent += isMine ? 1 : 0;
         }
+        referencesDropped.add(mine.size());
+        referencesGoneAlready.add(mine.size() - minePresent);
         List<Row> generations = CassandraTables.allRows(CassandraTables.join(stored));
         if (generations.isEmpty()) {
             t.session.execute(singlePartition(deletes));
@@ -210,6 +221,7 @@ final class CassandraContent {
      * generation or chunks without one, which the sweep finds.
      */
     private void deleteGenerations(String sha256, List<Row> generations) {
+        reclaimed.increment();
         List<Statement<?>> deletes = new ArrayList<>();
         for (Row g : generations) {
             UUID gen = g.getUuid("generation");

@@ -472,6 +472,25 @@ public final class CassandraObjectStore implements ObjectStore {
         return new CassandraAudit(tables, content).sweep(grace);
     }
 
+    /**
+     * The settling since the last call, one line for a benchmark: settles run, run by the writer
+     * (queue full), writes that joined a queued settle of their key, deepest backlog, mean settle time, settles that found a later write, references
+     * dropped, of which gone already, content reclaimed. Resets the counts.
+     */
+    String takeSettleStats() {
+        Settler.Stats s = settler.takeStats();
+        return String.format(java.util.Locale.ROOT,
+                "settles %d self-settled %d coalesced %d max-backlog %d mean-settle-ms %.1f overtaken %d refs-dropped %d gone-already %d reclaimed %d",
+                s.settled(), s.selfSettled(), s.coalesced(), s.maxPending(), s.settled() == 0 ? 0.0 : s.nanos() / 1e6 / s.settled(),
+                objects.settlesOvertaken.sumThenReset(), content.referencesDropped.sumThenReset(),
+                content.referencesGoneAlready.sumThenReset(), content.reclaimed.sumThenReset());
+    }
+
+    /** The bookkeeping pool (tests hold it up or lose its queue, as a process that dies would). */
+    Settler settler() {
+        return settler;
+    }
+
     /** Waits until the bookkeeping of every write answered so far is done (tests look at the tables after it). */
     public void awaitSettled() throws InterruptedException {
         settler.awaitSettled();

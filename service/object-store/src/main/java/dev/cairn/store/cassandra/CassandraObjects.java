@@ -25,10 +25,13 @@ import dev.cairn.store.WriteConditions;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Object rows: table {@code objects} ((bucket, key) → one blob cell, {@link RowFormat}) and the
@@ -53,6 +56,8 @@ final class CassandraObjects {
     private final KeyLocks locks;
     private final CassandraVersions versions;
     private final AtomicLong logicalBytes = new AtomicLong();
+    /** Settles that found a later write or a delete in the row (benchmarks print it). */
+    final LongAdder settlesOvertaken = new LongAdder();
     private final AtomicLong physicalBytes = new AtomicLong();
 
     CassandraObjects(CassandraTables t, CassandraBuckets buckets, CassandraContent content, CassandraReaders readers,
@@ -193,7 +198,7 @@ final class CassandraObjects {
         ObjectInfo info;
         if (!conditional) {
             info = rowWriter.write(wid);
-            settler.submit(() -> settle(bucket, key, wid, CassandraTables.allRows(CassandraTables.join(earlier))));
+            settler.submit(new Slot(bucket, key), new Answered(wid, sha, earlier), group -> settle(bucket, key, group));
         } else {
             try {
                 info = writeLeased(bucket, key, wid, sha, onlyIfAbsent, ifMatch, rowWriter);
@@ -303,17 +308,66 @@ final class CassandraObjects {
      * writes are read again and settled against the winner.
      */
     private void settle(String bucket, String key, WriteId mine, List<Row> earlier) {
+        settleAgainst(bucket, key, mine, CassandraContent.Recorded.all(earlier), List.of());
+    }
+
+    /** An object's slot, whose queued settles run as one. */
+    private record Slot(String bucket, String key) {
+    }
+
+    /** An answered write of a slot and its read of the slot's earlier writes. */
+    private record Answered(WriteId wid, String sha256, CompletableFuture<AsyncResultSet> earlier) {
+    }
+
+    /**
+     * Settles answered writes of one slot together, with one read of the row back. Each releases
+     * what it read ordered before itself, as alone. The latest of them is acknowledged, so the
+     * others, and what any of them read ordered before it, can never be the row again either;
+     * those are released as a write that lost is ({@link #settleAgainst}: only while the bucket is
+     * unversioned).
+     */
+    private void settle(String bucket, String key, List<Answered> group) {
+        WriteId latest = null;
+        for (Answered a : group) {
+            latest = latest == null || a.wid().compareTo(latest) > 0 ? a.wid() : latest;
+        }
+        Map<WriteId, CassandraContent.Recorded> dead = new LinkedHashMap<>();
+        Map<WriteId, CassandraContent.Recorded> superseded = new LinkedHashMap<>();
+        for (Answered a : group) {
+            for (CassandraContent.Recorded w : CassandraContent.Recorded.all(CassandraTables.allRows(
+                    CassandraTables.join(a.earlier())))) {
+                (w.wid().compareTo(a.wid()) < 0 ? dead : superseded).putIfAbsent(w.wid(), w);
+            }
+            superseded.putIfAbsent(a.wid(), new CassandraContent.Recorded(a.wid(), a.sha256()));
+        }
+        WriteId last = latest;
+        superseded.keySet().removeIf(w -> dead.containsKey(w) || w.compareTo(last) >= 0);
+        settleAgainst(bucket, key, latest, dead.values(), superseded.values());
+    }
+
+    /**
+     * Releases {@code dead} (every one ordered before a write acknowledged), reads the row back,
+     * and releases what lost to the row found: {@code superseded} (ordered before {@code mine})
+     * when {@code mine} is the row, every write of the slot ordered before the winner otherwise;
+     * either only while the bucket is unversioned.
+     */
+    private void settleAgainst(String bucket, String key, WriteId mine, Collection<CassandraContent.Recorded> dead,
+                               Collection<CassandraContent.Recorded> superseded) {
         CompletableFuture<AsyncResultSet> current = t.async(t.protocol(t.q.selectObject.bind(bucket, key)));
-        List<CassandraContent.Recorded> dead = new ArrayList<>();
-        for (CassandraContent.Recorded w : CassandraContent.Recorded.all(earlier)) {
+        List<CassandraContent.Recorded> released = new ArrayList<>();
+        for (CassandraContent.Recorded w : dead) {
             if (w.wid().compareTo(mine) < 0) {
-                dead.add(w);
+                released.add(w);
             }
         }
-        content.release(bucket, KIND_OBJECT, key, dead);
+        content.release(bucket, KIND_OBJECT, key, released);
         Row now = CassandraTables.join(current).one();
-        if (now != null && RowFormat.writeIdOf(now.getByteBuffer("row")).equals(mine)) {
+        boolean stands = now != null && RowFormat.writeIdOf(now.getByteBuffer("row")).equals(mine);
+        if (stands && superseded.isEmpty()) {
             return;
+        }
+        if (!stands) {
+            settlesOvertaken.increment();
         }
         Row bucketRow = t.session.execute(t.protocol(t.q.selectBucket.bind(bucket))).one();
         if (bucketRow == null || CassandraBuckets.of(bucket, bucketRow).versioning() != Versioning.UNVERSIONED) {
@@ -321,7 +375,9 @@ final class CassandraObjects {
             // (the version null among them), and only changes under the key's lease release them.
             return;
         }
-        if (now == null) {
+        if (stands) {
+            content.release(bucket, KIND_OBJECT, key, List.copyOf(superseded));
+        } else if (now == null) {
             // A delete with a timestamp at or after this write shadows it.
             content.releaseWrites(bucket, KIND_OBJECT, key, w -> w.timestampMicros() <= mine.timestampMicros());
         } else {

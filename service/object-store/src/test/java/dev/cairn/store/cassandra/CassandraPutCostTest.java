@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -257,6 +258,99 @@ class CassandraPutCostTest {
                     .noneMatch(r -> r.getByteBuffer("wid").equals(superseded)));
             assertNotNull(rows("SELECT kind FROM ks.refs WHERE sha256 = ?", current.sha256()).get(0));
             assertEquals("current " + bucket, readAll(store.getObject(bucket, "k")));
+        }
+    }
+
+    /** Holds up both settling threads until the returned latch is counted down. */
+    private static CountDownLatch holdSettling(CassandraObjectStore store) throws InterruptedException {
+        CountDownLatch started = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        for (int i = 0; i < 2; i++) {
+            store.settler().submit(() -> {
+                started.countDown();
+                try {
+                    release.await(120, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        assertTrue(started.await(60, TimeUnit.SECONDS), "both settling threads held");
+        return release;
+    }
+
+    private static List<ContentSource> putMany(CassandraObjectStore store, String bucket, String key, int count)
+            throws Exception {
+        List<ContentSource> written = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ContentSource c = content(key + " " + i + " " + bucket);
+            store.putObject(bucket, key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+            written.add(c);
+        }
+        return written;
+    }
+
+    private static List<Row> writesOf(String bucket, String key) {
+        return rows("SELECT wid, sha256 FROM ks.writes WHERE bucket = ? AND kind = 0 AND slot = ?", bucket, key);
+    }
+
+    @Test
+    void coalescedSettlesReleaseEverySupersededWriteAndNeverTheCurrentOne() throws Exception {
+        String bucket = bucketName("coalesce");
+        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+            store.createBucket(bucket, BucketAcl.PRIVATE);
+            CountDownLatch release = holdSettling(store);
+            store.takeSettleStats();
+            List<ContentSource> kept = putMany(store, bucket, "kept", 5);
+            List<ContentSource> deleted = putMany(store, bucket, "deleted", 3);
+            store.deleteObject(bucket, "deleted");
+            release.countDown();
+            store.awaitSettled();
+            assertTrue(store.takeSettleStats().contains(" coalesced 6 "), "five writes of one key and three of another settled as two");
+
+            ContentSource current = kept.get(kept.size() - 1);
+            assertEquals("kept 4 " + bucket, readAll(store.getObject(bucket, "kept")));
+            List<Row> left = writesOf(bucket, "kept");
+            assertEquals(1, left.size(), "only the current write stays recorded");
+            assertEquals(current.sha256(), left.get(0).getString("sha256"));
+            assertEquals(1, rows("SELECT kind FROM ks.refs WHERE sha256 = ?", current.sha256()).size());
+            assertEquals(List.of(), findings(store, current.sha256()));
+            for (ContentSource gone : kept.subList(0, kept.size() - 1)) {
+                assertTrue(rows("SELECT generation FROM ks.contents WHERE sha256 = ?", gone.sha256()).isEmpty(),
+                        "superseded content is reclaimed");
+                assertTrue(rows("SELECT kind FROM ks.refs WHERE sha256 = ?", gone.sha256()).isEmpty());
+            }
+            assertTrue(writesOf(bucket, "deleted").isEmpty(), "a delete releases every write before it");
+            for (ContentSource gone : deleted) {
+                assertTrue(rows("SELECT generation FROM ks.contents WHERE sha256 = ?", gone.sha256()).isEmpty());
+            }
+        }
+    }
+
+    @Test
+    void settlesLostWithTheProcessLeaveOnlyWhatTheSweepClears() throws Exception {
+        String bucket = bucketName("lost");
+        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+            store.createBucket(bucket, BucketAcl.PRIVATE);
+            CountDownLatch release = holdSettling(store);
+            List<ContentSource> written = putMany(store, bucket, "k", 4);
+            assertEquals(1, store.settler().loseQueued(), "the four writes' settles were one queued group");
+            release.countDown();
+            store.awaitSettled();
+            ContentSource current = written.get(written.size() - 1);
+            for (ContentSource superseded : written.subList(0, written.size() - 1)) {
+                assertEquals(2, findings(store, superseded.sha256()).size(),
+                        "a superseded write and its reference are left over, nothing is lost");
+            }
+            assertEquals(4, writesOf(bucket, "k").size());
+
+            store.sweep(Duration.ZERO);
+            for (ContentSource superseded : written) {
+                assertEquals(List.of(), findings(store, superseded.sha256()));
+            }
+            assertEquals(1, writesOf(bucket, "k").size());
+            assertEquals("k 3 " + bucket, readAll(store.getObject(bucket, "k")));
+            assertEquals(current.sha256(), writesOf(bucket, "k").get(0).getString("sha256"));
         }
     }
 }
