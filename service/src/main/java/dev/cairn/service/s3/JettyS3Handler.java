@@ -51,6 +51,7 @@ public final class JettyS3Handler extends Handler.Wrapper {
                 return true;
             } catch (WouldBlock e) {
                 response.reset();
+                frontDoor.handedOff();
             }
         }
         onPoolThread(request, callback, () -> serve(new JettyExchange(request, response, callback, true)));

@@ -85,6 +85,11 @@ public final class S3FrontDoor {
         return rawPath != null && (rawPath.equals(ACTUATOR) || rawPath.startsWith(ACTUATOR + "/"));
     }
 
+    /** Counts a request that {@link JettyS3Handler} tried in place and handed to a pool thread. */
+    void handedOff() {
+        metrics.handedOff();
+    }
+
     /** Whether a host names a bucket under one of the virtual-host domains. */
     boolean isVirtualHosted(String serverName) {
         return S3Request.virtualHostBucket(serverName, ctx.properties().getVirtualHostDomains()) != null;
