@@ -6,8 +6,8 @@ package dev.cairn.service.s3;
  * before the answer is committed; the request is then served again from the start on a thread
  * that may wait. One instance, without a stack trace: it is control flow, not a failure.
  */
-final class WouldBlock extends RuntimeException {
-    static final WouldBlock INSTANCE = new WouldBlock();
+public final class WouldBlock extends RuntimeException {
+    public static final WouldBlock INSTANCE = new WouldBlock();
 
     private WouldBlock() {
         super("serving this request would block", null, false, false);
