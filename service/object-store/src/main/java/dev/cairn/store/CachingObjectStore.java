@@ -69,6 +69,13 @@ public final class CachingObjectStore extends ForwardingObjectStore {
         return new BytesObjectRead(c.info(), c.bytes());
     }
 
+    /** A cache hit; a miss, or a load in flight, is null (never waited for). */
+    @Override
+    public ObjectRead getObjectIfInMemory(String bucket, String key) {
+        Cached c = cache.getIfPresent(new CacheKey(bucket, key));
+        return c == null ? null : new BytesObjectRead(c.info(), c.bytes());
+    }
+
     private Cached load(CacheKey k) {
         try {
             ObjectInfo head = delegate.headObject(k.bucket(), k.key());

@@ -148,6 +148,16 @@ public interface ObjectStore extends AutoCloseable {
     ObjectRead getObject(String bucket, String key) throws IOException;
 
     /**
+     * The object as {@link #getObject} reads it when the store holds it in memory and can answer
+     * without waiting on a disk, lock or network; null otherwise (absent, or not in memory). A
+     * caller that must not wait serves a hit and hands a miss to a thread that may wait. This
+     * default holds nothing in memory.
+     */
+    default ObjectRead getObjectIfInMemory(String bucket, String key) {
+        return null;
+    }
+
+    /**
      * The version id {@link #headObject} and {@link #getObject} give a current row written without
      * one (while its bucket was unversioned or Suspended): {@link VersionId#NULL} once the bucket is
      * versioned, null before, as this store knows the bucket now. A cache in front of the store

@@ -43,4 +43,52 @@ class CachingObjectStoreTest extends ObjectStoreContractTest {
         assertNull(read("k"));
         assertNull(store.headObject("b", "k"));
     }
+
+    @Test
+    void inMemoryReadsAreCacheHitsOnlyAndNeverStale() throws IOException {
+        store.createBucket("b", BucketAcl.PRIVATE);
+        BytesContent one = BytesContent.of("one");
+        store.putObject("b", "k", ObjectAttributes.EMPTY, one, one.md5(), 0, Map.of(), false);
+        assertNull(store.getObjectIfInMemory("b", "k"), "not read yet: nothing in memory");
+        assertArrayEquals(one.bytes(), read("k"));
+        try (ObjectRead hit = store.getObjectIfInMemory("b", "k")) {
+            assertEquals(one.sha256(), hit.info().sha256());
+            assertEquals(BucketAcl.PRIVATE, hit.info().acl());
+        }
+
+        store.setObjectAcl("b", "k", BucketAcl.PUBLIC_READ);
+        assertNull(store.getObjectIfInMemory("b", "k"), "an ACL change drops the cached row");
+        read("k");
+        assertEquals(BucketAcl.PUBLIC_READ, store.getObjectIfInMemory("b", "k").info().acl());
+
+        BytesContent two = BytesContent.of("two");
+        store.putObject("b", "k", ObjectAttributes.EMPTY, two, two.md5(), 0, Map.of(), false);
+        assertNull(store.getObjectIfInMemory("b", "k"), "an overwrite drops the cached object");
+        read("k");
+        assertEquals(two.sha256(), store.getObjectIfInMemory("b", "k").info().sha256());
+
+        store.deleteObject("b", "k");
+        assertNull(store.getObjectIfInMemory("b", "k"));
+        read("k");
+        assertNull(store.getObjectIfInMemory("b", "k"), "absence is not cached");
+    }
+
+    @Test
+    void objectsTooLargeToCacheAreNeverInMemory() throws IOException {
+        store.createBucket("b", BucketAcl.PRIVATE);
+        BytesContent big = BytesContent.of(new byte[(64 << 10) + 1]);
+        store.putObject("b", "big", ObjectAttributes.EMPTY, big, big.md5(), 0, Map.of(), false);
+        read("big");
+        assertNull(store.getObjectIfInMemory("b", "big"));
+    }
+
+    @Test
+    void aStoreWithoutACacheHoldsNothingInMemory() throws IOException {
+        ObjectStore plain = new InMemoryObjectStore();
+        plain.createBucket("b", BucketAcl.PRIVATE);
+        BytesContent one = BytesContent.of("one");
+        plain.putObject("b", "k", ObjectAttributes.EMPTY, one, one.md5(), 0, Map.of(), false);
+        plain.getObject("b", "k").close();
+        assertNull(plain.getObjectIfInMemory("b", "k"));
+    }
 }

@@ -36,7 +36,7 @@ public final class ActuatorGuard extends Handler.Wrapper {
         if (!S3FrontDoor.isActuator(path) || health) {
             return super.handle(request, response, callback);
         }
-        JettyExchange exchange = new JettyExchange(request, response, callback);
+        JettyExchange exchange = new JettyExchange(request, response, callback, true);
         if (access.allows(exchange)) {
             return super.handle(request, response, callback);
         }

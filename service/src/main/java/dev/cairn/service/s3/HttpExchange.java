@@ -78,6 +78,15 @@ public interface HttpExchange {
 
     boolean isCommitted();
 
+    /**
+     * False when the exchange is served on a thread that must not wait (the network's): then
+     * {@link #write}, {@link #body} and any other step that would wait throw {@link WouldBlock}
+     * before the answer is committed, and the request is served again on a thread that may.
+     */
+    default boolean mayBlock() {
+        return true;
+    }
+
     /** Forgets status, headers and anything buffered; only before the response is committed. */
     void reset();
 

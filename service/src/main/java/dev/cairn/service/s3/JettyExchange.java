@@ -37,12 +37,22 @@ final class JettyExchange implements HttpExchange {
     private final List<HttpField> responseHeaders = new ArrayList<>(16);
     private long contentLength = -1;
     private boolean headersHandedOver;
+    private final boolean mayBlock;
 
-    /** @param completed the handler's callback, completed when the answer is */
-    JettyExchange(Request request, Response response, Callback completed) {
+    /**
+     * @param completed the handler's callback, completed when the answer is
+     * @param mayBlock  false on Jetty's network thread: see {@link HttpExchange#mayBlock()}
+     */
+    JettyExchange(Request request, Response response, Callback completed, boolean mayBlock) {
         this.request = request;
         this.response = response;
         this.completed = completed;
+        this.mayBlock = mayBlock;
+    }
+
+    @Override
+    public boolean mayBlock() {
+        return mayBlock;
     }
 
     @Override
@@ -133,6 +143,9 @@ final class JettyExchange implements HttpExchange {
 
     @Override
     public InputStream body() {
+        if (!mayBlock) {
+            throw WouldBlock.INSTANCE;
+        }
         return Content.Source.asInputStream(request);
     }
 
@@ -202,6 +215,9 @@ final class JettyExchange implements HttpExchange {
 
     @Override
     public void write(ByteBuffer bytes, boolean last) throws IOException {
+        if (!mayBlock) {
+            throw WouldBlock.INSTANCE;
+        }
         handOverHeaders();
         try (Blocker.Callback written = Blocker.callback()) {
             response.write(last, bytes, written);

@@ -44,6 +44,21 @@ final class ObjectReadHandler {
         return pendingAnswers;
     }
 
+    /**
+     * Whether the store holds the object of a plain GetObject or HeadObject in memory (a cache
+     * hit, kept in {@link S3Request#inMemory} for {@link #getObject}); false for any other request.
+     * Asked before authentication on a thread that must not wait, so that a miss goes to one that
+     * may before any signature is checked.
+     */
+    boolean inMemory(S3Request r) {
+        if ((r.operation != Operation.GET_OBJECT && r.operation != Operation.HEAD_OBJECT)
+                || r.param("versionId") != null || r.param("partNumber") != null) {
+            return false;
+        }
+        r.inMemory = ctx.store().getObjectIfInMemory(r.bucket(), r.key());
+        return r.inMemory != null;
+    }
+
     /** {@code publicOnly}: serve only a public-read object; anything else (absent too) is AccessDenied. */
     void getObject(S3Request r, boolean withBody, boolean publicOnly) throws IOException, S3Exception {
         String versionId = versionIdParam(r);
@@ -51,7 +66,8 @@ final class ObjectReadHandler {
         if (partNumber != null && r.header("Range") != null) {
             throw new S3Exception(S3Error.INVALID_REQUEST, "Cannot specify both Range header and partNumber query parameter");
         }
-        try (ObjectRead read = versionId == null ? ctx.store().getObject(r.bucket(), r.key())
+        try (ObjectRead read = r.inMemory != null ? r.inMemory
+                : versionId == null ? ctx.store().getObject(r.bucket(), r.key())
                 : readVersion(r, versionId, publicOnly)) {
             if (publicOnly && (read == null || read.info().acl() != dev.cairn.store.BucketAcl.PUBLIC_READ)) {
                 throw new S3Exception(S3Error.ACCESS_DENIED);

@@ -9,13 +9,39 @@ import java.util.concurrent.ConcurrentHashMap;
  * image on a page) brings the same 300–500 byte query, six parameters to split and decode, each
  * time. Only queries up to {@link #MAX_LENGTH} characters are kept, at most {@link #LIMIT} of them
  * (a few megabytes); when full it starts over. A query that does not parse is never kept.
- * Thread-safe; the maps handed out are read-only.
+ * Queries are looked up by their length and last {@link #HASHED_TAIL} characters (a presigned
+ * URL's signature), then compared whole: Jetty makes a new string per request, so
+ * {@link String#hashCode} would hash all of it every time. Thread-safe; the maps handed out are
+ * read-only.
  */
 final class ParsedQueries {
     static final int MAX_LENGTH = 1024;
     static final int LIMIT = 4096;
 
-    private static final Map<String, Map<String, String>> PARSED = new ConcurrentHashMap<>();
+    static final int HASHED_TAIL = 32;
+
+    private static final Map<Key, Map<String, String>> PARSED = new ConcurrentHashMap<>();
+
+    /** A query string hashed by its length and tail, equal when the whole strings are. */
+    private record Key(String raw, int hash) {
+        static Key of(String raw) {
+            int h = raw.length();
+            for (int i = Math.max(0, raw.length() - HASHED_TAIL); i < raw.length(); i++) {
+                h = 31 * h + raw.charAt(i);
+            }
+            return new Key(raw, h);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.hash == hash && k.raw.equals(raw);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
 
     private ParsedQueries() {
     }
@@ -28,13 +54,14 @@ final class ParsedQueries {
         if (raw.length() > MAX_LENGTH) {
             return Collections.unmodifiableMap(UrlCodec.parseQuery(raw));
         }
-        Map<String, String> parsed = PARSED.get(raw);
+        Key key = Key.of(raw);
+        Map<String, String> parsed = PARSED.get(key);
         if (parsed == null) {
             parsed = Collections.unmodifiableMap(UrlCodec.parseQuery(raw));
             if (PARSED.size() >= LIMIT) {
                 PARSED.clear();
             }
-            PARSED.put(raw, parsed);
+            PARSED.put(key, parsed);
         }
         return parsed;
     }

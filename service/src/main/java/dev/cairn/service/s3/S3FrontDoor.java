@@ -85,6 +85,11 @@ public final class S3FrontDoor {
         return rawPath != null && (rawPath.equals(ACTUATOR) || rawPath.startsWith(ACTUATOR + "/"));
     }
 
+    /** Counts a request that {@link JettyS3Handler} tried in place and handed to a pool thread. */
+    void handedOff() {
+        metrics.handedOff();
+    }
+
     /** Whether a host names a bucket under one of the virtual-host domains. */
     boolean isVirtualHosted(String serverName) {
         return S3Request.virtualHostBucket(serverName, ctx.properties().getVirtualHostDomains()) != null;
@@ -98,6 +103,9 @@ public final class S3FrontDoor {
     public void serve(HttpExchange http) throws IOException {
         String uri = http.rawPath();
         if (admin != null && dev.cairn.service.admin.AdminEndpoint.isAdmin(uri) && !isVirtualHosted(http.serverName())) {
+            if (!http.mayBlock()) {
+                throw WouldBlock.INSTANCE;
+            }
             admin.serve(http);
             return;
         }
@@ -115,11 +123,16 @@ public final class S3FrontDoor {
             } catch (S3Exception e) {
                 routing = e;
             }
+            if (!http.mayBlock() && (routing != null || !reads.inMemory(r))) {
+                throw WouldBlock.INSTANCE;
+            }
             r.auth = ctx.authenticator().authenticate(http);
             if (routing != null) {
                 throw routing;
             }
             dispatch(r, authorizer.check(r));
+        } catch (WouldBlock e) {
+            throw e;
         } catch (S3Exception e) {
             errorCode = e.code();
             sendError(http, r, e.status(), e.code(), e.getMessage(), requestId);

@@ -17,6 +17,7 @@ public final class S3Metrics {
     private final Map<String, Counter> errors = new ConcurrentHashMap<>();
     private final Counter bytesIn;
     private final Counter bytesOut;
+    private final Counter handedOff;
 
     public S3Metrics(MeterRegistry registry) {
         this.registry = registry;
@@ -31,6 +32,14 @@ public final class S3Metrics {
                 .register(registry);
         bytesOut = Counter.builder("cairn.s3.bytes.out").baseUnit("bytes").description("response body bytes written")
                 .register(registry);
+        handedOff = Counter.builder("cairn.s3.requests.handed.off")
+                .description("GETs and HEADs tried on the network thread and served again on a pool thread")
+                .register(registry);
+    }
+
+    /** A GET or HEAD not answered from memory on the network thread ({@link JettyS3Handler}). */
+    void handedOff() {
+        handedOff.increment();
     }
 
     void record(Operation op, long nanos, long in, long out, String errorCode) {

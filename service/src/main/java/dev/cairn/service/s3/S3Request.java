@@ -1,5 +1,7 @@
 package dev.cairn.service.s3;
 
+import dev.cairn.store.ObjectRead;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -22,6 +24,8 @@ public final class S3Request {
     final Map<String, String> query;
     Operation operation = Operation.UNSUPPORTED;
     Authentication auth;
+    /** The object read from memory before authentication, on a thread that must not wait; else null. */
+    ObjectRead inMemory;
     long bytesIn;
     long bytesOut;
 

@@ -1,6 +1,7 @@
 package dev.cairn.service.fuzz;
 
 import dev.cairn.service.s3.HttpExchange;
+import dev.cairn.service.s3.WouldBlock;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -28,6 +29,7 @@ final class FuzzExchange implements HttpExchange {
     private final ByteArrayOutputStream responseBody = new ByteArrayOutputStream();
     private int status = 200;
     private boolean committed;
+    private boolean mayBlock = true;
 
     private FuzzExchange(String method, String target, byte[] body) {
         this.method = method;
@@ -93,6 +95,36 @@ final class FuzzExchange implements HttpExchange {
         return -1;
     }
 
+    /** The same request, fresh, on an exchange that may not block ({@link HttpExchange#mayBlock()}). */
+    FuzzExchange inPlace() {
+        FuzzExchange x = new FuzzExchange(this, serverName);
+        x.mayBlock = false;
+        return x;
+    }
+
+    Map<String, String> responseHeaders() {
+        return responseHeaders;
+    }
+
+    @Override
+    public boolean mayBlock() {
+        return mayBlock;
+    }
+
+    /** Written at once on an exchange that may not block; declined (written blocking) on the others. */
+    @Override
+    public boolean writeLastDetached(ByteBuffer bytes, Runnable written) {
+        if (mayBlock) {
+            return false;
+        }
+        committed = true;
+        byte[] chunk = new byte[bytes.remaining()];
+        bytes.get(chunk);
+        responseBody.write(chunk, 0, chunk.length);
+        written.run();
+        return true;
+    }
+
     byte[] responseBody() {
         return responseBody.toByteArray();
     }
@@ -140,6 +172,9 @@ final class FuzzExchange implements HttpExchange {
 
     @Override
     public InputStream body() {
+        if (!mayBlock) {
+            throw WouldBlock.INSTANCE;
+        }
         return new ByteArrayInputStream(body);
     }
 
@@ -174,6 +209,9 @@ final class FuzzExchange implements HttpExchange {
 
     @Override
     public void write(ByteBuffer bytes, boolean last) {
+        if (!mayBlock) {
+            throw WouldBlock.INSTANCE;
+        }
         committed = true;
         byte[] chunk = new byte[bytes.remaining()];
         bytes.get(chunk);

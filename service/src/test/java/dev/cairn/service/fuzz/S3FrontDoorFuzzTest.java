@@ -89,7 +89,7 @@ class S3FrontDoorFuzzTest {
     }
 
     /** Every request signed by the key "fuzz", except those that ask to be anonymous. */
-    private static final class OneKey implements Authenticator {
+    static final class OneKey implements Authenticator {
         @Override
         public Authentication authenticate(HttpExchange request) {
             String key = request.header("x-fuzz-anonymous") == null ? "fuzz" : null;

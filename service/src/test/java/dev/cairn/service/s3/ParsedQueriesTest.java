@@ -42,4 +42,15 @@ class ParsedQueriesTest {
         }
         assertSame(ParsedQueries.parse("n=1"), ParsedQueries.parse("n=1"));
     }
+
+    @Test
+    void queriesAlikeInLengthAndTailAreKeptApart() throws S3Exception {
+        String tail = "&X-Amz-Signature=" + "b".repeat(64);
+        String one = "X-Amz-Credential=AK%2Fone" + tail;
+        String two = "X-Amz-Credential=AK%2Ftwo" + tail;
+        assertEquals("AK/one", ParsedQueries.parse(one).get("X-Amz-Credential"));
+        assertEquals("AK/two", ParsedQueries.parse(two).get("X-Amz-Credential"));
+        assertEquals("AK/one", ParsedQueries.parse(new String(one.toCharArray())).get("X-Amz-Credential"));
+        assertEquals("AK/two", ParsedQueries.parse(new String(two.toCharArray())).get("X-Amz-Credential"));
+    }
 }
