@@ -10,7 +10,7 @@
 #
 #   backup-dc/bench/serving-p99.sh [--count N] [--cassandra-count N] [--phase SECONDS] [--settle SECONDS]
 #                                  [--load-fraction F] [--read-rate R] [--rounds N] [--only a,b,c,d,e]
-#                                  [--client-warmup SECONDS] [--backup-cpu PERCENT]
+#                                  [--client-warmup SECONDS] [--backup-cpu PERCENT] [--target-root DIR]
 #                                  [--workdir DIR]
 #
 # Serving load: the load generator's workload b (95 % GET, 5 % PUT, Zipfian) on a dataset of the
@@ -33,6 +33,9 @@
 # the first seconds of every phase, before and after as much as during, carried the client's own
 # compilation at two to four times the p99 of its last seconds); the first backup of "during"
 # starts a second after that warm-up, inside the measured phase.
+#
+# Each backup writes into a fresh directory under --target-root (default: the work directory, so
+# on the store's file system), deleted after its round.
 #
 # Sizes: --count objects (default 5000, ~130 MB) in the embedded store, so a backup at the default
 # --read-rate 8M takes ~17 s; --cassandra-count (default 1500, ~40 MB) in the local cluster, loaded
@@ -65,6 +68,7 @@ load_fraction=0.55
 read_rate=8M
 rounds=1
 backup_cpu=0
+target_root=""
 only=a,b,c,d
 workdir=""
 while [ $# -gt 0 ]; do
@@ -78,9 +82,10 @@ while [ $# -gt 0 ]; do
     --read-rate) read_rate=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --backup-cpu) backup_cpu=$2; shift 2 ;;
+    --target-root) target_root=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
-    -h|--help) sed -n 2,56p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,59p "$0"; exit 0 ;;
     *) echo "serving-p99: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -294,7 +299,7 @@ measure_round() { # name round backup-args...: before, during (backups back to b
       i=$((i + 1))
       start=$(date +%s.%N)
       echo "$start" >>"$workdir/results/$tag-starts.txt"
-      if (backup run "$@" --target "dir:$workdir/targets/$tag-$i" --report "$workdir/results/$tag-backup-$i.json") \
+      if (backup run "$@" --target "dir:$target_root/$tag-$i" --report "$workdir/results/$tag-backup-$i.json") \
           >"$workdir/results/$tag-backup-$i.log" 2>&1; then
         if kill -0 "$load_pid" 2>/dev/null; then
           echo "$i $(echo "$(date +%s.%N) - $start" | bc)" >>"$workdir/results/$tag-backups.txt"
@@ -309,7 +314,7 @@ measure_round() { # name round backup-args...: before, during (backups back to b
   pkill -P "$loop_pid" 2>/dev/null || true
   kill "$loop_pid" 2>/dev/null || true
   wait "$loop_pid" 2>/dev/null || true
-  rm -rf "$workdir/targets/$tag-"*
+  rm -rf "${target_root:?}/$tag-"*
   sleep 2
   echo "== $name, round $round: after" >&2
   run "after-r$round"
@@ -345,7 +350,8 @@ PY
 }
 
 : >"$workdir/results/summary.txt"
-mkdir -p "$workdir/targets"
+target_root=${target_root:-$workdir/targets}
+mkdir -p "$target_root"
 
 if [[ $only == *c* || $only == *d* || $only == *e* ]]; then
   start_service "$workdir/embedded-service"

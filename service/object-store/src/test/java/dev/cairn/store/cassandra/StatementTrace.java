@@ -11,6 +11,8 @@ import com.datastax.oss.driver.api.core.tracker.RequestTracker;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * Records every request a session completes (its CQL, start and end), so a test or a trace can
@@ -57,6 +59,19 @@ final class StatementTrace implements RequestTracker {
         List<Call> out = new ArrayList<>(calls);
         out.sort(Comparator.comparingLong(Call::startNanos));
         return out;
+    }
+
+    /**
+     * What was recorded, once a call whose CQL matches has been: the driver tells the tracker of a
+     * statement's end a little after it completes the caller's future, so a statement the caller
+     * saw answered may not be recorded yet.
+     */
+    List<Call> callsOnceRecorded(Predicate<String> cql) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (calls().stream().noneMatch(c -> cql.test(c.cql())) && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        return calls();
     }
 
     /**
