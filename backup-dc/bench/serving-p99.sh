@@ -6,7 +6,9 @@
 #   (b) cassandra-serving-dc     the same job pointed at datacenter "serving" (baseline)
 #   (e) idle-cpu-floor           no backup: two SHA-256 loops over /dev/zero in the idle CPU class
 #                                (chrt -i 0) beside the embedded store, what any work at idle
-#                                priority costs serving on this machine (a control, not in the default)
+#                                priority costs serving on this machine (a control, not in the default;
+#                                under --backup-cpu the loops share (c)'s quota, so (e) is then what
+#                                the same CPU budget costs serving when it does nothing but compute)
 #
 #   backup-dc/bench/serving-p99.sh [--count N] [--cassandra-count N] [--phase SECONDS] [--settle SECONDS]
 #                                  [--load-fraction F] [--read-rate R] [--rounds N] [--only a,b,c,d,e]
@@ -217,11 +219,12 @@ lt() { java -cp "$loadtest_cp" dev.cairn.loadtest.Main loadtest "$@"; }
 # The backup job as `bin/cairn backup` runs it, by BACKUP_PRIORITY: backup-dc (a, b: the "low"
 # cgroup, nice 19, idle I/O), idle (c: nice 19, idle I/O, the "cap" cgroup when --backup-cpu),
 # normal (the baseline d); burner (e) runs no backup but two hashing loops in the idle CPU class
-# until the phase is over.
+# until the phase is over (in the "cap" cgroup when --backup-cpu).
 backup() {
   case "${BACKUP_PRIORITY:-idle}" in
     normal) exec "$root/bin/cairn" backup "$@" ;;
-    burner) exec chrt -i 0 timeout -s TERM "$((phase + 10))s" sh -c 'sha256sum /dev/zero & sha256sum /dev/zero & wait' ;;
+    burner) [ -n "$cap_cgroup" ] && echo $BASHPID >"$cap_cgroup/cgroup.procs" 2>/dev/null
+            exec chrt -i 0 timeout -s TERM "$((phase + 10))s" sh -c 'sha256sum /dev/zero & sha256sum /dev/zero & wait' ;;
     backup-dc) [ -n "$low_cgroup" ] && echo $BASHPID >"$low_cgroup/cgroup.procs" 2>/dev/null ;;
     idle) [ -n "$cap_cgroup" ] && echo $BASHPID >"$cap_cgroup/cgroup.procs" 2>/dev/null ;;
   esac
