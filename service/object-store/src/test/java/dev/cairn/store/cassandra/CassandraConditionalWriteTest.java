@@ -18,6 +18,7 @@ import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.StoreException;
+import dev.cairn.store.StoreUnavailableException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -173,31 +174,41 @@ class CassandraConditionalWriteTest {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             put(store, bucket, "counter", "0", false, null);
             AtomicInteger increments = new AtomicInteger();
+            AtomicInteger unknownIncrements = new AtomicInteger();
+            AtomicInteger unavailable = new AtomicInteger();
             List<Callable<Void>> work = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 int thread = t;
                 work.add(() -> {
                     for (int i = 0; i < rounds; i++) {
-                        if (thread % 2 == 0) {
-                            ObjectInfo now = store.headObject(bucket, "counter");
-                            int value = Integer.parseInt(body(store, bucket, "counter"));
-                            try {
-                                // Values only grow, so an ETag names one value: when the body read is
-                                // newer than the ETag read, the condition refuses the write.
-                                put(store, bucket, "counter", Integer.toString(value + 1), false, now.etag());
-                                increments.incrementAndGet();
-                            } catch (StoreException e) {
-                                assertRefused(e);
+                        try {
+                            if (thread % 2 == 0) {
+                                ObjectInfo now = store.headObject(bucket, "counter");
+                                int value = Integer.parseInt(body(store, bucket, "counter"));
+                                try {
+                                    // Values only grow, so an ETag names one value: when the body read is
+                                    // newer than the ETag read, the condition refuses the write.
+                                    put(store, bucket, "counter", Integer.toString(value + 1), false, now.etag());
+                                    increments.incrementAndGet();
+                                } catch (StoreUnavailableException e) {
+                                    // A timed-out lease or compare-and-swap: the increment may or may not stand.
+                                    unknownIncrements.incrementAndGet();
+                                } catch (StoreException e) {
+                                    assertRefused(e);
+                                }
+                            } else {
+                                String mixed = "mixed";
+                                String tag = thread + "/" + i;
+                                switch (ThreadLocalRandom.current().nextInt(4)) {
+                                    case 0 -> put(store, bucket, mixed, "plain " + tag, false, null);
+                                    case 1 -> store.deleteObject(bucket, mixed);
+                                    case 2 -> swallowRefusal(() -> put(store, bucket, mixed, "if absent " + tag, true, null));
+                                    default -> swallowRefusal(() -> put(store, bucket, mixed, "if any " + tag, false, "*"));
+                                }
                             }
-                        } else {
-                            String mixed = "mixed";
-                            String tag = thread + "/" + i;
-                            switch (ThreadLocalRandom.current().nextInt(4)) {
-                                case 0 -> put(store, bucket, mixed, "plain " + tag, false, null);
-                                case 1 -> store.deleteObject(bucket, mixed);
-                                case 2 -> swallowRefusal(() -> put(store, bucket, mixed, "if absent " + tag, true, null));
-                                default -> swallowRefusal(() -> put(store, bucket, mixed, "if any " + tag, false, "*"));
-                            }
+                        } catch (StoreUnavailableException e) {
+                            // A cluster slowed down by a loaded machine times out; references must stay exact all the same.
+                            unavailable.incrementAndGet();
                         }
                     }
                     return null;
@@ -212,8 +223,12 @@ class CassandraConditionalWriteTest {
                 pool.shutdownNow();
             }
             store.awaitSettled();
-            assertEquals(increments.get(), Integer.parseInt(body(store, bucket, "counter")),
-                    "every successful compare-and-swap counted once");
+            int counter = Integer.parseInt(body(store, bucket, "counter"));
+            assertTrue(counter >= increments.get() && counter <= increments.get() + unknownIncrements.get(),
+                    "every successful compare-and-swap counted once: " + counter + " after " + increments
+                            + " increments and " + unknownIncrements + " of unknown outcome");
+            assertTrue(unknownIncrements.get() + unavailable.get() < threads * rounds / 2,
+                    "most writes reached the cluster: " + unknownIncrements + " + " + unavailable + " timed out");
             body(store, bucket, "mixed");
             for (String key : List.of("counter", "mixed")) {
                 String lastBody = "last " + key + " of " + bucket;
