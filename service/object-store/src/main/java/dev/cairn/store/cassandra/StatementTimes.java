@@ -9,9 +9,11 @@ import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.session.Request;
 import com.datastax.oss.driver.api.core.tracker.RequestTracker;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -74,11 +76,12 @@ final class StatementTimes implements RequestTracker {
 
     private static String kind(Request request) {
         if (request instanceof BatchStatement batch) {
-            List<String> parts = new ArrayList<>();
+            // Batches of one statement repeated count as one kind, however many rows they hold.
+            Set<String> parts = new LinkedHashSet<>();
             for (BatchableStatement<?> s : batch) {
                 parts.add(kind(s));
             }
-            return batch.getBatchType() + " BATCH " + parts;
+            return batch.getBatchType() + " BATCH " + parts + (parts.size() < batch.size() ? " (rows repeated)" : "");
         }
         String cql = request instanceof BoundStatement b ? b.getPreparedStatement().getQuery()
                 : request instanceof SimpleStatement s ? s.getQuery() : request.getClass().getSimpleName();
