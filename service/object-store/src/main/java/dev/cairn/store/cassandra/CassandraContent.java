@@ -43,6 +43,8 @@ final class CassandraContent {
     private static final int PUBLIC_CHECK_LIMIT = 1000;
     /** Deletes of one content's chunks and generations sent as one unlogged batch, at most. */
     private static final int DELETES_PER_BATCH = 4;
+    /** Contents one release works on side by side (a key may have many writes left over). */
+    private static final int CONTENTS_AT_ONCE = 32;
     /** How long a hold outlives a writer that died holding it. */
     private static final int HOLD_TTL_SECONDS = 24 * 3600;
 
@@ -127,28 +129,35 @@ final class CassandraContent {
      * Removes recorded writes (rows of {@code writes}) that can never be the row again, then
      * reclaims their content. References go before the writes that lead to them: a release cut
      * short leaves the write recorded, so the next settle of the slot finds it again. The contents
-     * are released side by side, and the writes deleted while their contents are looked at again.
+     * are released side by side ({@value #CONTENTS_AT_ONCE} at a time), and their writes deleted
+     * while the contents' references are looked at again.
      */
     void release(String bucket, int kind, String slot, List<Recorded> dead) {
         if (dead.isEmpty()) {
             return;
         }
         Map<String, List<RefKey>> refs = new LinkedHashMap<>();
-        List<BatchableStatement<?>> writes = new ArrayList<>();
+        Map<String, List<BatchableStatement<?>>> writes = new HashMap<>();
         for (Recorded r : dead) {
             refs.computeIfAbsent(r.sha256(), k -> new ArrayList<>()).add(new RefKey(kind, bucket, slot, r.wid().buffer()));
-            writes.add(t.q.deleteWrite.bind(bucket, kind, slot, r.wid().buffer()));
+            writes.computeIfAbsent(r.sha256(), k -> new ArrayList<>()).add(t.q.deleteWrite.bind(bucket, kind, slot,
+                    r.wid().buffer()));
         }
         List<Drop> drops = new ArrayList<>();
         refs.forEach((sha, mine) -> drops.add(new Drop(sha, mine)));
-        drops.forEach(Drop::look);
-        drops.forEach(Drop::delete);
-        drops.forEach(Drop::awaitDeleted);
-        // One slot's writes share a partition: one write however many there are.
-        CompletableFuture<AsyncResultSet> writesGone = t.async(singlePartition(writes));
-        drops.forEach(Drop::lookAgain);
-        drops.forEach(Drop::finish);
-        CassandraTables.join(writesGone);
+        for (int from = 0; from < drops.size(); from += CONTENTS_AT_ONCE) {
+            List<Drop> window = drops.subList(from, Math.min(drops.size(), from + CONTENTS_AT_ONCE));
+            window.forEach(Drop::look);
+            window.forEach(Drop::delete);
+            window.forEach(Drop::awaitDeleted);
+            List<BatchableStatement<?>> gone = new ArrayList<>();
+            window.forEach(d -> gone.addAll(writes.get(d.sha256)));
+            // One slot's writes share a partition: one write however many there are.
+            CompletableFuture<AsyncResultSet> writesGone = t.async(singlePartition(gone));
+            window.forEach(Drop::lookAgain);
+            window.forEach(Drop::finish);
+            CassandraTables.join(writesGone);
+        }
     }
 
     /** A row of {@code refs} within its content's partition. */
