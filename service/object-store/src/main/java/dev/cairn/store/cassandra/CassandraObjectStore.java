@@ -479,10 +479,8 @@ public final class CassandraObjectStore implements ObjectStore {
                 objects.settlesOvertaken.sum(), content.referencesDropped.sum(), content.reclaimed.sum(), s.nanos());
     }
 
-    private long overtakenTaken;
-    private long droppedTaken;
+    private SettleStats taken = new SettleStats(0, 0, 0, 0, 0, 0, 0, 0);
     private long goneTaken;
-    private long reclaimedTaken;
 
     /**
      * The settling since the last call, one line for a benchmark: settles run, run by the writer
@@ -491,18 +489,15 @@ public final class CassandraObjectStore implements ObjectStore {
      */
     synchronized String takeSettleStats() {
         Settler.Stats s = settler.takeStats();
-        long overtaken = objects.settlesOvertaken.sum();
-        long dropped = content.referencesDropped.sum();
+        SettleStats now = settleStats();
         long gone = content.referencesGoneAlready.sum();
-        long reclaimed = content.reclaimed.sum();
         String line = String.format(java.util.Locale.ROOT,
                 "settles %d self-settled %d coalesced %d max-backlog %d mean-settle-ms %.1f overtaken %d refs-dropped %d gone-already %d reclaimed %d",
                 s.settled(), s.selfSettled(), s.coalesced(), s.maxPending(), s.settled() == 0 ? 0.0 : s.nanos() / 1e6 / s.settled(),
-                overtaken - overtakenTaken, dropped - droppedTaken, gone - goneTaken, reclaimed - reclaimedTaken);
-        overtakenTaken = overtaken;
-        droppedTaken = dropped;
+                now.overtaken() - taken.overtaken(), now.referencesDropped() - taken.referencesDropped(), gone - goneTaken,
+                now.reclaimed() - taken.reclaimed());
+        taken = now;
         goneTaken = gone;
-        reclaimedTaken = reclaimed;
         return line;
     }
 
