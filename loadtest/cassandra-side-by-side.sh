@@ -8,7 +8,9 @@
 # public-read bucket (the tool's lean client, so the service rather than the client is what gets
 # measured). Then, on the same cluster, the cluster alone (single-row writes and reads at
 # LOCAL_QUORUM) next to the Cassandra store alone (PUT, and GET without the row cache: what a
-# miss costs), with the same threads (dev.cairn.store.cassandra.CassandraBench).
+# miss costs), with the same threads (dev.cairn.store.cassandra.CassandraBench). The Cassandra
+# service's settling counters over its PUT run come from its Prometheus endpoint too; the store
+# alone's settling counts and statement times per PUT are in results/bench.log.
 # Prints one table and one JSON line. See docs/cassandra.md ("Measured").
 #
 # usage: loadtest/cassandra-side-by-side.sh [options]
@@ -106,6 +108,14 @@ row_cache() { # the Cassandra service's row cache counters: row hits, row misses
     END {printf "%d %d %d %d\n", rh, rm, ch, cm}'
 }
 
+settling() { # the Cassandra service's settling: settles, self-settled, coalesced, overtaken, backlog now
+  curl -fsS -u "$access_key:$secret_key" "http://127.0.0.1:${port[cassandra]}/actuator/prometheus" | awk '
+    /^cairn_cassandra_settles_total/ {s=$2} /^cairn_cassandra_settles_self_total/ {self=$2}
+    /^cairn_cassandra_settles_coalesced_total/ {c=$2} /^cairn_cassandra_settles_overtaken_total/ {o=$2}
+    /^cairn_cassandra_settle_backlog/ {b=$2}
+    END {printf "%d %d %d %d %d\n", s, self, c, o, b}'
+}
+
 for store in embedded cassandra; do
   common=(--redis "127.0.0.1:$redis_port" --dataset "$store")
   s3=(--endpoint "http://127.0.0.1:${port[$store]}" --bucket "$bucket" --access-key "$access_key" --secret-key "$secret_key")
@@ -123,8 +133,10 @@ for store in embedded cassandra; do
     --label "$store-http-get" --out "$out/$store-http-get.json" >&2
   [ $store = cassandra ] && after=$(row_cache)
   echo "== $store: PUT (write-only: a new version of an existing key)" >&2
+  [ $store = cassandra ] && settle_before=$(settling)
   lt run "${common[@]}" "${s3[@]}" -w write-only "${bounds[@]}" \
     --label "$store-put" --out "$out/$store-put.json" >&2
+  [ $store = cassandra ] && settle_after=$(settling)
 done
 
 secs=${duration%s}
@@ -161,6 +173,10 @@ printf 'cassandra / embedded: S3 GET %s, HTTP GET %s, S3 PUT %s\n' "$(ratio "${o
 awk -v rh=$((rh1 - rh0)) -v rm=$((rm1 - rm0)) -v ch=$((ch1 - ch0)) -v cm=$((cm1 - cm0)) 'BEGIN {
   printf "row cache in front of Cassandra, measured GET runs: object rows %d hits, %d misses (%.1f%% hits); content %d hits, %d misses\n",
     rh, rm, rh + rm ? 100 * rh / (rh + rm) : 0, ch, cm }'
+read -r ss0 sf0 sc0 so0 _ <<<"$settle_before"
+read -r ss1 sf1 sc1 so1 sb1 <<<"$settle_after"
+printf 'the Cassandra service settling during its S3 PUT run: settles %d, self-settled %d, coalesced %d, overtaken %d; backlog at its end %d\n' \
+  $((ss1 - ss0)) $((sf1 - sf0)) $((sc1 - sc0)) $((so1 - so0)) "$sb1"
 echo
 printf '%-18s %10s %9s %9s\n' "alone" "ops/s" "p50 ms" "p99 ms"
 for phase in cluster-write cluster-read store-put-uniform store-put store-get; do
@@ -169,7 +185,8 @@ for phase in cluster-write cluster-read store-put-uniform store-put store-get; d
   json+=",\"$phase\":{\"opsPerSecond\":$o,\"p50Ms\":$p50,\"p99Ms\":$p99}"
 done
 echo "(store-put: Zipfian keys, as the S3 PUT run; store-get is the Cassandra store without the row cache: what a row cache miss costs)"
-grep -E '^store-put' "$out/bench.log" || true
+grep -E '^store-put[a-z-]*: [0-9]' "$out/bench.log" || true
+json+=",\"serviceSettling\":{\"settles\":$((ss1 - ss0)),\"selfSettled\":$((sf1 - sf0)),\"coalesced\":$((sc1 - sc0)),\"overtaken\":$((so1 - so0))}"
 json+=",\"rowCache\":{\"rowHits\":$((rh1 - rh0)),\"rowMisses\":$((rm1 - rm0)),\"contentHits\":$((ch1 - ch0)),\"contentMisses\":$((cm1 - cm0))}"
 json+=",\"ratios\":{\"s3Get\":$(ratio "${ops[cassandra-get]}" "${ops[embedded-get]}"),\"httpGet\":$(ratio "${ops[cassandra-http]}" "${ops[embedded-http]}"),\"s3Put\":$(ratio "${ops[cassandra-put]}" "${ops[embedded-put]}")}}"
 echo

@@ -7,7 +7,13 @@ import dev.cairn.store.cassandra.CassandraObjectStore;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.RedisInvalidationChannel;
 import dev.cairn.store.RowCachingObjectStore;
+import dev.cairn.store.cassandra.SettleStats;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.io.IOException;
+import java.util.function.ToDoubleFunction;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -60,5 +66,35 @@ public class CassandraStoreConfiguration {
             store.close();
             throw e;
         }
+    }
+
+    /** The settling after answered writes (docs/cassandra.md, "Settling metrics"). */
+    @Bean
+    public MeterBinder cassandraSettleMeters(CassandraBackend backend) {
+        CassandraObjectStore store = backend.store();
+        return registry -> {
+            Gauge.builder("cairn.cassandra.settle.backlog", store, s -> s.settleStats().backlog())
+                    .description("settles queued or running").register(registry);
+            settleCounter(registry, store, "cairn.cassandra.settles", SettleStats::settled,
+                    "settles run (one per group of a key's writes queued together)");
+            settleCounter(registry, store, "cairn.cassandra.settles.self", SettleStats::selfSettled,
+                    "settles the writer ran before answering because the queue was full");
+            settleCounter(registry, store, "cairn.cassandra.settles.coalesced", SettleStats::coalesced,
+                    "writes that joined a queued settle of their key");
+            settleCounter(registry, store, "cairn.cassandra.settles.overtaken", SettleStats::overtaken,
+                    "settles that found a later write or a delete in the row");
+            settleCounter(registry, store, "cairn.cassandra.settle.references.released", SettleStats::referencesDropped,
+                    "references released by settles, deletes and drops");
+            settleCounter(registry, store, "cairn.cassandra.settle.contents.reclaimed", SettleStats::reclaimed,
+                    "contents whose last reference went and whose bytes were deleted");
+            FunctionCounter.builder("cairn.cassandra.settle.time", store, s -> s.settleStats().settleNanos() / 1e9)
+                    .baseUnit("seconds").description("time spent settling").register(registry);
+        };
+    }
+
+    private static void settleCounter(MeterRegistry registry, CassandraObjectStore store, String name,
+                                      ToDoubleFunction<SettleStats> value, String description) {
+        FunctionCounter.builder(name, store, s -> value.applyAsDouble(s.settleStats())).description(description)
+                .register(registry);
     }
 }

@@ -42,7 +42,9 @@ class AccessAndContentOnCassandraTest extends AccessAndContentTest {
         String text = http.send(HttpRequest.newBuilder(endpoint().resolve("/actuator/prometheus"))
                 .header("Authorization", basicAuth(ACCESS_KEY, SECRET_KEY)).build(), HttpResponse.BodyHandlers.ofString()).body();
         for (String metric : List.of("cairn_s3_requests_seconds_count{operation=\"PutObject\"",
-                "cairn_s3_bytes_in_bytes_total", "cairn_store_dedup_ratio")) {
+                "cairn_s3_bytes_in_bytes_total", "cairn_store_dedup_ratio", "cairn_cassandra_settle_backlog",
+                "cairn_cassandra_settles_total", "cairn_cassandra_settles_self_total",
+                "cairn_cassandra_settles_overtaken_total")) {
             assertTrue(text.contains(metric), metric);
         }
         assertFalse(text.contains("cairn_engine_memtable_bytes"), "no engine runs on the Cassandra store");

@@ -32,7 +32,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * cluster itself does), then the store's PUT (new content over existing keys: uniform keys, then
  * Zipfian keys as the service's load test chooses them) and GET (no row cache: a cache miss of the
  * service) with the same threads. Prints one line per phase: {@code phase ops/s p50-ms p99-ms};
- * on stderr, after each PUT phase, the wait for its settling and the settling's counts. Run through the service's jar:
+ * on stderr, after each PUT phase, the wait for its settling, the settling's counts and the
+ * statements' client-side times by kind. Run through the service's jar:
  * {@code java -cp service/target/cairn-service.jar -Dloader.main=dev.cairn.store.cassandra.CassandraBench
  * org.springframework.boot.loader.launch.PropertiesLauncher contact-points threads seconds [size] [keys]}.
  */
@@ -57,8 +58,11 @@ public final class CassandraBench {
         int seconds = Integer.parseInt(args[2]);
         int size = args.length > 3 ? Integer.parseInt(args[3]) : 20 * 1024;
         int keys = args.length > 4 ? Integer.parseInt(args[4]) : 2000;
-        try (CassandraObjectStore store = CassandraObjectStore.open(settings)) {
-            CqlSession session = store.session();
+        StatementTimes times = new StatementTimes();
+        CqlSession session = CassandraSessions.connect(settings, settings.getLocalDatacenter(),
+                settings.getContactPoints(), times);
+        CassandraObjectStore.createSchema(session, settings);
+        try (CassandraObjectStore store = new CassandraObjectStore(session, true, settings)) {
             session.execute(SimpleStatement.newInstance("CREATE TABLE IF NOT EXISTS " + KEYSPACE
                     + ".probe (k int PRIMARY KEY, v blob)").setTimeout(settings.getSchemaTimeout()));
             PreparedStatement insert = session.prepare("INSERT INTO " + KEYSPACE + ".probe (k, v) VALUES (?, ?)");
@@ -84,8 +88,9 @@ public final class CassandraBench {
             loaders.shutdown();
             store.awaitSettled();
             store.takeSettleStats();
-            putPhase("store-put-uniform", store, threads, seconds, r -> put(store, bucket, r.nextInt(keys), size));
-            putPhase("store-put", store, threads, seconds, r -> put(store, bucket, zipfian(r, keys), size));
+            times.take(1);
+            putPhase("store-put-uniform", store, times, threads, seconds, r -> put(store, bucket, r.nextInt(keys), size));
+            putPhase("store-put", store, times, threads, seconds, r -> put(store, bucket, zipfian(r, keys), size));
             report("store-get", phase(threads, seconds, r -> {
                 try (ObjectRead o = store.getObject(bucket, key(r.nextInt(keys))); InputStream in = o.open(0, o.size())) {
                     in.readAllBytes();
@@ -110,9 +115,11 @@ public final class CassandraBench {
 
     /**
      * A PUT phase, then the wait for its settling: prints the phase's line, and on stderr the
-     * settling's counts and the rate counting that wait ({@code sustained}: what a longer run holds).
+     * settling's counts, the rate counting that wait ({@code sustained}: what a longer run holds),
+     * and the client-side time of the statements of the phase and its settling, by kind, per PUT.
      */
-    private static void putPhase(String name, CassandraObjectStore store, int threads, int seconds, BenchPhase.Op op)
+    private static void putPhase(String name, CassandraObjectStore store, StatementTimes times, int threads,
+                                 int seconds, BenchPhase.Op op)
             throws Exception {
         long[] sorted = phase(threads, seconds, op);
         long drainStart = System.nanoTime();
@@ -121,6 +128,7 @@ public final class CassandraBench {
         report(name, sorted, seconds);
         System.err.printf(Locale.ROOT, "%s: %d PUTs, settled %.1f s after the phase (sustained %.1f/s); %s%n", name,
                 sorted.length, drain, sorted.length / (seconds + drain), store.takeSettleStats());
+        System.err.print(name + " statements:\n" + times.take(sorted.length));
     }
 
     /**

@@ -41,6 +41,10 @@ import java.util.function.Predicate;
 final class CassandraContent {
     private static final int WRITES_IN_FLIGHT = 4;
     private static final int PUBLIC_CHECK_LIMIT = 1000;
+    /** Deletes of one content's chunks and generations sent as one unlogged batch, at most. */
+    private static final int DELETES_PER_BATCH = 4;
+    /** Contents one release works on side by side (a key may have many writes left over). */
+    private static final int CONTENTS_AT_ONCE = 32;
     /** How long a hold outlives a writer that died holding it. */
     private static final int HOLD_TTL_SECONDS = 24 * 3600;
 
@@ -124,21 +128,36 @@ final class CassandraContent {
     /**
      * Removes recorded writes (rows of {@code writes}) that can never be the row again, then
      * reclaims their content. References go before the writes that lead to them: a release cut
-     * short leaves the write recorded, so the next settle of the slot finds it again.
+     * short leaves the write recorded, so the next settle of the slot finds it again. The contents
+     * are released side by side ({@value #CONTENTS_AT_ONCE} at a time), and their writes deleted
+     * while the contents' references are looked at again.
      */
     void release(String bucket, int kind, String slot, List<Recorded> dead) {
         if (dead.isEmpty()) {
             return;
         }
         Map<String, List<RefKey>> refs = new LinkedHashMap<>();
-        List<BatchableStatement<?>> writes = new ArrayList<>();
+        Map<String, List<BatchableStatement<?>>> writes = new HashMap<>();
         for (Recorded r : dead) {
             refs.computeIfAbsent(r.sha256(), k -> new ArrayList<>()).add(new RefKey(kind, bucket, slot, r.wid().buffer()));
-            writes.add(t.q.deleteWrite.bind(bucket, kind, slot, r.wid().buffer()));
+            writes.computeIfAbsent(r.sha256(), k -> new ArrayList<>()).add(t.q.deleteWrite.bind(bucket, kind, slot,
+                    r.wid().buffer()));
         }
-        refs.forEach(this::dropReferences);
-        // One slot's writes share a partition: one write however many there are.
-        t.session.execute(singlePartition(writes));
+        List<Drop> drops = new ArrayList<>();
+        refs.forEach((sha, mine) -> drops.add(new Drop(sha, mine)));
+        for (int from = 0; from < drops.size(); from += CONTENTS_AT_ONCE) {
+            List<Drop> window = drops.subList(from, Math.min(drops.size(), from + CONTENTS_AT_ONCE));
+            window.forEach(Drop::look);
+            window.forEach(Drop::delete);
+            window.forEach(Drop::awaitDeleted);
+            List<BatchableStatement<?>> gone = new ArrayList<>();
+            window.forEach(d -> gone.addAll(writes.get(d.sha256)));
+            // One slot's writes share a partition: one write however many there are.
+            CompletableFuture<AsyncResultSet> writesGone = t.async(singlePartition(gone));
+            window.forEach(Drop::lookAgain);
+            window.forEach(Drop::finish);
+            CassandraTables.join(writesGone);
+        }
     }
 
     /** A row of {@code refs} within its content's partition. */
@@ -150,53 +169,94 @@ final class CassandraContent {
 
     /**
      * Deletes references of one content and reclaims it when they were its last, in the fewest
-     * round trips: the content's references and generations read at once; when others remain,
-     * the deletes, then the references read again (two settlers releasing the last two
-     * references at once each see the other's); otherwise the deletes and the doom marks in one
-     * statement (the {@code refs} and {@code contents} rows of a digest share its partition key,
-     * so that is one mutation per replica), then the references read again, as {@link #reclaim}
-     * does.
+     * round trips, in steps that {@link #release} runs for every content at once: the content's
+     * references and generations read at once ({@link #look}); when others remain, the deletes,
+     * then the references read again (two settlers releasing the last two references at once each
+     * see the other's); otherwise the deletes and the doom marks in one statement (the {@code refs}
+     * and {@code contents} rows of a digest share its partition key, so that is one mutation per
+     * replica), then the references read again, as {@link #reclaim} does.
      */
-    private void dropReferences(String sha256, List<RefKey> mine) {
-        CompletableFuture<AsyncResultSet> present = t.async(t.protocol(t.q.selectRefs.bind(sha256, mine.size() + 1)));
-        CompletableFuture<AsyncResultSet> stored = t.async(t.protocol(t.q.selectGenerations.bind(sha256)));
-        List<BatchableStatement<?>> deletes = new ArrayList<>();
-        for (RefKey k : mine) {
-            deletes.add(t.q.deleteRef.bind(sha256, k.kind(), k.bucket(), k.slot(), k.wid()));
+    private final class Drop {
+        private final String sha256;
+        private final List<RefKey> mine;
+        private CompletableFuture<AsyncResultSet> present;
+        private CompletableFuture<AsyncResultSet> stored;
+        private List<Row> generations;
+        private boolean othersRemain;
+        private UUID doom;
+        private CompletableFuture<AsyncResultSet> deleted;
+        private CompletableFuture<AsyncResultSet> again;
+
+        Drop(String sha256, List<RefKey> mine) {
+            this.sha256 = sha256;
+            this.mine = mine;
         }
-        boolean othersRemain = false;
-        int minePresent = 0;
-        for (Row r : CassandraTables.join(present).currentPage()) {
-            boolean isMine = mine.contains(RefKey.of(r));
-            othersRemain |= !isMine;
-            minePresent += isMine ? 1 : 0;
+
+        void look() {
+            present = t.async(t.protocol(t.q.selectRefs.bind(sha256, mine.size() + 1)));
+            stored = t.async(t.protocol(t.q.selectGenerations.bind(sha256)));
         }
-        referencesDropped.add(mine.size());
-        referencesGoneAlready.add(mine.size() - minePresent);
-        List<Row> generations = CassandraTables.allRows(CassandraTables.join(stored));
-        if (generations.isEmpty()) {
-            t.session.execute(singlePartition(deletes));
-            return;
-        }
-        if (othersRemain) {
-            t.session.execute(singlePartition(deletes));
-            // The others may have been released meanwhile by a settler that saw this one's references.
-            if (t.session.execute(t.protocol(t.q.selectAnyRef.bind(sha256))).one() == null) {
-                reclaim(sha256);
+
+        void delete() {
+            List<BatchableStatement<?>> deletes = new ArrayList<>();
+            for (RefKey k : mine) {
+                deletes.add(t.q.deleteRef.bind(sha256, k.kind(), k.bucket(), k.slot(), k.wid()));
             }
-            return;
+            int minePresent = 0;
+            for (Row r : CassandraTables.join(present).currentPage()) {
+                boolean isMine = mine.contains(RefKey.of(r));
+                othersRemain |= !isMine;
+                minePresent += isMine ? 1 : 0;
+            }
+            referencesDropped.add(mine.size());
+            referencesGoneAlready.add(mine.size() - minePresent);
+            generations = CassandraTables.allRows(CassandraTables.join(stored));
+            if (!generations.isEmpty() && !othersRemain) {
+                doom = Uuids.timeBased();
+                for (Row g : generations) {
+                    deletes.add(t.q.addDoom.bind(Set.of(doom), sha256, g.getUuid("generation")));
+                }
+            }
+            deleted = t.async(singlePartition(deletes));
         }
-        UUID doom = Uuids.timeBased();
-        List<BatchableStatement<?>> deletesAndMarks = new ArrayList<>(deletes);
-        for (Row g : generations) {
-            deletesAndMarks.add(t.q.addDoom.bind(Set.of(doom), sha256, g.getUuid("generation")));
+
+        void awaitDeleted() {
+            CassandraTables.join(deleted);
         }
-        t.session.execute(singlePartition(deletesAndMarks));
-        if (t.session.execute(t.protocol(t.q.selectAnyRef.bind(sha256))).one() != null) {
-            unmark(sha256, generations, doom);
-        } else {
-            deleteGenerations(sha256, generations);
+
+        /** No generation: nothing to reclaim. Otherwise whether a reference remains (or appeared). */
+        void lookAgain() {
+            if (!generations.isEmpty()) {
+                again = t.async(t.protocol(t.q.selectAnyRef.bind(sha256)));
+            }
         }
+
+        void finish() {
+            if (again == null) {
+                return;
+            }
+            boolean referenced = CassandraTables.join(again).one() != null;
+            if (doom == null) {
+                // The others may have been released meanwhile by a settler that saw this one's references.
+                if (!referenced) {
+                    reclaim(sha256);
+                }
+            } else if (referenced) {
+                unmark(sha256, generations, doom);
+            } else {
+                deleteGenerations(sha256, generations);
+            }
+        }
+    }
+
+    /** Ends a hold's reference and reclaims the content when it was the last, as a release does. */
+    private void dropReferences(String sha256, List<RefKey> mine) {
+        Drop drop = new Drop(sha256, mine);
+        drop.look();
+        drop.delete();
+        drop.awaitDeleted();
+        drop.lookAgain();
+        drop.finish();
     }
 
     /** Statements of one partition (one content's {@code refs} and {@code contents} rows) as one write. */
@@ -222,16 +282,26 @@ final class CassandraContent {
      */
     private void deleteGenerations(String sha256, List<Row> generations) {
         reclaimed.increment();
-        List<Statement<?>> deletes = new ArrayList<>();
+        List<BatchableStatement<?>> deletes = new ArrayList<>();
         for (Row g : generations) {
             UUID gen = g.getUuid("generation");
             long size = g.isNull("size") ? 0 : g.getLong("size");
             for (int i = 0; (long) i * CassandraSchema.CHUNK_BYTES < size; i++) {
-                deletes.add(t.write(t.q.deleteChunk.bind(sha256, gen, i)));
+                deletes.add(t.q.deleteChunk.bind(sha256, gen, i));
             }
-            deletes.add(t.write(t.q.deleteGeneration.bind(sha256, gen)));
+            deletes.add(t.q.deleteGeneration.bind(sha256, gen));
         }
-        t.all(deletes);
+        if (deletes.size() <= DELETES_PER_BATCH) {
+            // A small content's chunks and generation: one request, which the coordinator spreads.
+            t.session.execute(BatchStatement.newInstance(BatchType.UNLOGGED, deletes).setConsistencyLevel(t.writeCl)
+                    .setIdempotent(true));
+            return;
+        }
+        List<Statement<?>> each = new ArrayList<>();
+        for (BatchableStatement<?> d : deletes) {
+            each.add(t.write((BoundStatement) d));
+        }
+        t.all(each);
     }
 
     /**

@@ -472,18 +472,33 @@ public final class CassandraObjectStore implements ObjectStore {
         return new CassandraAudit(tables, content).sweep(grace);
     }
 
+    /** What the settling has done since the store opened (metrics). */
+    public SettleStats settleStats() {
+        Settler.Stats s = settler.totals();
+        return new SettleStats(s.maxPending(), s.settled(), s.selfSettled(), s.coalesced(),
+                objects.settlesOvertaken.sum(), content.referencesDropped.sum(), content.reclaimed.sum(), s.nanos());
+    }
+
+    private SettleStats taken = new SettleStats(0, 0, 0, 0, 0, 0, 0, 0);
+    private long goneTaken;
+
     /**
      * The settling since the last call, one line for a benchmark: settles run, run by the writer
      * (queue full), writes that joined a queued settle of their key, deepest backlog, mean settle time, settles that found a later write, references
-     * dropped, of which gone already, content reclaimed. Resets the counts.
+     * dropped, of which gone already, content reclaimed.
      */
-    String takeSettleStats() {
+    synchronized String takeSettleStats() {
         Settler.Stats s = settler.takeStats();
-        return String.format(java.util.Locale.ROOT,
+        SettleStats now = settleStats();
+        long gone = content.referencesGoneAlready.sum();
+        String line = String.format(java.util.Locale.ROOT,
                 "settles %d self-settled %d coalesced %d max-backlog %d mean-settle-ms %.1f overtaken %d refs-dropped %d gone-already %d reclaimed %d",
                 s.settled(), s.selfSettled(), s.coalesced(), s.maxPending(), s.settled() == 0 ? 0.0 : s.nanos() / 1e6 / s.settled(),
-                objects.settlesOvertaken.sumThenReset(), content.referencesDropped.sumThenReset(),
-                content.referencesGoneAlready.sumThenReset(), content.reclaimed.sumThenReset());
+                now.overtaken() - taken.overtaken(), now.referencesDropped() - taken.referencesDropped(), gone - goneTaken,
+                now.reclaimed() - taken.reclaimed());
+        taken = now;
+        goneTaken = gone;
+        return line;
     }
 
     /** The bookkeeping pool (tests hold it up or lose its queue, as a process that dies would). */

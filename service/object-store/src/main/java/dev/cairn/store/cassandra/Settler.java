@@ -21,13 +21,19 @@ import java.util.function.Consumer;
  * references stay exact without counters"). Thread-safe.
  */
 final class Settler implements AutoCloseable {
-    private static final int THREADS = 2;
-    private static final int QUEUE = 512;
+    /**
+     * A settle mostly waits on the cluster (four statements one after another), so threads are
+     * cheap next to a backlog that makes writers settle themselves.
+     */
+    static final int THREADS = 16;
+    static final int QUEUE = 512;
 
+    /** Since start, never reset (metrics); {@link #takeStats} reports differences. */
     private final LongAdder settled = new LongAdder();
     private final LongAdder selfSettled = new LongAdder();
     private final LongAdder coalesced = new LongAdder();
     private final LongAdder settleNanos = new LongAdder();
+    private Stats taken = new Stats(0, 0, 0, 0, 0);
     private final ThreadPoolExecutor pool;
     private final Object lock = new Object();
     /** Groups of settles queued and not started, by slot; guarded by {@link #lock}. */
@@ -138,20 +144,33 @@ final class Settler implements AutoCloseable {
         return lost.size();
     }
 
-    /** What the settling did since the last call (benchmarks print it); resets the counts. */
+    /** What the settling did since the last call (benchmarks print it). */
     Stats takeStats() {
-        long max;
         synchronized (lock) {
-            max = maxPending;
+            Stats now = totals(maxPending);
             maxPending = pending;
+            Stats since = new Stats(now.settled() - taken.settled(), now.selfSettled() - taken.selfSettled(),
+                    now.coalesced() - taken.coalesced(), now.maxPending(), now.nanos() - taken.nanos());
+            taken = now;
+            return since;
         }
-        return new Stats(settled.sumThenReset(), selfSettled.sumThenReset(), coalesced.sumThenReset(), max,
-                settleNanos.sumThenReset());
+    }
+
+    /** The counts since start, {@code maxPending} being the backlog now (metrics). */
+    Stats totals() {
+        synchronized (lock) {
+            return totals(pending);
+        }
+    }
+
+    private Stats totals(long backlog) {
+        return new Stats(settled.sum(), selfSettled.sum(), coalesced.sum(), backlog, settleNanos.sum());
     }
 
     /**
      * Settles run, of which run by the writer itself (queue full), writes that joined a queued
-     * settle of their slot, the deepest backlog, time spent settling.
+     * settle of their slot, the backlog (settles queued or running: the deepest one, or the current
+     * one for {@link #totals}), time spent settling.
      */
     record Stats(long settled, long selfSettled, long coalesced, long maxPending, long nanos) {
     }

@@ -263,9 +263,9 @@ class CassandraPutCostTest {
 
     /** Holds up both settling threads until the returned latch is counted down. */
     private static CountDownLatch holdSettling(CassandraObjectStore store) throws InterruptedException {
-        CountDownLatch started = new CountDownLatch(2);
+        CountDownLatch started = new CountDownLatch(Settler.THREADS);
         CountDownLatch release = new CountDownLatch(1);
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < Settler.THREADS; i++) {
             store.settler().submit(() -> {
                 started.countDown();
                 try {
@@ -275,7 +275,7 @@ class CassandraPutCostTest {
                 }
             });
         }
-        assertTrue(started.await(60, TimeUnit.SECONDS), "both settling threads held");
+        assertTrue(started.await(60, TimeUnit.SECONDS), "every settling thread held");
         return release;
     }
 

@@ -31,6 +31,11 @@ class SettlerTest {
             settler.awaitSettled();
             assertEquals(List.of(List.of(0, 1, 2, 3, 4), List.of(10)), runs);
             assertEquals(4, settler.takeStats().coalesced());
+            assertEquals(0, settler.takeStats().coalesced(), "a benchmark's counts start again");
+            Settler.Stats totals = settler.totals();
+            assertEquals(4, totals.coalesced(), "the metrics' counts do not");
+            assertEquals(3, totals.settled());
+            assertEquals(0, totals.maxPending(), "nothing queued or running");
         }
     }
 
