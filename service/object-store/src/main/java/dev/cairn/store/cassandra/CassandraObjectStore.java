@@ -75,6 +75,7 @@ public final class CassandraObjectStore implements ObjectStore {
     private final CassandraMultipart multipart;
     private final CassandraRestore restore;
     private final Settler settler = new Settler();
+    private final SettleAccounts settling;
 
     /**
      * A store on an open session. {@code ownsSession}: close the session with the store.
@@ -90,6 +91,7 @@ public final class CassandraObjectStore implements ObjectStore {
                 new KeyLocks(tables, settings.getRequestTimeout()));
         multipart = new CassandraMultipart(tables, buckets, content, readers, objects);
         restore = new CassandraRestore(tables, buckets, content, objects.versions(), objects.directory(), settler);
+        settling = new SettleAccounts(settler, objects, content);
     }
 
     /** Connects, creates or verifies the schema, and returns a store that owns its session. */
@@ -474,31 +476,12 @@ public final class CassandraObjectStore implements ObjectStore {
 
     /** What the settling has done since the store opened (metrics). */
     public SettleStats settleStats() {
-        Settler.Stats s = settler.totals();
-        return new SettleStats(s.maxPending(), s.settled(), s.selfSettled(), s.coalesced(),
-                objects.settlesOvertaken.sum(), content.referencesDropped.sum(), content.reclaimed.sum(), s.nanos());
+        return settling.totals();
     }
 
-    private SettleStats taken = new SettleStats(0, 0, 0, 0, 0, 0, 0, 0);
-    private long goneTaken;
-
-    /**
-     * The settling since the last call, one line for a benchmark: settles run, run by the writer
-     * (queue full), writes that joined a queued settle of their key, deepest backlog, mean settle time, settles that found a later write, references
-     * dropped, of which gone already, content reclaimed.
-     */
-    synchronized String takeSettleStats() {
-        Settler.Stats s = settler.takeStats();
-        SettleStats now = settleStats();
-        long gone = content.referencesGoneAlready.sum();
-        String line = String.format(java.util.Locale.ROOT,
-                "settles %d self-settled %d coalesced %d max-backlog %d mean-settle-ms %.1f overtaken %d refs-dropped %d gone-already %d reclaimed %d",
-                s.settled(), s.selfSettled(), s.coalesced(), s.maxPending(), s.settled() == 0 ? 0.0 : s.nanos() / 1e6 / s.settled(),
-                now.overtaken() - taken.overtaken(), now.referencesDropped() - taken.referencesDropped(), gone - goneTaken,
-                now.reclaimed() - taken.reclaimed());
-        taken = now;
-        goneTaken = gone;
-        return line;
+    /** The settling since the last call, as one line (CassandraBench, tests). */
+    String takeSettleStats() {
+        return settling.takeLine();
     }
 
     /** The bookkeeping pool (tests hold it up or lose its queue, as a process that dies would). */
