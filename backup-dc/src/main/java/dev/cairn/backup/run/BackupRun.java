@@ -276,10 +276,12 @@ public final class BackupRun {
             }
             lease.check();
             rows.add(row);
-            copies.add(row.hasContent() ? copiers.submit(() -> {
-                contentPhase.await();
-                return copier.ensure(row.bucket(), row.info());
-            }) : java.util.concurrent.CompletableFuture.completedFuture(BlobCopier.Outcome.PRESENT));
+            if (contentPhase.isDone()) {
+                contentPhase.await(); // throws its failure
+                copies.add(startCopy(row));
+            } else {
+                copies.add(null); // started once the phase ended: until then the archive cannot say what it copied
+            }
             position = rowPosition;
             positions.add(rowPosition);
             boolean due = rows.size() >= settings.checkpointRows()
@@ -290,6 +292,15 @@ public final class BackupRun {
             }
         }
 
+        /** A row's copy: done at once when its content needs no read (most, after the content phase), else on a copy thread. */
+        private Future<BlobCopier.Outcome> startCopy(BackupRow row) {
+            BlobCopier.Outcome present = row.hasContent() ? copier.ifPresent(row.info()) : BlobCopier.Outcome.PRESENT;
+            if (present != null) {
+                return java.util.concurrent.CompletableFuture.completedFuture(present);
+            }
+            return copiers.submit(() -> copier.ensure(row.bucket(), row.info()));
+        }
+
         /**
          * Records the rows held, in chunks of at most {@code --checkpoint-rows}, in order: each
          * once its copies completed (see {@link #record}). With {@code done}, the last record
@@ -297,6 +308,11 @@ public final class BackupRun {
          */
         void checkpoint(boolean done) throws IOException {
             contentPhase.await();
+            for (int i = 0; i < copies.size(); i++) {
+                if (copies.get(i) == null) {
+                    copies.set(i, startCopy(rows.get(i)));
+                }
+            }
             int from = 0;
             do {
                 int to = Math.min(rows.size(), from + settings.checkpointRows());
