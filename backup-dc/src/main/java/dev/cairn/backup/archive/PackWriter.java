@@ -14,9 +14,12 @@ import java.util.List;
  * {@link BlobLocations} learns them. A pack never sealed (the job killed, the run failed) leaves
  * nothing an index names.
  *
- * <p>Thread-safety: safe for concurrent use. Each appending thread fills an open pack of its own,
- * so that threads hashing content side by side never wait for each other's copies and writes;
- * the pack's own lock only keeps {@link #flush()} and {@link #close()} from taking it mid-append.
+ * <p>Thread-safety: safe for concurrent use. {@link #append} fills one open pack shared by its
+ * callers, under that pack's lock (a copy into the file's buffer); {@link #appendToOwnPack} fills
+ * an open pack of the calling thread's own, so that threads appending side by side all the time
+ * (the content phase's hashing threads) never wait for each other's copies and writes, at the
+ * cost of one partly filled pack more per such thread at each flush. A pack's lock otherwise only
+ * keeps {@link #flush()} and {@link #close()} from taking it mid-append.
  * Sealing (the syncs) happens outside it while appends fill the next pack. Which pack a blob lands
  * in does not matter to the archive: every pack and index has the same format
  * ({@code docs/format/}).
@@ -34,8 +37,9 @@ public final class PackWriter implements AutoCloseable {
     private final Object appendLock = new Object();
     private final Object sealLock = new Object();
     private final ArrayDeque<OpenPack> toSeal = new ArrayDeque<>(); // guarded by appendLock
-    /** Each appending thread's open pack; a pack leaves it once retired, under its own lock. */
-    private final java.util.concurrent.ConcurrentHashMap<Thread, OpenPack> open = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The open packs, the shared one under {@link #SHARED} and the others under their thread; a pack leaves it once retired, under its own lock. */
+    private final java.util.concurrent.ConcurrentHashMap<Object, OpenPack> open = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Object SHARED = new Object();
     private volatile IOException sealFailure;
     private volatile java.util.concurrent.Executor sealer;
     private long sealedPacks; // guarded by sealLock
@@ -61,7 +65,7 @@ public final class PackWriter implements AutoCloseable {
      */
     private final class OpenPack {
         final String id = PackFormat.newPackId();
-        final Thread owner;
+        final Object owner;
         final Target.Staged file;
         final List<PackFormat.IndexEntry> entries = new ArrayList<>();
         final byte[] entryHeader = new byte[PackFormat.ENTRY_HEADER_BYTES];
@@ -70,7 +74,7 @@ public final class PackWriter implements AutoCloseable {
         /** No more appends: the pack is full, waiting to be sealed, or abandoned. Guarded by this pack. */
         boolean retired;
 
-        OpenPack(Thread owner) throws IOException {
+        OpenPack(Object owner) throws IOException {
             this.owner = owner;
             Target.Staged staged = null;
             boolean ok = false;
@@ -160,10 +164,18 @@ public final class PackWriter implements AutoCloseable {
 
     /** {@link #append(String, byte[], int)} of {@code bytes[from, from + length)}. */
     public void append(String sha256, byte[] bytes, int from, int length) throws IOException {
+        append(SHARED, sha256, bytes, from, length);
+    }
+
+    /** {@link #append(String, byte[], int, int)} into an open pack of the calling thread's own. */
+    public void appendToOwnPack(String sha256, byte[] bytes, int from, int length) throws IOException {
+        append(Thread.currentThread(), sha256, bytes, from, length);
+    }
+
+    private void append(Object me, String sha256, byte[] bytes, int from, int length) throws IOException {
         if (sealer != null && sealFailure != null) {
             throw new IOException("a pack could not be written: " + sealFailure.getMessage(), sealFailure);
         }
-        Thread me = Thread.currentThread();
         while (true) {
             OpenPack pack = open.get(me);
             if (pack == null) {
@@ -205,7 +217,7 @@ public final class PackWriter implements AutoCloseable {
         }
     }
 
-    private OpenPack openPack(Thread owner) throws IOException {
+    private OpenPack openPack(Object owner) throws IOException {
         synchronized (appendLock) {
             if (closed) {
                 throw new IOException("pack writer closed");

@@ -197,7 +197,7 @@ final class BlobCopier {
                     MessageDigest digest = digests.get();
                     digest.update(buffer, offset, length);
                     if (Arrays.equals(digest.digest(), Hex.decode(sha))) {
-                        packs.append(sha, buffer, offset, length);
+                        packs.appendToOwnPack(sha, buffer, offset, length);
                         copiedAhead.add(sha);
                         progress.copiedBlobs.incrementAndGet();
                         progress.copiedBytes.addAndGet(length);
