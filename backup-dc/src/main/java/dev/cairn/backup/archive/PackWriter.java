@@ -222,6 +222,10 @@ public final class PackWriter implements AutoCloseable {
             if (closed) {
                 throw new IOException("pack writer closed");
             }
+            OpenPack opened = open.get(owner); // the shared pack, opened by another caller meanwhile
+            if (opened != null) {
+                return opened;
+            }
             OpenPack pack = new OpenPack(owner);
             open.put(owner, pack);
             return pack;

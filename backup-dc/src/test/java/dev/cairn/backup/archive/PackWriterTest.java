@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Threads appending to packs of their own and to the shared one at the same time: a flush seals
+ * Two threads appending to packs of their own and two to the shared one at the same time: a flush seals
  * each of them, every blob appended before it is then indexed where its bytes lie, and a blob
  * appended after a flush lands in a new pack.
  */
@@ -32,12 +32,14 @@ class PackWriterTest {
         Map<String, byte[]> blobs = new ConcurrentHashMap<>();
         try (PackWriter packs = new PackWriter(target, locations, PackWriter.PACK_BYTES)) {
             List<Thread> threads = new ArrayList<>();
-            for (int t = 0; t < 3; t++) {
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(4);
+            for (int t = 0; t < 4; t++) {
                 boolean own = t < 2;
                 int seed = t;
                 threads.add(new Thread(() -> {
                     Random r = new Random(seed);
                     try {
+                        start.await(); // the shared pack's first appends at once: it is opened once
                         for (int i = 0; i < 200; i++) {
                             byte[] b = new byte[100 + r.nextInt(5000)];
                             r.nextBytes(b);
@@ -60,7 +62,7 @@ class PackWriterTest {
             }
             assertEquals(-1, locations.size(blobs.keySet().iterator().next()), "no blob is part of the archive before a flush");
             packs.flush();
-            assertEquals(3, packs.sealedPacks(), "two packs of their own threads and the shared one");
+            assertEquals(3, packs.sealedPacks(), "two packs of their own threads and the one two threads share");
             for (Map.Entry<String, byte[]> e : blobs.entrySet()) {
                 BlobLocations.Location at = locations.find(e.getKey());
                 try (InputStream in = target.open(ArchiveLayout.pack(at.packId()), at.offset())) {
