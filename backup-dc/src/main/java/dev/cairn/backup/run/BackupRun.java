@@ -212,7 +212,7 @@ public final class BackupRun {
     }
 
     /**
-     * The rows of one split since its last checkpoint, their copies in flight and their positions.
+     * The rows of one split since its last checkpoint, their copies in flight and where a chunk of them can end.
      * While the content phase runs they are held (up to {@link ContentPhase#rowsHeldPerSplit});
      * then recorded a checkpoint's worth at a time, each as soon as its copies completed, so that
      * a run killed meanwhile resumes as close to where it stopped as without the overlap.
@@ -223,7 +223,8 @@ public final class BackupRun {
         RunState.SplitProgress progress;
         final List<BackupRow> rows = new ArrayList<>();
         final List<Future<BlobCopier.Outcome>> copies = new ArrayList<>();
-        final List<String> positions = new ArrayList<>();
+        /** The position of every {@code --checkpoint-rows}-th row held, where a recorded chunk of them can end. */
+        final List<String> chunkEnds = new ArrayList<>();
         String position;
         long lastCheckpointNanos = System.nanoTime();
 
@@ -283,7 +284,9 @@ public final class BackupRun {
                 copies.add(null); // started once the phase ended: until then the archive cannot say what it copied
             }
             position = rowPosition;
-            positions.add(rowPosition);
+            if (rows.size() % settings.checkpointRows() == 0) {
+                chunkEnds.add(rowPosition);
+            }
             boolean due = rows.size() >= settings.checkpointRows()
                     || System.nanoTime() - lastCheckpointNanos >= settings.checkpointInterval().toNanos();
             if (due && (contentPhase.isDone()
@@ -321,7 +324,7 @@ public final class BackupRun {
             } while (from < rows.size());
             rows.clear();
             copies.clear();
-            positions.clear();
+            chunkEnds.clear();
             lastCheckpointNanos = System.nanoTime();
         }
 
@@ -367,7 +370,7 @@ public final class BackupRun {
                 target.put(ArchiveLayout.rowChunk(state.id(), split.id(), chunks), RowChunks.encode(kept));
                 chunks++;
             }
-            String at = to > from ? positions.get(to - 1) : position;
+            String at = to == rows.size() ? position : chunkEnds.get(to / settings.checkpointRows() - 1);
             progress = new RunState.SplitProgress(at, chunks, progress.rows() + kept.size(),
                     progress.logicalBytes() + bytes, progress.copiedBlobs() + copiedBlobs,
                     progress.copiedBytes() + copiedBytes, progress.skipped() + skipped, done);

@@ -61,6 +61,7 @@ class HeldRowsChunksTest {
                 expected.add(ArchiveLayout.progress(result.backupId(), split));
             }
             assertEquals(expected, target.rowsAndProgress, "5 chunks of at most 7 rows, each followed by its position");
+            assertEquals(List.of("k106", "k113", "k120", "k127", "k129"), target.positions, "each chunk's last key");
             assertEquals(ROWS, StoreFixture.rows(target, result.backupId()).size());
         }
     }
@@ -124,6 +125,7 @@ class HeldRowsChunksTest {
     private static final class Recording implements Target {
         final Target inner;
         final List<String> rowsAndProgress = Collections.synchronizedList(new ArrayList<>());
+        final List<String> positions = Collections.synchronizedList(new ArrayList<>());
 
         Recording(Target inner) {
             this.inner = inner;
@@ -164,6 +166,9 @@ class HeldRowsChunksTest {
         @Override
         public void put(String name, byte[] bytes) throws IOException {
             record(name);
+            if (name.contains("/progress/")) {
+                positions.add(Json.read(bytes, RunState.SplitProgress.class, name).position());
+            }
             inner.put(name, bytes);
         }
 
