@@ -41,16 +41,6 @@ class CopyAheadTest {
     @TempDir
     Path dir;
 
-    @org.junit.jupiter.api.BeforeEach
-    void rowsDuringTheContentPhase() {
-        System.setProperty("cairn.backup.rowsDuringContentPhase", "true");
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void rowsAfterTheContentPhase() {
-        System.clearProperty("cairn.backup.rowsDuringContentPhase");
-    }
-
     /** A source that passes everything to another and records what content it was asked for. */
     private static class Recording implements BackupSource {
         final BackupSource inner;
@@ -201,16 +191,7 @@ class CopyAheadTest {
 
     @Test
     void contentWhoseBytesDoNotMatchItsHashIsLeftToItsRow() throws IOException {
-        Path archive = dir.resolve("archive");
-        try (EmbeddedStoreDir s = EmbeddedStoreDir.open(dir.resolve("store"))) {
-            ObjectStore store = s.store();
-            store.createBucket("b", BucketAcl.PRIVATE);
-            List<byte[]> contents = new ArrayList<>();
-            for (int i = 0; i < 30; i++) {
-                byte[] b = Seed.bytes(500 + i * 37, i);
-                Seed.put(store, "b", "k" + i, b, Seed.attributes(i));
-                contents.add(b);
-            }
+        withThirty((store, contents, archive) -> {
             String victim = sha(contents.get(11));
             BackupSourceOpener opener = () -> new Recording(new ObjectStoreSource(store, "test store", 10, null)) {
                 @Override
@@ -233,21 +214,30 @@ class CopyAheadTest {
             assertEquals(StoreFixture.snapshot(store), restore(archive, "restored"));
             assertEquals(0, cli(null, "verify", "--target", "dir:" + archive));
             assertTrue(Files.isDirectory(archive));
+        });
+    }
+
+    @FunctionalInterface
+    private interface ThirtyCase {
+        void run(ObjectStore store, List<byte[]> contents, Path archive) throws IOException;
+    }
+
+    /** Runs a case on a store of 30 small contents under keys k0..k29 of bucket "b", backed up into "archive". */
+    private void withThirty(ThirtyCase body) throws IOException {
+        try (EmbeddedStoreDir s = EmbeddedStoreDir.open(dir.resolve("store"))) {
+            ObjectStore store = s.store();
+            store.createBucket("b", BucketAcl.PRIVATE);
+            List<byte[]> contents = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                byte[] b = Seed.bytes(500 + i * 37, i);
+                Seed.put(store, "b", "k" + i, b, Seed.attributes(i));
+                contents.add(b);
+            }
+            body.run(store, contents, dir.resolve("archive"));
         }
     }
 
-    /** A source of 30 small contents whose content phase first waits until the rows' scan has delivered rows. */
-    private static List<byte[]> thirty(ObjectStore store) throws IOException {
-        store.createBucket("b", BucketAcl.PRIVATE);
-        List<byte[]> contents = new ArrayList<>();
-        for (int i = 0; i < 30; i++) {
-            byte[] b = Seed.bytes(500 + i * 37, i);
-            Seed.put(store, "b", "k" + i, b, Seed.attributes(i));
-            contents.add(b);
-        }
-        return contents;
-    }
-
+    /** A source whose content phase first waits until the rows' scan has delivered rows. */
     private static class RowsFirst extends Recording {
         final java.util.concurrent.CountDownLatch rowsSeen;
         final List<byte[]> contents;
@@ -303,10 +293,7 @@ class CopyAheadTest {
 
     @Test
     void rowsAreScannedWhileTheContentPhaseRunsAndWaitForItsCopies() throws IOException {
-        Path archive = dir.resolve("archive");
-        try (EmbeddedStoreDir s = EmbeddedStoreDir.open(dir.resolve("store"))) {
-            ObjectStore store = s.store();
-            List<byte[]> contents = thirty(store);
+        withThirty((store, contents, archive) -> {
             // More rows than a checkpoint holds (7): the split holds them until the content phase ends.
             BackupSourceOpener opener = () -> new RowsFirst(new ObjectStoreSource(store, "test store", 10, null), contents, 20);
             RunReport report = backup(opener, archive);
@@ -316,15 +303,12 @@ class CopyAheadTest {
             assertEquals(Set.of(), lastSource.opened, "no row read its content: each found it copied ahead");
             assertEquals(StoreFixture.snapshot(store), restore(archive, "restored"));
             assertEquals(0, cli(null, "verify", "--target", "dir:" + archive));
-        }
+        });
     }
 
     @Test
     void aContentPhaseThatFailsWhileRowsAreScannedFailsTheRunAndTheNextRunCompletes() throws IOException {
-        Path archive = dir.resolve("archive");
-        try (EmbeddedStoreDir s = EmbeddedStoreDir.open(dir.resolve("store"))) {
-            ObjectStore store = s.store();
-            List<byte[]> contents = thirty(store);
+        withThirty((store, contents, archive) -> {
             BackupSourceOpener failing = () -> new RowsFirst(new ObjectStoreSource(store, "test store", 10, null), contents, 20) {
                 @Override
                 public void scanContent(long maxSize, ContentFilter filter, ContentSink sink) throws IOException {
@@ -343,15 +327,12 @@ class CopyAheadTest {
             assertEquals(30, report.objects());
             assertEquals(StoreFixture.snapshot(store), restore(archive, "restored"));
             assertEquals(0, cli(null, "verify", "--target", "dir:" + archive));
-        }
+        });
     }
 
     @Test
     void rowsThatFailStopTheContentPhaseBeforeTheRunReturns() throws IOException {
-        Path archive = dir.resolve("archive");
-        try (EmbeddedStoreDir s = EmbeddedStoreDir.open(dir.resolve("store"))) {
-            ObjectStore store = s.store();
-            List<byte[]> contents = thirty(store);
+        withThirty((store, contents, archive) -> {
             java.util.concurrent.atomic.AtomicBoolean contentInterrupted = new java.util.concurrent.atomic.AtomicBoolean();
             BackupSourceOpener rowsFail = () -> new Recording(new ObjectStoreSource(store, "test store", 10, null)) {
                 @Override
@@ -376,6 +357,6 @@ class CopyAheadTest {
             RunReport report = backup(() -> new RowsFirst(new ObjectStoreSource(store, "test store", 10, null), contents, 1), archive);
             assertEquals(30, report.objects());
             assertEquals(StoreFixture.snapshot(store), restore(archive, "restored"));
-        }
+        });
     }
 }

@@ -14,8 +14,15 @@ import java.util.List;
  * {@link BlobLocations} learns them. A pack never sealed (the job killed, the run failed) leaves
  * nothing an index names.
  *
- * <p>Thread-safety: safe for concurrent use. Appends go to one open pack under a lock (a copy
- * into the file's buffer); sealing (the syncs) happens outside it while appends fill the next pack.
+ * <p>Thread-safety: safe for concurrent use. {@link #append} fills one open pack shared by its
+ * callers, under that pack's lock (a copy into the file's buffer); {@link #appendToOwnPack} fills
+ * an open pack of the calling thread's own, so that threads appending side by side all the time
+ * (the content phase's hashing threads) never wait for each other's copies and writes, at the
+ * cost of one partly filled pack more per such thread at each flush. A pack's lock otherwise only
+ * keeps {@link #flush()} and {@link #close()} from taking it mid-append.
+ * Sealing (the syncs) happens outside it while appends fill the next pack. Which pack a blob lands
+ * in does not matter to the archive: every pack and index has the same format
+ * ({@code docs/format/}).
  */
 public final class PackWriter implements AutoCloseable {
     /** A pack is sealed once it holds this many bytes. */
@@ -26,10 +33,13 @@ public final class PackWriter implements AutoCloseable {
     private final Target target;
     private final BlobLocations locations;
     private final long targetBytes;
+    /** Guards opening a pack, {@link #toSeal} and {@link #closed}; taken inside a pack's own lock, never around it. */
     private final Object appendLock = new Object();
     private final Object sealLock = new Object();
     private final ArrayDeque<OpenPack> toSeal = new ArrayDeque<>(); // guarded by appendLock
-    private OpenPack current; // guarded by appendLock
+    /** The open packs, the shared one under {@link #SHARED} and the others under their thread; a pack leaves it once retired, under its own lock. */
+    private final java.util.concurrent.ConcurrentHashMap<Object, OpenPack> open = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Object SHARED = new Object();
     private volatile IOException sealFailure;
     private volatile java.util.concurrent.Executor sealer;
     private long sealedPacks; // guarded by sealLock
@@ -55,13 +65,17 @@ public final class PackWriter implements AutoCloseable {
      */
     private final class OpenPack {
         final String id = PackFormat.newPackId();
+        final Object owner;
         final Target.Staged file;
         final List<PackFormat.IndexEntry> entries = new ArrayList<>();
         final byte[] entryHeader = new byte[PackFormat.ENTRY_HEADER_BYTES];
         ByteBuffer buffer = takeBuffer();
         long size;
+        /** No more appends: the pack is full, waiting to be sealed, or abandoned. Guarded by this pack. */
+        boolean retired;
 
-        OpenPack() throws IOException {
+        OpenPack(Object owner) throws IOException {
+            this.owner = owner;
             Target.Staged staged = null;
             boolean ok = false;
             try {
@@ -150,44 +164,83 @@ public final class PackWriter implements AutoCloseable {
 
     /** {@link #append(String, byte[], int)} of {@code bytes[from, from + length)}. */
     public void append(String sha256, byte[] bytes, int from, int length) throws IOException {
-        boolean full;
+        append(SHARED, sha256, bytes, from, length);
+    }
+
+    /** {@link #append(String, byte[], int, int)} into an open pack of the calling thread's own. */
+    public void appendToOwnPack(String sha256, byte[] bytes, int from, int length) throws IOException {
+        append(Thread.currentThread(), sha256, bytes, from, length);
+    }
+
+    private void append(Object me, String sha256, byte[] bytes, int from, int length) throws IOException {
+        if (sealer != null && sealFailure != null) {
+            throw new IOException("a pack could not be written: " + sealFailure.getMessage(), sealFailure);
+        }
+        while (true) {
+            OpenPack pack = open.get(me);
+            if (pack == null) {
+                pack = openPack(me);
+            }
+            boolean full;
+            synchronized (pack) {
+                if (pack.retired) {
+                    continue; // flushed or closed by another thread meanwhile
+                }
+                try {
+                    pack.add(sha256, bytes, from, length);
+                } catch (IOException | RuntimeException e) {
+                    // A half-written entry: the pack is abandoned, and with it blobs already counted as
+                    // copied, so every later flush fails rather than let rows name them.
+                    pack.retired = true;
+                    open.remove(me, pack);
+                    IOException failure = e instanceof IOException io ? io : new IOException(e);
+                    if (sealFailure == null) {
+                        sealFailure = failure;
+                    }
+                    pack.close();
+                    throw failure;
+                }
+                full = pack.size >= targetBytes;
+                if (full) {
+                    retireToSeal(pack);
+                }
+            }
+            if (full) {
+                java.util.concurrent.Executor background = sealer;
+                if (background == null) {
+                    sealPending();
+                } else {
+                    background.execute(this::sealPendingQuietly);
+                }
+            }
+            return;
+        }
+    }
+
+    private OpenPack openPack(Object owner) throws IOException {
         synchronized (appendLock) {
             if (closed) {
                 throw new IOException("pack writer closed");
             }
-            if (sealer != null && sealFailure != null) {
-                throw new IOException("a pack could not be written: " + sealFailure.getMessage(), sealFailure);
+            OpenPack opened = open.get(owner); // the shared pack, opened by another caller meanwhile
+            if (opened != null) {
+                return opened;
             }
-            if (current == null) {
-                current = new OpenPack();
-            }
-            try {
-                current.add(sha256, bytes, from, length);
-            } catch (IOException | RuntimeException e) {
-                // A half-written entry: the pack is abandoned, and with it blobs already counted as
-                // copied, so every later flush fails rather than let rows name them.
-                OpenPack broken = current;
-                current = null;
-                IOException failure = e instanceof IOException io ? io : new IOException(e);
-                if (sealFailure == null) {
-                    sealFailure = failure;
-                }
-                broken.close();
-                throw failure;
-            }
-            full = current.size >= targetBytes;
-            if (full) {
-                toSeal.add(current);
-                current = null;
-            }
+            OpenPack pack = new OpenPack(owner);
+            open.put(owner, pack);
+            return pack;
         }
-        if (full) {
-            java.util.concurrent.Executor background = sealer;
-            if (background == null) {
-                sealPending();
-            } else {
-                background.execute(this::sealPendingQuietly);
-            }
+    }
+
+    /**
+     * REQUIRES: the pack's lock is held and it is not retired. Moves it from the open packs to
+     * those waiting to be sealed in one step, so that a flush finds it in one or the other.
+     */
+    private void retireToSeal(OpenPack pack) {
+        pack.retired = true;
+        open.remove(pack.owner, pack);
+        synchronized (appendLock) {
+            toSeal.add(pack);
         }
     }
 
@@ -210,10 +263,11 @@ public final class PackWriter implements AutoCloseable {
 
     /** Seals the open pack and every pack waiting to be sealed: when this returns, every blob appended before it is durable and indexed. */
     public void flush() throws IOException {
-        synchronized (appendLock) {
-            if (current != null) {
-                toSeal.add(current);
-                current = null;
+        for (OpenPack pack : open.values()) {
+            synchronized (pack) {
+                if (!pack.retired) {
+                    retireToSeal(pack);
+                }
             }
         }
         sealPending();
@@ -284,11 +338,18 @@ public final class PackWriter implements AutoCloseable {
     public void close() throws IOException {
         List<OpenPack> abandoned = new ArrayList<>();
         synchronized (appendLock) {
-            closed = true;
-            if (current != null) {
-                abandoned.add(current);
-                current = null;
+            closed = true; // no pack opens after this
+        }
+        for (OpenPack pack : open.values()) {
+            synchronized (pack) {
+                if (!pack.retired) {
+                    pack.retired = true;
+                    open.remove(pack.owner, pack);
+                    abandoned.add(pack);
+                }
             }
+        }
+        synchronized (appendLock) {
             abandoned.addAll(toSeal);
             toSeal.clear();
         }

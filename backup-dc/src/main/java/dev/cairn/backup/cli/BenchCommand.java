@@ -58,6 +58,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--keep", description = "keep the work directory")
     boolean keep;
 
+    @Option(names = "--full-only", description = "stop after the full backup and the device reads next to it"
+            + " (default: every step)")
+    boolean fullOnly;
+
     /** The file-store case study's shape (docs/references.md): 90 % of objects 1-25 KB, 10 % 50-150 KB. */
     static int size(Random r) {
         return r.nextInt(10) < 9 ? 1024 + r.nextInt(24 * 1024) : 50 * 1024 + r.nextInt(100 * 1024);
@@ -110,6 +114,53 @@ public final class BenchCommand implements Callable<Integer> {
                 }
             }
             double deviceMBs = DeviceReadProbe.median(device);
+            double fullMBs = full.trailer().logicalBytes() / full.seconds() / 1e6;
+            out.println();
+            out.printf("%-34s %14s %10s %10s %10s%n", "step", "bytes", "seconds", "MB/s", "CPU s");
+            row(out, "device sequential read (dd direct)", 0, 0, deviceMBs, 0);
+            out.printf(Locale.ROOT, "  (median of %d reads of 1 GiB: %s MB/s; %d before the full backup, %d after)%n",
+                    device.length, java.util.Arrays.stream(device).mapToObj(d -> String.format(Locale.ROOT, "%.0f", d))
+                            .collect(java.util.stream.Collectors.joining(", ")), DEVICE_READS_BEFORE, DEVICE_READS_AFTER);
+            row(out, "full backup", full.trailer().logicalBytes(), full.seconds(), fullMBs, fullCpu);
+            double gb = full.trailer().logicalBytes() / 1e9;
+            out.printf(Locale.ROOT, "  (CPU per GB %.2f s: user %.2f, system %.2f; JIT compiler threads %.2f of the %.1f CPU s)%n",
+                    fullCpu / gb, (k1[0] - k0[0]) / gb, (k1[1] - k0[1]) / gb, jit, fullCpu);
+            out.printf(Locale.ROOT, "  (store's pages dropped from the page cache before it: %s; Cached %,d -> %,d MB;"
+                            + " during the full backup %,d -> %,d MB, %+,d MB)%n",
+                    dropped ? "yes" : "no, it read partly from the cache", cachedBeforeDrop >> 20,
+                    cachedAfterDrop >> 20, cachedBeforeFull >> 20, cachedAfterFull >> 20,
+                    (cachedAfterFull - cachedBeforeFull) >> 20);
+            double fastest = java.util.Arrays.stream(device).max().orElseThrow();
+            double slowest = java.util.Arrays.stream(device).min().orElseThrow();
+            json.put("objects", objects);
+            json.put("bytes", full.trailer().logicalBytes());
+            json.put("device_read_mb_s", round(deviceMBs));
+            json.put("device_read_mb_s_each", java.util.Arrays.stream(device).map(BenchCommand::round).toArray());
+            json.put("full_seconds", round(full.seconds()));
+            json.put("full_mb_s", round(fullMBs));
+            json.put("full_to_device_ratio", round(fullMBs / deviceMBs));
+            json.put("full_to_fastest_device_read_ratio", round(fullMBs / fastest));
+            json.put("full_cpu_seconds", round(fullCpu));
+            json.put("full_cpu_seconds_per_gb", round(fullCpu / (full.trailer().logicalBytes() / 1e9)));
+            json.put("full_jit_cpu_seconds", round(jit));
+            json.put("full_cores_busy", round(threads.seconds() > 0
+                    ? threads.totals().values().stream().mapToDouble(Double::doubleValue).sum() / threads.seconds() : 0));
+            json.put("full_thread_cpu_seconds", threads.totals().entrySet().stream()
+                    .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> round(e.getValue()),
+                            (a, b) -> a, java.util.LinkedHashMap::new)));
+            json.put("store_pages_dropped_before_full", dropped);
+            json.put("page_cache_growth_during_full_mb", (cachedAfterFull - cachedBeforeFull) >> 20);
+            json.put("full_user_seconds", round(k1[0] - k0[0]));
+            json.put("full_system_seconds", round(k1[1] - k0[1]));
+            if (fullOnly) {
+                out.printf(Locale.ROOT, "full backup / device read = %.2f (%.2f-%.2f against the fastest and slowest read)%n",
+                        fullMBs / deviceMBs, fullMBs / fastest, fullMBs / slowest);
+                threads.print(out, "the full backup's threads, cores busy per slot of its time");
+                json.put("load_average", round(java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
+                out.println(dev.cairn.backup.run.Json.MAPPER.copy()
+                        .disable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(json));
+                return Main.EXIT_OK;
+            }
             changeOnePercent(storeDir);
             double c1 = cpuSeconds();
             BackupRun.Result incr = backup(storeDir, target, settings);
@@ -134,54 +185,16 @@ public final class BenchCommand implements Callable<Integer> {
             double verifyS = (System.nanoTime() - vt) / 1e9;
             double verifyCpu = cpuSeconds() - c3;
 
-            double fullMBs = full.trailer().logicalBytes() / full.seconds() / 1e6;
-            out.println();
-            out.printf("%-34s %14s %10s %10s %10s%n", "step", "bytes", "seconds", "MB/s", "CPU s");
-            row(out, "device sequential read (dd direct)", 0, 0, deviceMBs, 0);
-            out.printf(Locale.ROOT, "  (median of %d reads of 1 GiB: %s MB/s; %d before the full backup, %d after)%n",
-                    device.length, java.util.Arrays.stream(device).mapToObj(d -> String.format(Locale.ROOT, "%.0f", d))
-                            .collect(java.util.stream.Collectors.joining(", ")), DEVICE_READS_BEFORE, DEVICE_READS_AFTER);
-            row(out, "full backup", full.trailer().logicalBytes(), full.seconds(), fullMBs, fullCpu);
-            double gb = full.trailer().logicalBytes() / 1e9;
-            out.printf(Locale.ROOT, "  (CPU per GB %.2f s: user %.2f, system %.2f; JIT compiler threads %.2f of the %.1f CPU s)%n",
-                    fullCpu / gb, (k1[0] - k0[0]) / gb, (k1[1] - k0[1]) / gb, jit, fullCpu);
-            out.printf(Locale.ROOT, "  (store's pages dropped from the page cache before it: %s; Cached %,d -> %,d MB;"
-                            + " during the full backup %,d -> %,d MB, %+,d MB)%n",
-                    dropped ? "yes" : "no, it read partly from the cache", cachedBeforeDrop >> 20,
-                    cachedAfterDrop >> 20, cachedBeforeFull >> 20, cachedAfterFull >> 20,
-                    (cachedAfterFull - cachedBeforeFull) >> 20);
             row(out, "incremental (1% changed): copied", incr.trailer().copiedBytes(), incr.seconds(),
                     incr.trailer().logicalBytes() / incr.seconds() / 1e6, incrCpu);
             row(out, "restore into embedded store", restored.bytes(), restoreS, restored.bytes() / restoreS / 1e6, restoreCpu);
             row(out, "verify (re-hash every blob)", v.blobBytesChecked.get(), verifyS, v.blobBytesChecked.get() / verifyS / 1e6,
                     verifyCpu);
             long[] files = archiveFiles(target);
-            double fastest = java.util.Arrays.stream(device).max().orElseThrow();
-            double slowest = java.util.Arrays.stream(device).min().orElseThrow();
             out.printf(Locale.ROOT, "full backup / device read = %.2f (%.2f-%.2f against the fastest and slowest read);"
                             + " archive: %,d files, %,d of them packs; verify problems: %d%n",
                     fullMBs / deviceMBs, fullMBs / fastest, fullMBs / slowest, files[0], files[1], v.problems().size());
             threads.print(out, "the full backup's threads, cores busy per slot of its time");
-            json.put("objects", objects);
-            json.put("bytes", full.trailer().logicalBytes());
-            json.put("device_read_mb_s", round(deviceMBs));
-            json.put("device_read_mb_s_each", java.util.Arrays.stream(device).map(BenchCommand::round).toArray());
-            json.put("full_seconds", round(full.seconds()));
-            json.put("full_mb_s", round(fullMBs));
-            json.put("full_to_device_ratio", round(fullMBs / deviceMBs));
-            json.put("full_to_fastest_device_read_ratio", round(fullMBs / fastest));
-            json.put("full_cpu_seconds", round(fullCpu));
-            json.put("full_cpu_seconds_per_gb", round(fullCpu / (full.trailer().logicalBytes() / 1e9)));
-            json.put("full_jit_cpu_seconds", round(jit));
-            json.put("full_cores_busy", round(threads.seconds() > 0
-                    ? threads.totals().values().stream().mapToDouble(Double::doubleValue).sum() / threads.seconds() : 0));
-            json.put("full_thread_cpu_seconds", threads.totals().entrySet().stream()
-                    .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> round(e.getValue()),
-                            (a, b) -> a, java.util.LinkedHashMap::new)));
-            json.put("store_pages_dropped_before_full", dropped);
-            json.put("page_cache_growth_during_full_mb", (cachedAfterFull - cachedBeforeFull) >> 20);
-            json.put("full_user_seconds", round(k1[0] - k0[0]));
-            json.put("full_system_seconds", round(k1[1] - k0[1]));
             json.put("incremental_cpu_seconds", round(incrCpu));
             json.put("restore_cpu_seconds", round(restoreCpu));
             json.put("restore_cpu_seconds_per_gb", round(restoreCpu / (restored.bytes() / 1e9)));

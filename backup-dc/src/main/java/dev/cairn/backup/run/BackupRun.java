@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -106,9 +105,6 @@ public final class BackupRun {
                 packs = writer;
                 copier = new BlobCopier(source, target, locations, writer);
                 contentPhase = ContentPhase.start(() -> copier.copyAhead(held, progress));
-                if (!Boolean.getBoolean(ContentPhase.OVERLAP_PROPERTY)) {
-                    contentPhase.await();
-                }
                 try {
                     scanAll(splits);
                 } catch (IOException | RuntimeException | InterruptedException e) {
@@ -188,17 +184,10 @@ public final class BackupRun {
             }
             for (Future<?> f : futures) {
                 try {
-                    f.get();
-                } catch (ExecutionException e) {
+                    Await.result(f, "the scan of a split");
+                } catch (IOException | RuntimeException | Error e) {
                     futures.forEach(other -> other.cancel(true));
-                    Throwable cause = e.getCause();
-                    if (cause instanceof IOException io) {
-                        throw io;
-                    }
-                    if (cause instanceof RuntimeException re) {
-                        throw re;
-                    }
-                    throw new IOException(cause);
+                    throw e;
                 }
             }
         } finally {
@@ -222,13 +211,20 @@ public final class BackupRun {
         finalProgress.put(split.id(), scan.progress);
     }
 
-    /** The rows of one split since its last checkpoint, and their copies in flight. */
+    /**
+     * The rows of one split since its last checkpoint, their copies in flight and where a chunk of them can end.
+     * While the content phase runs they are held (up to {@link ContentPhase#rowsHeldPerSplit});
+     * then recorded a checkpoint's worth at a time, each as soon as its copies completed, so that
+     * a run killed meanwhile resumes as close to where it stopped as without the overlap.
+     */
     private final class SplitScan implements BackupSource.RowSink {
         final BackupSource.Split split;
         final ExecutorService copiers;
         RunState.SplitProgress progress;
         final List<BackupRow> rows = new ArrayList<>();
         final List<Future<BlobCopier.Outcome>> copies = new ArrayList<>();
+        /** The position of every {@code --checkpoint-rows}-th row held, where a recorded chunk of them can end. */
+        final List<String> chunkEnds = new ArrayList<>();
         String position;
         long lastCheckpointNanos = System.nanoTime();
 
@@ -281,11 +277,16 @@ public final class BackupRun {
             }
             lease.check();
             rows.add(row);
-            copies.add(row.hasContent() ? copiers.submit(() -> {
-                contentPhase.await();
-                return copier.ensure(row.bucket(), row.info());
-            }) : java.util.concurrent.CompletableFuture.completedFuture(BlobCopier.Outcome.PRESENT));
+            if (contentPhase.isDone()) {
+                contentPhase.await(); // throws its failure
+                copies.add(startCopy(row));
+            } else {
+                copies.add(null); // started once the phase ended: until then the archive cannot say what it copied
+            }
             position = rowPosition;
+            if (rows.size() % settings.checkpointRows() == 0) {
+                chunkEnds.add(rowPosition);
+            }
             boolean due = rows.size() >= settings.checkpointRows()
                     || System.nanoTime() - lastCheckpointNanos >= settings.checkpointInterval().toNanos();
             if (due && (contentPhase.isDone()
@@ -294,20 +295,53 @@ public final class BackupRun {
             }
         }
 
+        /** A row's copy: done at once when its content needs no read (most, after the content phase), else on a copy thread. */
+        private Future<BlobCopier.Outcome> startCopy(BackupRow row) {
+            BlobCopier.Outcome present = row.hasContent() ? copier.ifPresent(row.info()) : BlobCopier.Outcome.PRESENT;
+            if (present != null) {
+                return java.util.concurrent.CompletableFuture.completedFuture(present);
+            }
+            return copiers.submit(() -> copier.ensure(row.bucket(), row.info()));
+        }
+
         /**
-         * Waits for the copies, makes them durable (the packs holding them sealed and indexed,
-         * blobs stored alone synced), then records the rows and the position.
+         * Records the rows held, in chunks of at most {@code --checkpoint-rows}, in order: each
+         * once its copies completed (see {@link #record}). With {@code done}, the last record
+         * says the split is complete.
          */
         void checkpoint(boolean done) throws IOException {
             contentPhase.await();
-            List<BackupRow> kept = new ArrayList<>(rows.size());
+            for (int i = 0; i < copies.size(); i++) {
+                if (copies.get(i) == null) {
+                    copies.set(i, startCopy(rows.get(i)));
+                }
+            }
+            int from = 0;
+            do {
+                int to = Math.min(rows.size(), from + settings.checkpointRows());
+                record(from, to, done && to == rows.size());
+                from = to;
+            } while (from < rows.size());
+            rows.clear();
+            copies.clear();
+            chunkEnds.clear();
+            lastCheckpointNanos = System.nanoTime();
+        }
+
+        /**
+         * Waits for the copies of held rows {@code [from, to)}, makes them durable (the packs
+         * holding them sealed and indexed, blobs stored alone synced), then records the rows as
+         * one chunk and the position of the last of them.
+         */
+        private void record(int from, int to, boolean done) throws IOException {
+            List<BackupRow> kept = new ArrayList<>(to - from);
             long bytes = 0;
             long copiedBlobs = 0;
             long copiedBytes = 0;
             long skipped = 0;
-            for (int i = 0; i < rows.size(); i++) {
+            for (int i = from; i < to; i++) {
                 BackupRow row = rows.get(i);
-                BlobCopier.Outcome outcome = await(copies.get(i));
+                BlobCopier.Outcome outcome = Await.result(copies.get(i), "a copy");
                 if (outcome == BlobCopier.Outcome.MISSING_IN_SOURCE) {
                     skipped++;
                     warnings.add(row.bucket() + "/" + row.info().key() + ": its content " + row.info().sha256()
@@ -336,28 +370,12 @@ public final class BackupRun {
                 target.put(ArchiveLayout.rowChunk(state.id(), split.id(), chunks), RowChunks.encode(kept));
                 chunks++;
             }
-            progress = new RunState.SplitProgress(position, chunks, progress.rows() + kept.size(),
+            String at = to == rows.size() ? position : chunkEnds.get(to / settings.checkpointRows() - 1);
+            progress = new RunState.SplitProgress(at, chunks, progress.rows() + kept.size(),
                     progress.logicalBytes() + bytes, progress.copiedBlobs() + copiedBlobs,
                     progress.copiedBytes() + copiedBytes, progress.skipped() + skipped, done);
             target.put(ArchiveLayout.progress(state.id(), split.id()), Json.write(progress));
             target.sync();
-            rows.clear();
-            copies.clear();
-            lastCheckpointNanos = System.nanoTime();
-        }
-    }
-
-    private static BlobCopier.Outcome await(Future<BlobCopier.Outcome> f) throws IOException {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while copying");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            throw new IOException(e.getCause());
         }
     }
 

@@ -61,6 +61,32 @@ final class BlobCopier {
         this.packs = packs;
     }
 
+    /**
+     * {@link #ensure}'s outcome when it needs no read and no wait: the row's content known
+     * present, or held by the archive with the row's size (then counted as {@link #ensure} counts
+     * it); null when it has to be copied or another thread is copying it. Cheap enough for the
+     * scanning thread, so that rows whose content was copied ahead need no copy thread.
+     */
+    Outcome ifPresent(ObjectInfo row) {
+        String sha = row.sha256();
+        if (known.contains(sha)) {
+            return Outcome.PRESENT;
+        }
+        if (inFlight.containsKey(sha) || locations.size(sha) != row.size()) {
+            return null;
+        }
+        Outcome outcome = copiedAhead.claim(sha) ? Outcome.COPIED_AHEAD : Outcome.PRESENT;
+        remember(sha);
+        return outcome;
+    }
+
+    private void remember(String sha) {
+        if (known.size() >= KNOWN_LIMIT) {
+            known.clear();
+        }
+        known.add(sha);
+    }
+
     Outcome ensure(String bucket, ObjectInfo row) throws IOException {
         String sha = row.sha256();
         if (known.contains(sha)) {
@@ -76,10 +102,7 @@ final class BlobCopier {
         try {
             Outcome outcome = known.contains(sha) ? Outcome.PRESENT : copyUnlessGone(bucket, row);
             if (outcome != Outcome.MISSING_IN_SOURCE) {
-                if (known.size() >= KNOWN_LIMIT) {
-                    known.clear();
-                }
-                known.add(sha);
+                remember(sha);
             }
             mine.complete(outcome);
             return outcome;
@@ -174,7 +197,7 @@ final class BlobCopier {
                     MessageDigest digest = digests.get();
                     digest.update(buffer, offset, length);
                     if (Arrays.equals(digest.digest(), Hex.decode(sha))) {
-                        packs.append(sha, buffer, offset, length);
+                        packs.appendToOwnPack(sha, buffer, offset, length);
                         copiedAhead.add(sha);
                         progress.copiedBlobs.incrementAndGet();
                         progress.copiedBytes.addAndGet(length);
