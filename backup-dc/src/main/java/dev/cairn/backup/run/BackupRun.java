@@ -118,7 +118,7 @@ public final class BackupRun {
                 contentPhase.await();
             }
             held.check();
-            Result r = writeManifest(buckets, (System.nanoTime() - t0) / 1e9);
+            Result r = writeManifest(buckets, t0);
             removeRunState(state.id());
             return r;
         }
@@ -379,7 +379,7 @@ public final class BackupRun {
         }
     }
 
-    private Result writeManifest(List<BucketInfo> buckets, double seconds) throws IOException {
+    private Result writeManifest(List<BucketInfo> buckets, long startNanos) throws IOException {
         Path work = Files.createTempDirectory("cairn-backup-merge");
         try {
             List<Path> chunkFiles = new ArrayList<>();
@@ -417,6 +417,8 @@ public final class BackupRun {
             lease.check();
             target.put(ArchiveLayout.manifest(state.id()), manifest);
             target.sync();
+            // The run's time ends with the manifest in place: until then nothing is backed up.
+            double seconds = (System.nanoTime() - startNanos) / 1e9;
             return new Result(state.id(), state.parent(), resumed, header, trailer, skipped, seconds);
         } finally {
             deleteTree(work);
