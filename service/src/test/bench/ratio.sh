@@ -10,6 +10,7 @@
 #        ./mvnw -pl service -am package -DskipTests; needs wrk, nginx, python3 with boto3)
 #   JAR=x.jar             the build to measure (default service/target/cairn-service.jar)
 #   JARS="old.jar new.jar" several builds, each its own service, measured in alternating order
+#   ACCESS_LOG=INFO        the services' access log level (default WARN: no line per request)
 set -euo pipefail
 ROUNDS=${1:-5}
 SECS=${2:-5}
@@ -36,7 +37,7 @@ cairn_pids=()
 for i in "${!jars[@]}"; do
   java -jar "${jars[$i]}" --server.port="${ports[$i]}" --cairn.data-dir="$WORK/data$i" \
       --cairn.auth.access-key=$KEY --cairn.auth.secret-key=$SECRET \
-      --logging.level.dev.cairn.service.access=WARN >"$WORK/cairn$i.log" 2>&1 & pids+=($!) cairn_pids+=($!)
+      --logging.level.dev.cairn.service.access="${ACCESS_LOG:-WARN}" >"$WORK/cairn$i.log" 2>&1 & pids+=($!) cairn_pids+=($!)
 done
 mkdir -p "$WORK/nginx/www"
 chmod 755 "$WORK" "$WORK/nginx" "$WORK/nginx/www"   # nginx's worker may run as another user

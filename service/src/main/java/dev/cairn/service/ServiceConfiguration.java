@@ -264,6 +264,9 @@ public class ServiceConfiguration {
                         .register(registry);
                 Gauge.builder("cairn.cache.objects.bytes", cached, CachingObjectStore::cachedBytes)
                         .baseUnit("bytes").register(registry);
+                Gauge.builder("cairn.cache.objects.offheap", cached, CachingObjectStore::offHeapBytes)
+                        .description("cached objects' bytes kept off the heap and not yet freed")
+                        .baseUnit("bytes").register(registry);
             }
             if (store instanceof RowCachingObjectStore rows) {
                 rowCacheMeters(registry, rows);

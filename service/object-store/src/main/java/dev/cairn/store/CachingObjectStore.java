@@ -6,12 +6,16 @@ import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Keeps small hot objects (row and bytes) in memory in front of any store, so a hot GET costs no
- * store read. Objects larger than {@code maxObjectBytes} pass through uncached.
+ * store read. Objects larger than {@code maxObjectBytes} pass through uncached. The bytes are kept
+ * off the heap while the off-heap copies, cached or evicted and not yet freed, fit in the same
+ * capacity (and half the JVM's direct memory, {@link DirectCopies}); past it, on the heap. Either
+ * way an entry weighs its bytes.
  *
  * <p>Consistency: a miss loads under the cache's per-key computation, and every write
  * invalidates its key after the store has applied it; an invalidation waits for a load of the
@@ -25,11 +29,13 @@ public final class CachingObjectStore extends ForwardingObjectStore {
 
     private final Cache<CacheKey, Cached> cache;
     private final long maxObjectBytes;
+    private final DirectCopies offHeap;
 
     private record CacheKey(String bucket, String key) {
     }
 
-    private record Cached(ObjectInfo info, byte[] bytes) {
+    /** {@code bytes}: read-only, shared by every read of the entry. */
+    private record Cached(ObjectInfo info, ByteBuffer bytes) {
     }
 
     public CachingObjectStore(ObjectStore delegate, long capacityBytes, long maxObjectBytes) {
@@ -38,10 +44,11 @@ public final class CachingObjectStore extends ForwardingObjectStore {
             throw new IllegalArgumentException("cache sizes must not be negative");
         }
         this.maxObjectBytes = maxObjectBytes;
+        this.offHeap = DirectCopies.within(capacityBytes);
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(capacityBytes)
                 .weigher((CacheKey k, Cached v) -> (int) Math.min(Integer.MAX_VALUE,
-                        v.bytes().length + (long) k.key().length() * 2 + ENTRY_OVERHEAD_BYTES))
+                        v.bytes().capacity() + (long) k.key().length() * 2 + ENTRY_OVERHEAD_BYTES))
                 .recordStats()
                 .build();
     }
@@ -52,6 +59,11 @@ public final class CachingObjectStore extends ForwardingObjectStore {
 
     public long cachedBytes() {
         return cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+    }
+
+    /** Bytes of cached objects kept off the heap and not yet freed, those evicted included. */
+    public long offHeapBytes() {
+        return offHeap.liveBytes();
     }
 
     @Override
@@ -66,14 +78,14 @@ public final class CachingObjectStore extends ForwardingObjectStore {
             // Absent, or too large to cache: the store answers (and owns consistency).
             return delegate.getObject(bucket, key);
         }
-        return new BytesObjectRead(c.info(), c.bytes());
+        return new BufferObjectRead(c.info(), c.bytes());
     }
 
     /** A cache hit; a miss, or a load in flight, is null (never waited for). */
     @Override
     public ObjectRead getObjectIfInMemory(String bucket, String key) {
         Cached c = cache.getIfPresent(new CacheKey(bucket, key));
-        return c == null ? null : new BytesObjectRead(c.info(), c.bytes());
+        return c == null ? null : new BufferObjectRead(c.info(), c.bytes());
     }
 
     private Cached load(CacheKey k) {
@@ -86,9 +98,12 @@ public final class CachingObjectStore extends ForwardingObjectStore {
                 if (r == null || r.info().size() > maxObjectBytes) {
                     return null;
                 }
+                byte[] bytes;
                 try (InputStream in = r.open(0, r.size())) {
-                    return new Cached(r.info(), in.readAllBytes());
+                    bytes = in.readAllBytes();
                 }
+                ByteBuffer direct = offHeap.copyOf(bytes);
+                return new Cached(r.info(), direct != null ? direct : ByteBuffer.wrap(bytes).asReadOnlyBuffer());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -3,6 +3,7 @@ package dev.cairn.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -80,6 +81,50 @@ class CachingObjectStoreTest extends ObjectStoreContractTest {
         store.putObject("b", "big", ObjectAttributes.EMPTY, big, big.md5(), 0, Map.of(), false);
         read("big");
         assertNull(store.getObjectIfInMemory("b", "big"));
+    }
+
+    @Test
+    void hitsAreServedFromOffHeapBytesWithinTheCapacity() throws IOException {
+        store.createBucket("b", BucketAcl.PRIVATE);
+        byte[] bytes = new byte[40 << 10];
+        new java.util.Random(3).nextBytes(bytes);
+        BytesContent content = BytesContent.of(bytes);
+        for (int i = 0; i < 40; i++) {
+            store.putObject("b", "k" + i, ObjectAttributes.EMPTY, content, content.md5(), 0, Map.of(), false);
+            assertArrayEquals(bytes, read("k" + i));
+            assertTrue(((CachingObjectStore) store).offHeapBytes() <= 1 << 20, "off-heap bytes past the capacity");
+        }
+        assertArrayEquals(bytes, read("k39"));
+        try (ObjectRead hit = store.getObjectIfInMemory("b", "k39")) {
+            java.nio.ByteBuffer range = hit.inMemory(100, 1000);
+            assertTrue(range.isReadOnly());
+            assertEquals(1000, range.remaining());
+            assertEquals(java.nio.ByteBuffer.wrap(bytes, 100, 1000), range);
+            try (InputStream in = hit.open(40_000, 960)) {
+                assertArrayEquals(java.util.Arrays.copyOfRange(bytes, 40_000, 40_960), in.readAllBytes());
+            }
+        }
+    }
+
+    @Test
+    void offHeapCopiesCountUntilFreedAndPastTheBudgetThereAreNone() throws InterruptedException {
+        DirectCopies copies = new DirectCopies(100);
+        java.nio.ByteBuffer first = copies.copyOf(new byte[60]);
+        assertTrue(first.isDirect() && first.isReadOnly());
+        assertNull(copies.copyOf(new byte[60]), "past the budget");
+        java.nio.ByteBuffer view = first.slice(10, 20);
+        first = null;
+        System.gc();
+        assertEquals(60, copies.liveBytes(), "a view still holds it");
+        assertEquals(20, view.remaining());
+        view = null;
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (copies.liveBytes() != 0) {
+            assertTrue(System.nanoTime() < deadline, "a copy nothing holds is never counted as freed");
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertTrue(copies.copyOf(new byte[60]).isDirect());
     }
 
     @Test

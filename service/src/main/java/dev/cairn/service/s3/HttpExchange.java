@@ -60,10 +60,11 @@ public interface HttpExchange {
     /**
      * Writes the rest of a body that is all in memory as the last write, without waiting for the
      * client to take it, so that a slow reader holds no thread. {@code written} runs once, when
-     * the bytes are out or the connection failed; until then {@code bytes} must stay unchanged.
+     * the bytes are out or the connection failed, with the number of them the connection took
+     * (all, or fewer when the client left mid-body); until then {@code bytes} must stay unchanged.
      * False when this exchange cannot (nothing is written then, and {@code written} never runs).
      */
-    default boolean writeLastDetached(ByteBuffer bytes, Runnable written) {
+    default boolean writeLastDetached(ByteBuffer bytes, java.util.function.LongConsumer written) {
         return false;
     }
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -226,12 +227,12 @@ final class JettyExchange implements HttpExchange {
     }
 
     @Override
-    public boolean writeLastDetached(ByteBuffer bytes, Runnable written) {
+    public boolean writeLastDetached(ByteBuffer bytes, LongConsumer written) {
         handOverHeaders();
         unfinished.incrementAndGet();
-        SlicedWrite.start(response, bytes, failed -> {
+        SlicedWrite.start(response, bytes, (failed, taken) -> {
             try {
-                written.run();
+                written.accept(taken);
             } finally {
                 finish(failed);
             }

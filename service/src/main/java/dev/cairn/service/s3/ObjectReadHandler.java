@@ -217,10 +217,10 @@ final class ObjectReadHandler {
             Runnable release = pendingAnswers.tryHold(shared, read.size());
             if (release == null) {
                 writeBlocking(r, cached);
+                r.bytesOut += length;
             } else {
                 writeDetached(r, cached, release);
             }
-            r.bytesOut += length;
             return;
         }
         Runnable release = length <= STREAMED_BYTES ? pendingAnswers.tryHold(new Object(), length) : null;
@@ -233,7 +233,6 @@ final class ObjectReadHandler {
                 throw e;
             }
             writeDetached(r, body, release);
-            r.bytesOut += length;
             return;
         }
         boolean slotted = length > STREAMED_BYTES;
@@ -259,11 +258,20 @@ final class ObjectReadHandler {
         }
     }
 
-    /** {@code release} runs once the body is written, or at once when the exchange writes blocking. */
+    /**
+     * {@code release} runs once the body is written, or at once when the exchange writes blocking.
+     * Counts the bytes the connection took: all of them, or fewer when the client left mid-body
+     * (the request's bytes are recorded once the answer is complete, after this count).
+     */
     private static void writeDetached(S3Request r, ByteBuffer body, Runnable release) throws IOException {
-        if (!r.http.writeLastDetached(body, release)) {
+        long length = body.remaining();
+        if (!r.http.writeLastDetached(body, taken -> {
+            r.bytesOut += taken;
+            release.run();
+        })) {
             release.run();
             writeBlocking(r, body);
+            r.bytesOut += length;
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.cairn.service.s3;
 
 import java.nio.ByteBuffer;
-import java.util.function.Consumer;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.IteratingCallback;
@@ -10,8 +9,8 @@ import org.eclipse.jetty.util.IteratingCallback;
  * The rest of a body already in memory, written to Jetty as the response's last writes without
  * waiting: each slice is written when Jetty has taken the one before, from whichever thread Jetty
  * completes that write on. {@code done} runs once, with null when every byte is out, else with
- * why the connection failed (Jetty's idle timeout included). The buffer must stay unchanged until
- * then.
+ * why the connection failed (Jetty's idle timeout included), and the number of bytes the
+ * connection took. The buffer must stay unchanged until then.
  */
 final class SlicedWrite extends IteratingCallback {
     /**
@@ -20,21 +19,35 @@ final class SlicedWrite extends IteratingCallback {
      */
     static final int SLICE = 64 * 1024;
 
+    /** How a detached write ended: {@code failed} null when every byte is out. */
+    interface Done {
+        void ended(Throwable failed, long taken);
+    }
+
     private final Response response;
     private final ByteBuffer rest;
-    private final Consumer<Throwable> done;
+    private final Done done;
+    private final long length;
+    /** The slice being written; Jetty advances its position as the socket takes its bytes. */
+    private ByteBuffer slice;
+    /** Bytes of the body before {@link #slice}. */
+    private long sliceStart;
     private boolean lastWritten;
 
-    private SlicedWrite(Response response, ByteBuffer rest, Consumer<Throwable> done) {
+    private SlicedWrite(Response response, ByteBuffer rest, Done done) {
         this.response = response;
         this.rest = rest;
         this.done = done;
+        this.length = rest.remaining();
     }
 
     /** Starts writing {@code rest}; a body of one slice goes in one write, without the iteration's state. */
-    static void start(Response response, ByteBuffer rest, Consumer<Throwable> done) {
-        if (rest.remaining() <= SLICE) {
-            response.write(true, rest, Callback.from(() -> done.accept(null), done));
+    static void start(Response response, ByteBuffer rest, Done done) {
+        int length = rest.remaining();
+        if (length <= SLICE) {
+            int start = rest.position();
+            response.write(true, rest, Callback.from(() -> done.ended(null, length),
+                    failed -> done.ended(failed, rest.position() - start)));
         } else {
             new SlicedWrite(response, rest, done).iterate();
         }
@@ -46,7 +59,8 @@ final class SlicedWrite extends IteratingCallback {
             return Action.SUCCEEDED;
         }
         int n = Math.min(SLICE, rest.remaining());
-        ByteBuffer slice = rest.slice(rest.position(), n);
+        sliceStart = length - rest.remaining();
+        slice = rest.slice(rest.position(), n);
         rest.position(rest.position() + n);
         lastWritten = !rest.hasRemaining();
         response.write(lastWritten, slice, this);
@@ -55,11 +69,12 @@ final class SlicedWrite extends IteratingCallback {
 
     @Override
     protected void onCompleteSuccess() {
-        done.accept(null);
+        done.ended(null, length);
     }
 
     @Override
     protected void onCompleteFailure(Throwable cause) {
-        done.accept(cause);
+        long taken = slice == null ? 0 : sliceStart + slice.position();
+        done.ended(cause, taken);
     }
 }

@@ -113,7 +113,7 @@ final class FuzzExchange implements HttpExchange {
 
     /** Written at once on an exchange that may not block; declined (written blocking) on the others. */
     @Override
-    public boolean writeLastDetached(ByteBuffer bytes, Runnable written) {
+    public boolean writeLastDetached(ByteBuffer bytes, java.util.function.LongConsumer written) {
         if (mayBlock) {
             return false;
         }
@@ -121,7 +121,7 @@ final class FuzzExchange implements HttpExchange {
         byte[] chunk = new byte[bytes.remaining()];
         bytes.get(chunk);
         responseBody.write(chunk, 0, chunk.length);
-        written.run();
+        written.accept(chunk.length);
         return true;
     }
 

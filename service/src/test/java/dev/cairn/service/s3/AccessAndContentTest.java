@@ -271,7 +271,8 @@ class AccessAndContentTest extends ServiceTestSupport {
         String text = prom.body();
         for (String metric : List.of("cairn_s3_requests_seconds_count{operation=\"PutObject\"",
                 "cairn_s3_requests_seconds_bucket{operation=\"GetObject\"", "cairn_s3_bytes_in_bytes_total",
-                "cairn_s3_bytes_out_bytes_total", "cairn_store_dedup_ratio", "cairn_engine_memtable_bytes")) {
+                "cairn_s3_bytes_out_bytes_total", "cairn_store_dedup_ratio", "cairn_engine_memtable_bytes",
+                "logback_events_total{level=\"warn\"")) {
             assertTrue(text.contains(metric), metric);
         }
         assertTrue(text.contains("cairn_s3_errors_total{code=\""), "errors by code");
@@ -279,6 +280,9 @@ class AccessAndContentTest extends ServiceTestSupport {
                 .findFirst().orElseThrow().split(" ")[1]);
         assertTrue(ratio > 1.0, "a duplicate was written: " + ratio);
         assertNotNull(Map.of());
+        // Log events are counted by an appender: no turbo filter for every level check to consult.
+        assertTrue(((ch.qos.logback.classic.LoggerContext) org.slf4j.LoggerFactory.getILoggerFactory())
+                .getTurboFilterList().isEmpty(), "logback turbo filters");
     }
 
     private static int statusOf(Runnable call) {

@@ -149,11 +149,19 @@ class SlowSmallReadersTest {
             s3.putObject(b -> b.bucket("stops").key("object"), RequestBody.fromBytes(object));
             int port = StandaloneService.port(ctx);
             smallSendBuffers(ctx);
+            io.micrometer.core.instrument.MeterRegistry meters = ctx.getBean(io.micrometer.core.instrument.MeterRegistry.class);
+            io.micrometer.core.instrument.Timer gets = meters.get("cairn.s3.requests").tag("operation", "GetObject").timer();
+            io.micrometer.core.instrument.Counter bytesOut = meters.get("cairn.s3.bytes.out").counter();
+            double outBefore = bytesOut.count();
 
             try (Socket reader = slowReader(port, "/stops/object")) {
                 String status = line(reader.getInputStream());
                 assertTrue(status.startsWith("HTTP/1.1 200"), status);
                 awaitZero(pending::used, "the stopped reader's answer was not given back");
+                awaitZero(() -> 1 - gets.count(), "the stopped reader's GET was not recorded");
+                // Only what the connection took counts as sent, not the whole answer.
+                double sent = bytesOut.count() - outBefore;
+                assertTrue(sent > 0 && sent < object.length, "bytes out: " + sent);
                 // What the kernel's buffers held, then the end: the service closed the connection.
                 long received = 0;
                 try {
