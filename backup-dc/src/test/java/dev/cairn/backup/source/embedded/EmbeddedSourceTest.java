@@ -1,5 +1,6 @@
 package dev.cairn.backup.source.embedded;
 
+import dev.cairn.backup.ServiceProcess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -51,7 +52,7 @@ class EmbeddedSourceTest {
         Files.writeString(dir.resolve("secret-" + secret.length()), secret + "\n");
         SourceOptions o = new SourceOptions();
         o.kind = SourceOptions.Kind.embedded;
-        o.serviceUrl = service.url();
+        o.serviceUrl = service.endpoint();
         o.adminAccessKeyFile = dir.resolve("access");
         o.adminSecretKeyFile = dir.resolve("secret-" + secret.length());
         o.readRate = "0";

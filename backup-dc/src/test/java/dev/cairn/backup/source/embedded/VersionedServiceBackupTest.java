@@ -1,5 +1,6 @@
 package dev.cairn.backup.source.embedded;
 
+import dev.cairn.backup.ServiceProcess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -118,7 +119,7 @@ class VersionedServiceBackupTest {
             seed(s3);
             before = versions(s3);
             int exit = Main.commandLine(BackupSources::open).execute("run", "--source", "embedded",
-                    "--service-url", service.url(), "--admin-access-key-file", dir.resolve("access").toString(),
+                    "--service-url", service.endpoint(), "--admin-access-key-file", dir.resolve("access").toString(),
                     "--admin-secret-key-file", dir.resolve("secret").toString(),
                     "--target", "dir:" + dir.resolve("archive"), "--checkpoint-rows", "2");
             assertEquals(0, exit);
