@@ -8,12 +8,14 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -93,6 +95,7 @@ final class MultipartUploads implements AutoCloseable {
         PendingUpload pending = new PendingUpload(bucket, key, uploadId);
         boolean completed = false;
         List<Future<CompletedPart>> sent = new ArrayList<>(partSizes.length);
+        AtomicBoolean stopped = new AtomicBoolean();
         try (PartStreams streams = new PartStreams(content)) {
             journal.started(pending);
             long offset = 0;
@@ -114,6 +117,9 @@ final class MultipartUploads implements AutoCloseable {
                     }
                     sent.add(partSenders.submit(() -> {
                         try {
+                            if (stopped.get()) {
+                                throw new CancellationException("the upload failed");
+                            }
                             return uploadPart(bucket, key, uploadId, number, RequestBody.fromContentProvider(
                                     ContentStreamProvider.fromByteArrayUnsafe(buffer), size, "application/octet-stream"));
                         } finally {
@@ -150,12 +156,29 @@ final class MultipartUploads implements AutoCloseable {
                     + " parts was interrupted", e);
         } finally {
             if (!completed) {
-                for (Future<CompletedPart> f : sent) {
-                    f.cancel(true);
-                }
+                stopped.set(true);
+                settle(sent);
                 if (abort(bucket, key, uploadId)) {
                     journal.ended(pending);
                 }
+            }
+        }
+    }
+
+    /**
+     * Waits for the parts under way, so that none reaches the upload after its abort; when the
+     * restore is stopping (the thread interrupted), interrupts them instead and leaves the flag set.
+     */
+    private static void settle(List<Future<CompletedPart>> sent) {
+        for (Future<CompletedPart> f : sent) {
+            try {
+                f.get();
+            } catch (ExecutionException | CancellationException e) {
+                // The failure being thrown is the upload's own.
+            } catch (InterruptedException e) {
+                sent.forEach(s -> s.cancel(true));
+                Thread.currentThread().interrupt();
+                return;
             }
         }
     }

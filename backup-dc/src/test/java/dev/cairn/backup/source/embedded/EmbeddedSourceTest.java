@@ -1,6 +1,5 @@
 package dev.cairn.backup.source.embedded;
 
-import dev.cairn.backup.ServiceProcess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -8,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.backup.ServiceProcess;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.source.BackupSources;
 import dev.cairn.backup.source.SourceOptions;

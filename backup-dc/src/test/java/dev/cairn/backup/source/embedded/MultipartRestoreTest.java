@@ -1,10 +1,10 @@
 package dev.cairn.backup.source.embedded;
 
-import dev.cairn.backup.ServiceProcess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import dev.cairn.backup.ServiceProcess;
 import dev.cairn.store.cassandra.CassandraSessions;
 import dev.cairn.store.cassandra.LocalCassandraCluster;
 import java.io.ByteArrayOutputStream;

@@ -1,7 +1,6 @@
 package dev.cairn.backup.source.embedded;
 
 import dev.cairn.backup.ServiceProcess;
-
 import dev.cairn.backup.archive.BackupRow;
 import dev.cairn.backup.restore.Restore;
 import dev.cairn.backup.restore.RestoreDestination;
@@ -10,6 +9,7 @@ import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ContentSource;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,7 +33,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * single-part images. Each round restores, in alternating order, {@code multi} by its recorded
  * parts, {@code multi} with one PUT per object (what a restore into S3 did before part layouts
  * were kept), and {@code single}, through the client the restore command makes. Prints a table of
- * medians, the ratio of the two {@code multi} rates (median of the rounds' ratios) and one JSON line.
+ * medians (with the CPU seconds per GB of the destination service and of this JVM, which runs
+ * the restore), the ratio of the two {@code multi} rates (median of the rounds' ratios) and one
+ * JSON line.
  */
 @Tag("integration")
 class S3RestoreThroughputBench {
@@ -79,9 +81,12 @@ class S3RestoreThroughputBench {
                             false);
                     RestoreDestination d = c.contains("recorded") || c.startsWith("single") ? s3 : new OnePut(s3);
                     try {
+                        double server = cpuSeconds(into.pid());
+                        double job = jobCpuSeconds();
                         Restore.Result r = RestoreFixture.restore(archive, id, d, Set.of(c.substring(0, c.indexOf(','))), true,
                                 Restore.DEFAULT_THREADS);
-                        runs.get(c).add(new double[] {r.objects(), r.bytes(), r.seconds()});
+                        runs.get(c).add(new double[] {r.objects(), r.bytes(), r.seconds(), cpuSeconds(into.pid()) - server,
+                                jobCpuSeconds() - job});
                     } finally {
                         d.close();
                     }
@@ -89,14 +94,19 @@ class S3RestoreThroughputBench {
             }
         }
         StringBuilder json = new StringBuilder("{\"bench\":\"s3-restore\",\"rounds\":" + rounds);
-        System.out.printf("%-24s %10s %12s %10s %10s%n", "restore into S3", "objects", "bytes", "MB/s", "objects/s");
+        System.out.printf("%-24s %10s %12s %10s %10s %16s %16s%n", "restore into S3", "objects", "bytes", "MB/s", "objects/s",
+                "server CPU s/GB", "job CPU s/GB");
         for (String c : cases) {
             List<double[]> rs = runs.get(c);
             double mbs = median(rs.stream().mapToDouble(r -> r[1] / r[2] / 1e6).toArray());
             double ops = median(rs.stream().mapToDouble(r -> r[0] / r[2]).toArray());
-            System.out.printf("%-24s %10.0f %12.0f %10.1f %10.0f%n", c, rs.get(0)[0], rs.get(0)[1], mbs, ops);
+            double server = median(rs.stream().mapToDouble(r -> r[3] / (r[1] / 1e9)).toArray());
+            double job = median(rs.stream().mapToDouble(r -> r[4] / (r[1] / 1e9)).toArray());
+            System.out.printf("%-24s %10.0f %12.0f %10.1f %10.0f %16.1f %16.1f%n", c, rs.get(0)[0], rs.get(0)[1], mbs, ops,
+                    server, job);
             String name = c.replaceAll("[^a-z]+", "_");
-            json.append(String.format(",\"%s_mb_s\":%.1f,\"%s_objects_s\":%.0f", name, mbs, name, ops));
+            json.append(String.format(",\"%s_mb_s\":%.1f,\"%s_objects_s\":%.0f,\"%s_server_cpu_s_per_gb\":%.1f,"
+                    + "\"%s_job_cpu_s_per_gb\":%.1f", name, mbs, name, ops, name, server, name, job));
         }
         double[] ratios = new double[rounds];
         for (int round = 0; round < rounds; round++) {
@@ -107,6 +117,19 @@ class S3RestoreThroughputBench {
                 java.util.Arrays.toString(Arrays.stream(ratios).map(r -> Math.round(r * 100) / 100.0).toArray()));
         json.append(String.format(",\"multipart_to_put_ratio\":%.2f", ratio));
         System.out.println(json.append("}"));
+    }
+
+    /** The process's user and system CPU seconds, from /proc (clock ticks of 10 ms). */
+    private static double cpuSeconds(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+    }
+
+    /** This JVM's CPU seconds: the restore's, with its JIT and GC. */
+    private static double jobCpuSeconds() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime() / 1e9;
     }
 
     private static double median(double[] v) {

@@ -1,10 +1,10 @@
 package dev.cairn.backup.source.embedded;
 
-import dev.cairn.backup.ServiceProcess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.backup.ServiceProcess;
 import dev.cairn.backup.archive.BackupRow;
 import dev.cairn.backup.restore.RestoreDestination;
 import dev.cairn.backup.restore.S3Destination;

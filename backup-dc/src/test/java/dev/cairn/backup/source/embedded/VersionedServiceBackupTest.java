@@ -1,10 +1,10 @@
 package dev.cairn.backup.source.embedded;
 
-import dev.cairn.backup.ServiceProcess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.backup.Main;
+import dev.cairn.backup.ServiceProcess;
 import dev.cairn.backup.source.BackupSources;
 import dev.cairn.backup.source.SourceTestContent;
 import java.nio.file.Files;
