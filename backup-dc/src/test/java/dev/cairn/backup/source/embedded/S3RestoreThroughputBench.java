@@ -32,7 +32,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@code multi} holds multipart objects (four parts, the last small), bucket {@code single}
  * single-part images. Each round restores, in alternating order, {@code multi} by its recorded
  * parts, {@code multi} with one PUT per object (what a restore into S3 did before part layouts
- * were kept), and {@code single}, through the client the restore command makes. Prints a table of
+ * were kept), and {@code single}, through the client the restore command makes, after one round
+ * that warms the JIT up and is not counted. Prints a table of
  * medians (with the CPU seconds per GB of the destination service and of this JVM, which runs
  * the restore), the ratio of the two {@code multi} rates (median of the rounds' ratios) and one
  * JSON line.
@@ -71,9 +72,9 @@ class S3RestoreThroughputBench {
         List<String> cases = List.of("multi, recorded parts", "multi, one PUT each", "single, one PUT each");
         cases.forEach(c -> runs.put(c, new ArrayList<>()));
         try (ServiceProcess into = fixture.start("into", RestoreFixture.MIN_PART)) {
-            for (int round = 0; round < rounds; round++) {
+            for (int round = -1; round < rounds; round++) {
                 List<String> order = new ArrayList<>(cases);
-                if (round % 2 == 1) {
+                if (round % 2 != 0) {
                     java.util.Collections.reverse(order);
                 }
                 for (String c : order) {
@@ -85,8 +86,10 @@ class S3RestoreThroughputBench {
                         double job = jobCpuSeconds();
                         Restore.Result r = RestoreFixture.restore(archive, id, d, Set.of(c.substring(0, c.indexOf(','))), true,
                                 Restore.DEFAULT_THREADS);
-                        runs.get(c).add(new double[] {r.objects(), r.bytes(), r.seconds(), cpuSeconds(into.pid()) - server,
-                                jobCpuSeconds() - job});
+                        if (round >= 0) {
+                            runs.get(c).add(new double[] {r.objects(), r.bytes(), r.seconds(), cpuSeconds(into.pid()) - server,
+                                    jobCpuSeconds() - job});
+                        }
                     } finally {
                         d.close();
                     }
