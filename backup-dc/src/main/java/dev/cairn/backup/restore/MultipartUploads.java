@@ -3,13 +3,24 @@ package dev.cairn.backup.restore;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectInfo;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
@@ -18,20 +29,38 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Writes a multipart object into S3 as it was uploaded: CreateMultipartUpload with the object's
- * headers, one UploadPart per recorded part size, streamed from the blob in one pass
- * ({@link PartStreams}, the blob's SHA-256 checked at its end, before the upload is completed),
- * then CompleteMultipartUpload. Same part sizes and bytes give the same part MD5s, so the ETag
- * ({@code md5-of-md5s-N}) and parts are the original's. Any failure, an interrupt included,
+ * headers, recorded in the restore's {@link UploadJournal} before any part is sent, one UploadPart
+ * per recorded part size, then CompleteMultipartUpload. The blob is read once, in order
+ * ({@link PartStreams}; its SHA-256 is checked at its last byte, before the upload is completed);
+ * each part up to {@link #BUFFER_BYTES} is read into a buffer of its own and sent from it while
+ * the next ones are read, up to {@link #PARTS_IN_FLIGHT} parts of one upload at once and
+ * {@link #BUFFER_BYTES} of buffers for all uploads together (a larger part is streamed from the
+ * blob). Sending the parts of an object one after the other made a multipart object cost several
+ * request latencies more than one PUT. Same part sizes and bytes give the same part MD5s, so the
+ * ETag ({@code md5-of-md5s-N}) and parts are the original's. Any failure, an interrupt included,
  * aborts the upload, so none is left behind. A destination that refuses the part sizes
  * (EntityTooSmall: parts under its minimum, which a Cairn configured with a smaller
  * {@code min-part-size} accepted) gets the object with one PUT instead, counted in
  * {@link #warnings}.
  */
-final class MultipartUploads {
+final class MultipartUploads implements AutoCloseable {
+    /** Parts of one upload sent at once. */
+    static final int PARTS_IN_FLIGHT = 4;
+    /** Bytes of part buffers held at once by all uploads of a destination. */
+    static final int BUFFER_BYTES = 64 << 20;
+    /** Threads sending buffered parts: with the uploads' own requests, within the client's connections. */
+    static final int PART_THREADS = 16;
     private static final int WARNING_EXAMPLES = 5;
 
     private final S3Client s3;
     private final String description;
+    private final Semaphore bufferKiB = new Semaphore(BUFFER_BYTES >> 10, true);
+    private final ExecutorService partSenders = Executors.newFixedThreadPool(PART_THREADS, r -> {
+        Thread t = new Thread(r, "restore-part");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile UploadJournal journal = UploadJournal.NONE;
     private final AtomicLong refused = new AtomicLong();
     private final AtomicReference<List<String>> refusedExamples = new AtomicReference<>(List.of());
     private final AtomicLong otherEtag = new AtomicLong();
@@ -42,6 +71,10 @@ final class MultipartUploads {
         this.description = description;
     }
 
+    void recordUploads(UploadJournal journal) {
+        this.journal = journal;
+    }
+
     /**
      * Writes the object in parts of {@code partSizes}; false, having written nothing, when the
      * destination refuses those sizes (the caller writes it with one PUT).
@@ -49,45 +82,141 @@ final class MultipartUploads {
     boolean put(PutObjectRequest headers, ObjectInfo row, long[] partSizes, ContentSource content) throws IOException {
         String bucket = headers.bucket();
         String key = headers.key();
+        if (Arrays.stream(partSizes).sum() != row.size()) {
+            throw new IOException(bucket + "/" + key + ": its part sizes add up to " + Arrays.stream(partSizes).sum()
+                    + " bytes, not its size " + row.size() + " (damaged manifest row)");
+        }
         String uploadId;
         try {
             uploadId = s3.createMultipartUpload(create(headers)).uploadId();
         } catch (SdkException e) {
             throw fail("cannot start a multipart upload of " + bucket + "/" + key, e);
         }
+        PendingUpload pending = new PendingUpload(bucket, key, uploadId);
         boolean completed = false;
+        List<Future<CompletedPart>> sent = new ArrayList<>(partSizes.length);
+        AtomicBoolean stopped = new AtomicBoolean();
         try (PartStreams streams = new PartStreams(content)) {
-            List<CompletedPart> done = new ArrayList<>(partSizes.length);
+            journal.started(pending);
             long offset = 0;
             for (int i = 0; i < partSizes.length; i++) {
                 int number = i + 1;
                 long size = partSizes[i];
-                String etag = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(number)
-                                .contentLength(size),
-                        RequestBody.fromContentProvider(streams.part(offset, size), size, "application/octet-stream"))
-                        .eTag();
-                done.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+                if (sent.size() >= PARTS_IN_FLIGHT) {
+                    sent.get(sent.size() - PARTS_IN_FLIGHT).get();
+                }
+                if (size <= BUFFER_BYTES) {
+                    int kib = (int) ((size + 1023) >> 10);
+                    bufferKiB.acquire(kib);
+                    byte[] buffer;
+                    try (InputStream in = streams.part(offset, size).newStream()) {
+                        buffer = in.readNBytes((int) size);
+                    } catch (IOException | RuntimeException e) {
+                        bufferKiB.release(kib);
+                        throw e;
+                    }
+                    sent.add(partSenders.submit(() -> {
+                        try {
+                            if (stopped.get()) {
+                                throw new CancellationException("the upload failed");
+                            }
+                            return uploadPart(bucket, key, uploadId, number, RequestBody.fromContentProvider(
+                                    ContentStreamProvider.fromByteArrayUnsafe(buffer), size, "application/octet-stream"));
+                        } finally {
+                            bufferKiB.release(kib);
+                        }
+                    }));
+                } else {
+                    CompletedPart part = uploadPart(bucket, key, uploadId, number,
+                            RequestBody.fromContentProvider(streams.part(offset, size), size, "application/octet-stream"));
+                    sent.add(CompletableFuture.completedFuture(part));
+                }
                 offset += size;
+            }
+            List<CompletedPart> done = new ArrayList<>(partSizes.length);
+            for (Future<CompletedPart> f : sent) {
+                done.add(f.get());
             }
             String etag = s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
                     .multipartUpload(m -> m.parts(done))).eTag();
             completed = true;
+            journal.ended(pending);
             String want = row.etag();
             if (want != null && etag != null && !unquoted(etag).equals(unquoted(want))) {
                 note(otherEtag, otherEtagExamples, bucket + "/" + key + " (" + unquoted(etag) + ", was " + unquoted(want) + ")");
             }
             return true;
-        } catch (S3Exception e) {
-            if (e.awsErrorDetails() != null && "EntityTooSmall".equals(e.awsErrorDetails().errorCode())) {
-                note(refused, refusedExamples, bucket + "/" + key);
-                return false;
-            }
-            throw fail("cannot write " + bucket + "/" + key + " in " + partSizes.length + " parts", e);
+        } catch (ExecutionException e) {
+            return failed(e.getCause(), bucket, key, partSizes.length);
         } catch (SdkException | UncheckedIOException e) {
-            throw fail("cannot write " + bucket + "/" + key + " in " + partSizes.length + " parts", e);
+            return failed(e, bucket, key, partSizes.length);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(description + ": writing " + bucket + "/" + key + " in " + partSizes.length
+                    + " parts was interrupted", e);
         } finally {
             if (!completed) {
-                abort(bucket, key, uploadId);
+                stopped.set(true);
+                settle(sent);
+                if (abort(bucket, key, uploadId)) {
+                    journal.ended(pending);
+                }
+            }
+        }
+    }
+
+    /**
+     * Waits for the parts under way, so that none reaches the upload after its abort; when the
+     * restore is stopping (the thread interrupted), interrupts them instead and leaves the flag set.
+     */
+    private static void settle(List<Future<CompletedPart>> sent) {
+        for (Future<CompletedPart> f : sent) {
+            try {
+                f.get();
+            } catch (ExecutionException | CancellationException e) {
+                // The failure being thrown is the upload's own.
+            } catch (InterruptedException e) {
+                sent.forEach(s -> s.cancel(true));
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private CompletedPart uploadPart(String bucket, String key, String uploadId, int number, RequestBody body) {
+        long size = body.optionalContentLength().orElseThrow();
+        String etag = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(number)
+                .contentLength(size), body).eTag();
+        return CompletedPart.builder().partNumber(number).eTag(etag).build();
+    }
+
+    /** False when the destination refused the part sizes; otherwise throws the failure. */
+    private boolean failed(Throwable e, String bucket, String key, int parts) throws IOException {
+        if (e instanceof S3Exception s3e && s3e.awsErrorDetails() != null
+                && "EntityTooSmall".equals(s3e.awsErrorDetails().errorCode())) {
+            note(refused, refusedExamples, bucket + "/" + key);
+            return false;
+        }
+        if (e instanceof IOException io) {
+            throw io;
+        }
+        throw fail("cannot write " + bucket + "/" + key + " in " + parts + " parts",
+                e instanceof Exception x ? x : new RuntimeException(e));
+    }
+
+    /** Aborts the uploads a killed restore recorded; one that is gone already (completed or aborted) is skipped. */
+    void abortLeftovers(List<PendingUpload> uploads) throws IOException {
+        for (PendingUpload u : uploads) {
+            try {
+                s3.abortMultipartUpload(b -> b.bucket(u.bucket()).key(u.key()).uploadId(u.uploadId()));
+            } catch (S3Exception e) {
+                if (e.statusCode() != 404) {
+                    throw fail("cannot abort the multipart upload " + u.uploadId() + " of " + u.bucket() + "/" + u.key()
+                            + " that an interrupted restore left", e);
+                }
+            } catch (SdkException e) {
+                throw fail("cannot abort the multipart upload " + u.uploadId() + " of " + u.bucket() + "/" + u.key()
+                        + " that an interrupted restore left", e);
             }
         }
     }
@@ -104,12 +233,14 @@ final class MultipartUploads {
     }
 
     /** Aborts even when the thread was interrupted (the restore stopping): the flag is set again after. */
-    private void abort(String bucket, String key, String uploadId) {
+    private boolean abort(String bucket, String key, String uploadId) {
         boolean interrupted = Thread.interrupted();
         try {
             s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
+            return true;
         } catch (SdkException e) {
-            // The failure being thrown says what went wrong; a leftover upload is listed by ListMultipartUploads.
+            // The failure being thrown says what went wrong; the journal keeps the upload for a resumed restore to abort.
+            return false;
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
@@ -144,6 +275,11 @@ final class MultipartUploads {
 
     private static String unquoted(String etag) {
         return etag.replace("\"", "");
+    }
+
+    @Override
+    public void close() {
+        partSenders.shutdownNow();
     }
 
     private IOException fail(String what, Exception e) {

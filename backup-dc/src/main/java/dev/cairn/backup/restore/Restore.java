@@ -53,13 +53,24 @@ public final class Restore {
      * The restore state file's content. {@code keysBefore}: while a batch of a replay that may
      * write on top of other versions ({@code --allow-non-empty}) is written, how many versions
      * each key of the batch held before, in the batch's order; null otherwise (and in files
-     * written before it existed).
+     * written before it existed). {@code uploads}: the multipart uploads started at the
+     * destination and not completed when the file was written (null in files written before it
+     * existed: none).
      */
     public record State(String backupId, String destination, String filter, long rowsDone, long objects, long bytes,
-                        boolean finished, int pass, List<Integer> keysBefore) {
+                        boolean finished, int pass, List<Integer> keysBefore, List<PendingUpload> uploads) {
         State(String backupId, String destination, String filter, long rowsDone, long objects, long bytes,
               boolean finished, int pass) {
-            this(backupId, destination, filter, rowsDone, objects, bytes, finished, pass, null);
+            this(backupId, destination, filter, rowsDone, objects, bytes, finished, pass, null, null);
+        }
+
+        public State(String backupId, String destination, String filter, long rowsDone, long objects, long bytes,
+                     boolean finished, int pass, List<Integer> keysBefore) {
+            this(backupId, destination, filter, rowsDone, objects, bytes, finished, pass, keysBefore, null);
+        }
+
+        State withUploads(List<PendingUpload> inFlight) {
+            return new State(backupId, destination, filter, rowsDone, objects, bytes, finished, pass, keysBefore, inFlight);
         }
     }
 
@@ -71,6 +82,7 @@ public final class Restore {
     private final boolean allowNonEmpty;
     private final int threads;
     private final PrintStream log;
+    private RestoreStateFile stateFile;
 
     /**
      * @param buckets only these buckets; empty for all
@@ -142,7 +154,13 @@ public final class Restore {
                 header = new ManifestReader(manifestName, in).header();
             }
             prepareBuckets(header, resumed);
-            archive.put(stateName, Json.write(state));
+            if (state.uploads() != null && !state.uploads().isEmpty()) {
+                log.println("aborting " + state.uploads().size() + " multipart upload(s) the interrupted restore left");
+                destination.abortUploads(state.uploads());
+            }
+            stateFile = new RestoreStateFile(archive, stateName, state);
+            destination.recordUploads(stateFile);
+            stateFile.save(state);
             boolean interruptedBatch = resumed;
             for (int pass = state.pass(); pass < passes; pass++) {
                 if (passes > 1) {
@@ -165,7 +183,7 @@ public final class Restore {
                 }
                 state = new State(backupId, destination.describe(), filter(), last ? state.rowsDone() : 0,
                         state.objects(), state.bytes(), last, last ? pass : pass + 1);
-                archive.put(stateName, Json.write(state));
+                stateFile.save(state);
             }
             return new Result(state.objects(), state.bytes(), resumed, false, (System.nanoTime() - t0) / 1e9);
         } finally {
@@ -240,7 +258,7 @@ public final class Restore {
                 if (submitted > state.rowsDone() || row == null) {
                     state = new State(backupId, destination.describe(), filter(), Math.max(submitted, state.rowsDone()),
                             objects, bytes, false, pass);
-                    archive.put(stateName, Json.write(state));
+                    stateFile.save(state);
                     interrupted = false;
                 }
                 cut = submitted;
@@ -307,7 +325,7 @@ public final class Restore {
             }
             state = new State(state.backupId(), state.destination(), state.filter(), state.rowsDone(), state.objects(),
                     state.bytes(), false, state.pass(), List.copyOf(before));
-            archive.put(stateName, Json.write(state));
+            stateFile.save(state);
         }
         for (int i = 0; i < keys.size(); i++) {
             ReplayPasses.Slice slice = keys.get(i);

@@ -85,6 +85,20 @@ public interface RestoreDestination extends AutoCloseable {
         throw new UnsupportedOperationException(describe() + " does not replay versions");
     }
 
+    /**
+     * The journal in which the destination records each multipart upload it starts, before its
+     * first part ({@link Restore} keeps it in the restore's state file); given before any write.
+     */
+    default void recordUploads(UploadJournal journal) {
+    }
+
+    /** Aborts the multipart uploads an interrupted restore recorded and did not complete. */
+    default void abortUploads(List<PendingUpload> uploads) throws IOException {
+        if (!uploads.isEmpty()) {
+            throw new IOException(describe() + " starts no multipart uploads, but " + uploads.size() + " are recorded");
+        }
+    }
+
     /** What the restore should report it wrote otherwise than recorded (each line counted, with examples). */
     default List<String> warnings() {
         return List.of();

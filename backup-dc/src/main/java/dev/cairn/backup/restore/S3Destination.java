@@ -269,6 +269,16 @@ public final class S3Destination implements RestoreDestination {
         return req.build();
     }
 
+    @Override
+    public void recordUploads(UploadJournal journal) {
+        multipart.recordUploads(journal);
+    }
+
+    @Override
+    public void abortUploads(List<PendingUpload> uploads) throws IOException {
+        multipart.abortLeftovers(uploads);
+    }
+
     /** Multipart objects written with one PUT because the destination refused their parts; the ETag warnings. */
     @Override
     public List<String> warnings() {
@@ -295,6 +305,7 @@ public final class S3Destination implements RestoreDestination {
 
     @Override
     public void close() {
+        multipart.close();
         s3.close();
     }
 }

@@ -18,7 +18,15 @@ class RestoreStateTest {
         assertEquals(2, s.pass());
         assertEquals(1000, s.rowsDone());
         assertNull(s.keysBefore());
+        assertNull(s.uploads());
         Restore.State withCounts = new Restore.State("b1", "s3 x", "f", 1000, 7, 9, false, 1, List.of(3, 0, 5));
         assertEquals(withCounts, Json.read(Json.write(withCounts), Restore.State.class, "state"));
+    }
+
+    @Test
+    void theUploadsInFlightAreReadBack() throws IOException {
+        Restore.State s = new Restore.State("b1", "s3 x", "f", 1000, 7, 9, false, 0, null,
+                List.of(new PendingUpload("photos", "a/b.tif", "0123abcd")));
+        assertEquals(s, Json.read(Json.write(s), Restore.State.class, "state"));
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.backup.ServiceProcess;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.source.BackupSources;
 import dev.cairn.backup.source.SourceOptions;
@@ -51,7 +52,7 @@ class EmbeddedSourceTest {
         Files.writeString(dir.resolve("secret-" + secret.length()), secret + "\n");
         SourceOptions o = new SourceOptions();
         o.kind = SourceOptions.Kind.embedded;
-        o.serviceUrl = service.url();
+        o.serviceUrl = service.endpoint();
         o.adminAccessKeyFile = dir.resolve("access");
         o.adminSecretKeyFile = dir.resolve("secret-" + secret.length());
         o.readRate = "0";

@@ -4,23 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.backup.Main;
+import dev.cairn.backup.ServiceProcess;
 import dev.cairn.backup.archive.BackupRow;
-import dev.cairn.backup.report.Progress;
-import dev.cairn.backup.report.RunReport;
-import dev.cairn.backup.restore.Restore;
 import dev.cairn.backup.restore.RestoreDestination;
 import dev.cairn.backup.restore.S3Destination;
-import dev.cairn.backup.run.Json;
-import dev.cairn.backup.source.BackupSources;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Versioning;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -41,61 +33,49 @@ import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
  */
 @Tag("integration")
 class NonEmptyReplayResumeTest {
-    private static final String ACCESS = "BACKUPTESTKEY";
-    private static final String SECRET = "backup-test-secret-0123456789";
-
     @TempDir
     Path dir;
 
     private List<String> source;
 
-    private String backup() throws Exception {
-        Files.writeString(dir.resolve("access"), ACCESS + "\n");
-        Files.writeString(dir.resolve("secret"), SECRET + "\n");
-        Path report = dir.resolve("report.json");
-        try (ServiceProcess service = ServiceProcess.start(dir.resolve("data"), ACCESS, SECRET);
-             S3Client s3 = service.client(ACCESS, SECRET)) {
-            SuspendedReplayTest.seed(s3);
-            source = SuspendedReplayTest.listing(s3);
-            assertEquals(0, Main.commandLine(BackupSources::open).execute("run", "--source", "embedded",
-                    "--service-url", service.url(), "--admin-access-key-file", dir.resolve("access").toString(),
-                    "--admin-secret-key-file", dir.resolve("secret").toString(),
-                    "--target", "dir:" + dir.resolve("archive"), "--report", report.toString()));
+    private String backup(RestoreFixture fixture) throws Exception {
+        try (ServiceProcess service = fixture.start("data"); S3Client s3 = fixture.client(service)) {
+            RestoreFixture.seedSuspended(s3);
+            source = RestoreFixture.versionListing(s3);
+            return fixture.backup(service);
         }
-        return Json.read(Files.readAllBytes(report), RunReport.class, "report").backupId();
     }
 
     /** Versions with ids (never a null one) of the backup's keys, and of a key the backup lacks. */
     private static void preExisting(S3Client s3) {
         s3.createBucket(r -> r.bucket("photos"));
         s3.putBucketVersioning(r -> r.bucket("photos").versioningConfiguration(c -> c.status(BucketVersioningStatus.ENABLED)));
-        SuspendedReplayTest.put(s3, "photos", "middle", "pre-m1");
-        SuspendedReplayTest.put(s3, "photos", "middle", "pre-m2");
-        SuspendedReplayTest.put(s3, "photos", "ids-only", "pre-i1");
-        SuspendedReplayTest.put(s3, "photos", "top", "pre-t1");
+        RestoreFixture.put(s3, "photos", "middle", "pre-m1");
+        RestoreFixture.put(s3, "photos", "middle", "pre-m2");
+        RestoreFixture.put(s3, "photos", "ids-only", "pre-i1");
+        RestoreFixture.put(s3, "photos", "top", "pre-t1");
         s3.deleteObject(r -> r.bucket("photos").key("top"));
-        SuspendedReplayTest.put(s3, "photos", "other", "pre-o1");
+        RestoreFixture.put(s3, "photos", "other", "pre-o1");
     }
 
     private static final int PRE_EXISTING = 6;
 
     @Test
     void aReplayOnTopOfOtherVersionsCutOffInEachPassResumesToExactlyTheUninterruptedResult() throws Exception {
-        String id = backup();
-        DirectoryTarget archive = new DirectoryTarget(dir.resolve("archive"));
+        RestoreFixture fixture = new RestoreFixture(dir);
+        String id = backup(fixture);
+        DirectoryTarget archive = new DirectoryTarget(fixture.archive());
         List<String> reference;
-        try (ServiceProcess once = ServiceProcess.start(dir.resolve("once"), ACCESS, SECRET);
-             S3Client s3 = once.client(ACCESS, SECRET)) {
+        try (ServiceProcess once = fixture.start("once"); S3Client s3 = fixture.client(once)) {
             preExisting(s3);
-            restore(archive, id, new S3Destination(once.client(ACCESS, SECRET), "s3 " + once.url(), true));
-            reference = SuspendedReplayTest.listing(s3);
+            restore(archive, id, new S3Destination(fixture.client(once), "s3 " + once.endpoint(), true));
+            reference = RestoreFixture.versionListing(s3);
         }
         long versions = source.stream().filter(l -> l.startsWith("photos/")).count();
         assertEquals(versions + PRE_EXISTING, reference.stream().filter(l -> l.startsWith("photos/")).count(),
                 reference.toString());
 
-        try (ServiceProcess cut = ServiceProcess.start(dir.resolve("cut"), ACCESS, SECRET);
-             S3Client s3 = cut.client(ACCESS, SECRET)) {
+        try (ServiceProcess cut = fixture.start("cut"); S3Client s3 = fixture.client(cut)) {
             preExisting(s3);
             List<Predicate<List<BackupRow>>> cuts = List.of(
                     rows -> rows.get(0).key().equals("ids-only") && rows.size() == 3,
@@ -103,13 +83,13 @@ class NonEmptyReplayResumeTest {
                     rows -> rows.get(0).key().equals("middle") && rows.size() == 2 && !isNull(rows.get(0)));
             for (Predicate<List<BackupRow>> at : cuts) {
                 AtomicBoolean done = new AtomicBoolean();
-                CutOff failing = new CutOff(new S3Destination(cut.client(ACCESS, SECRET), "s3 " + cut.url(), true), at, done);
+                CutOff failing = new CutOff(new S3Destination(fixture.client(cut), "s3 " + cut.endpoint(), true), at, done);
                 IOException e = assertThrows(IOException.class, () -> restore(archive, id, failing));
                 assertTrue(e.getMessage().contains("cut off"), e.getMessage());
                 assertTrue(done.get());
             }
-            restore(archive, id, new S3Destination(cut.client(ACCESS, SECRET), "s3 " + cut.url(), true));
-            List<String> after = SuspendedReplayTest.listing(s3);
+            restore(archive, id, new S3Destination(fixture.client(cut), "s3 " + cut.endpoint(), true));
+            List<String> after = RestoreFixture.versionListing(s3);
             assertEquals(reference, after);
             for (String pre : List.of("pre-m1", "pre-m2", "pre-i1", "pre-t1", "pre-o1")) {
                 assertEquals(1, after.stream().filter(l -> l.contains(" " + pre + " ")).count(), pre + " in " + after);
@@ -122,9 +102,7 @@ class NonEmptyReplayResumeTest {
     }
 
     private static void restore(DirectoryTarget archive, String id, RestoreDestination into) throws Exception {
-        try (Progress progress = new Progress("restore", 0, new PrintStream(new ByteArrayOutputStream()), false)) {
-            new Restore(archive, id, into, Set.of(), "", true, 2, new PrintStream(new ByteArrayOutputStream())).run(progress);
-        }
+        RestoreFixture.restore(archive, id, into, Set.of(), true, 2);
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.backup.Main;
+import dev.cairn.backup.ServiceProcess;
 import dev.cairn.backup.source.BackupSources;
 import dev.cairn.backup.source.SourceTestContent;
 import java.nio.file.Files;
@@ -118,7 +119,7 @@ class VersionedServiceBackupTest {
             seed(s3);
             before = versions(s3);
             int exit = Main.commandLine(BackupSources::open).execute("run", "--source", "embedded",
-                    "--service-url", service.url(), "--admin-access-key-file", dir.resolve("access").toString(),
+                    "--service-url", service.endpoint(), "--admin-access-key-file", dir.resolve("access").toString(),
                     "--admin-secret-key-file", dir.resolve("secret").toString(),
                     "--target", "dir:" + dir.resolve("archive"), "--checkpoint-rows", "2");
             assertEquals(0, exit);
