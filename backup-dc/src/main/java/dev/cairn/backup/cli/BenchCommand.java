@@ -55,6 +55,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--dir", description = "work directory on the device measured (default: a new temporary directory)")
     Path dir;
 
+    @Option(names = "--archive", description = "directory of the archive (default: in the work directory, on the device"
+            + " measured, so the backup's writes share the device with its reads)")
+    Path archiveDir;
+
     @Option(names = "--keep", description = "keep the work directory")
     boolean keep;
 
@@ -72,12 +76,15 @@ public final class BenchCommand implements Callable<Integer> {
         PrintStream out = System.out;
         Path work = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("cairn-backup-bench");
         Map<String, Object> json = new LinkedHashMap<>();
+        Path archive = archiveDir != null ? archiveDir.resolve("cairn-bench-archive-" + ProcessHandle.current().pid())
+                : work.resolve("archive");
         try {
             Path storeDir = work.resolve("store");
             long t0 = System.nanoTime();
             long seeded = seed(storeDir);
             out.printf(Locale.ROOT, "seeded %,d objects, %,d bytes in %.1f s%n", objects, seeded, (System.nanoTime() - t0) / 1e9);
-            DirectoryTarget target = new DirectoryTarget(work.resolve("archive"));
+            DirectoryTarget target = new DirectoryTarget(archive);
+            boolean archiveShared = Files.getFileStore(Files.createDirectories(archive)).equals(Files.getFileStore(work));
             RunSettings settings = new RunSettings(4, 4, 5000, Duration.ofSeconds(10), Duration.ofSeconds(120));
 
             double[] device = new double[DEVICE_READS_BEFORE + DEVICE_READS_AFTER];
@@ -122,6 +129,8 @@ public final class BenchCommand implements Callable<Integer> {
                     device.length, java.util.Arrays.stream(device).mapToObj(d -> String.format(Locale.ROOT, "%.0f", d))
                             .collect(java.util.stream.Collectors.joining(", ")), DEVICE_READS_BEFORE, DEVICE_READS_AFTER);
             row(out, "full backup", full.trailer().logicalBytes(), full.seconds(), fullMBs, fullCpu);
+            out.printf("  (archive %s: %s)%n", archive, archiveShared
+                    ? "on the device read, which also takes the backup's writes" : "on another file system");
             double gb = full.trailer().logicalBytes() / 1e9;
             out.printf(Locale.ROOT, "  (CPU per GB %.2f s: user %.2f, system %.2f; JIT compiler threads %.2f of the %.1f CPU s)%n",
                     fullCpu / gb, (k1[0] - k0[0]) / gb, (k1[1] - k0[1]) / gb, jit, fullCpu);
@@ -133,6 +142,7 @@ public final class BenchCommand implements Callable<Integer> {
             double fastest = java.util.Arrays.stream(device).max().orElseThrow();
             double slowest = java.util.Arrays.stream(device).min().orElseThrow();
             json.put("objects", objects);
+            json.put("archive_on_device_read", archiveShared);
             json.put("bytes", full.trailer().logicalBytes());
             json.put("device_read_mb_s", round(deviceMBs));
             json.put("device_read_mb_s_each", java.util.Arrays.stream(device).map(BenchCommand::round).toArray());
@@ -216,10 +226,18 @@ public final class BenchCommand implements Callable<Integer> {
             return v.problems().isEmpty() ? Main.EXIT_OK : Main.EXIT_FAILED;
         } finally {
             if (!keep) {
-                try (var walk = Files.walk(work)) {
-                    walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-                }
+                deleteTree(work);
+                deleteTree(archive);
             }
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var walk = Files.walk(root)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 
