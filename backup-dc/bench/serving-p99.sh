@@ -392,7 +392,7 @@ echo
 echo "Serving read p99 (ms), workload b (95% GET / 5% PUT, Zipfian), open loop at $load_fraction of the measured maximum,"
 echo "${phase}s per phase; embedded $count objects (--read-rate $read_rate), Cassandra $cassandra_count objects."
 echo "One machine: the backup datacenter's node and the backup job of a, b: $isolation (I/O scheduler ${io_scheduler:-unknown});"
-echo "the job of c: $cap_isolation; d at normal priority; e: no backup, two SHA-256 loops at SCHED_IDLE."
+echo "the job of c: $cap_isolation; d at normal priority; e: no backup, two SHA-256 loops at SCHED_IDLE${cap_cgroup:+ in the CPU quota of c}."
 printf '%-26s %5s %8s %8s %9s %9s %9s %8s %8s %6s %8s %8s %8s  %s\n' setup round max-ops/s rate before during after after-max rise bkps first-s start-3s rest status
 python3 - "$workdir/results/summary.txt" "$count" "$cassandra_count" "$phase" "$load_fraction" "$read_rate" \
   "$isolation" "${io_scheduler:-unknown}" "$rounds" "$cap_isolation" "$backup_cpu" <<'PY'
@@ -424,6 +424,6 @@ for name, rs in by_setup.items():
 print(json.dumps({"benchmark": "serving-p99", "embeddedObjects": int(sys.argv[2]), "cassandraObjects": int(sys.argv[3]),
                   "phaseSeconds": int(sys.argv[4]), "loadFraction": float(sys.argv[5]), "embeddedReadRate": sys.argv[6],
                   "rounds": int(sys.argv[9]), "backupCpuPercent": int(sys.argv[11]), "workload": "b", "loop": "open", "isolationBackupDc": sys.argv[7],
-                  "jobPriority": {"a": "as the backup node", "b": "as the backup node", "c": sys.argv[10], "d": "normal", "e": "no backup: two SHA-256 loops at SCHED_IDLE"},
+                  "jobPriority": {"a": "as the backup node", "b": "as the backup node", "c": sys.argv[10], "d": "normal", "e": "no backup: two SHA-256 loops at SCHED_IDLE" + (", in the CPU quota of c" if sys.argv[10] != "nice 19, ionice -c3" else "")},
                   "ioScheduler": sys.argv[8], "results": rows, "medians": medians}))
 PY

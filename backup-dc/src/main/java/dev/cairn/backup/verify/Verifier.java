@@ -12,6 +12,7 @@ import dev.cairn.backup.archive.ManifestReader;
 import dev.cairn.backup.report.Progress;
 import dev.cairn.backup.restore.Restore;
 import dev.cairn.backup.restore.StoreDestination;
+import dev.cairn.backup.run.Await;
 import dev.cairn.backup.run.HashCheckingInputStream;
 import dev.cairn.backup.store.EmbeddedStoreDir;
 import dev.cairn.backup.target.Target;
@@ -29,7 +30,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -165,14 +165,7 @@ public final class Verifier {
 
     private void drain(List<Future<?>> pending) throws IOException {
         for (Future<?> f : pending) {
-            try {
-                f.get();
-            } catch (InterruptedException ie) {
-                Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException();
-            } catch (ExecutionException ee) {
-                throw ee.getCause() instanceof IOException io ? io : new IOException(ee.getCause());
-            }
+            Await.result(f, "a blob's check");
         }
         pending.clear();
     }
