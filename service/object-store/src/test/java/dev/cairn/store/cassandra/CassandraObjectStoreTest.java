@@ -119,8 +119,12 @@ class CassandraObjectStoreTest {
              CassandraObjectStore store = new CassandraObjectStore(traced, false, settings)) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             int fewest = Integer.MAX_VALUE;
+            boolean seenInOrder = false;
             // The fewest of up to twenty, as above: a loaded machine's pauses add trips, never remove them.
-            for (int i = 0; i < 20 && fewest > 4; i++) {
+            // The tracker learns of a statement's end only after its caller did, so one settle's times can
+            // show the write's delete a little before the references' end; a delete sent beside the
+            // references would show so in every settle.
+            for (int i = 0; i < 20 && (fewest > 4 || !seenInOrder); i++) {
                 String key = "photos/over-" + i;
                 ContentSource first = content("first " + i + " " + System.nanoTime());
                 store.putObject(bucket, key, ObjectAttributes.EMPTY, first, first.md5(), 0, Map.of(), false);
@@ -138,9 +142,10 @@ class CassandraObjectStoreTest {
                         .orElseThrow().endNanos();
                 StatementTrace.Call writeGone = settle.stream().filter(c -> c.cql().startsWith("DELETE FROM writes"))
                         .findFirst().orElseThrow();
-                assertTrue(writeGone.startNanos() >= referencesGone, "references go before the write: " + settle);
+                seenInOrder |= writeGone.startNanos() >= referencesGone;
                 fewest = Math.min(fewest, StatementTrace.roundTrips(settle));
             }
+            assertTrue(seenInOrder, "references go before the write in one settle of twenty at least");
             assertTrue(fewest <= 4, "a lone settle takes at most four round trips, took " + fewest);
         }
     }
