@@ -13,7 +13,7 @@
 #   backup-dc/bench/serving-p99.sh [--count N] [--cassandra-count N] [--phase SECONDS] [--settle SECONDS]
 #                                  [--load-fraction F] [--read-rate R] [--rounds N] [--only a,b,c,d,e]
 #                                  [--client-warmup SECONDS] [--backup-cpu PERCENT] [--target-root DIR]
-#                                  [--workdir DIR]
+#                                  [--idle-cgroup] [--workdir DIR]
 #
 # Serving load: the load generator's workload b (95 % GET, 5 % PUT, Zipfian) on a dataset of the
 # portal's sizes (lognormal, median 20 KiB, p90 50 KiB), open loop. For each set-up the script
@@ -52,7 +52,12 @@
 # the backup side's CPU at P % of one core with a cgroup quota (v2 cpu.max, v1 cpu.cfs_quota_us),
 # as a container's CPU limit does: (c)'s job alone, and (a)/(b)'s backup node with its job,
 # together. A quota, unlike a weight or the idle class, also bounds what the backup's CPU costs
-# serving when the two virtual CPUs share one physical core. (d) runs at normal priority.
+# serving when the two virtual CPUs share one physical core. A cgroup competes with the
+# processes beside it by its own weight, whatever the priority of the threads inside it: in the
+# quota's cgroup, which otherwise keeps the default weight, the job's nice 19 and (e)'s idle class
+# count only among themselves. --idle-cgroup puts both cgroups as a whole in the idle class
+# (cpu.idle 1, cgroups v1 and v2 alike, Linux 5.15 and later), so that a serving thread that wakes
+# preempts them as it would preempt an idle thread outside any cgroup. (d) runs at normal priority.
 # Cassandra runs its own local cluster (bin/cassandra-cluster,
 # addresses 127.0.0.$CAIRN_BENCH_CASSANDRA_FIRST.., else $CAIRN_TEST_CASSANDRA_FIRST, else 71;
 # a cluster already running there is reused and left running).
@@ -70,6 +75,7 @@ load_fraction=0.55
 read_rate=8M
 rounds=1
 backup_cpu=0
+idle_cgroup=0
 target_root=""
 only=a,b,c,d
 workdir=""
@@ -84,10 +90,11 @@ while [ $# -gt 0 ]; do
     --read-rate) read_rate=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --backup-cpu) backup_cpu=$2; shift 2 ;;
+    --idle-cgroup) idle_cgroup=1; shift ;;
     --target-root) target_root=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
-    -h|--help) sed -n 2,59p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,64p "$0"; exit 0 ;;
     *) echo "serving-p99: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -155,6 +162,11 @@ new_cgroup() { # name weight(0: default) quota-percent(0: none); prints the dire
                        { [ $cgroup_version = 1 ] && echo $((2 * $2)) >"$d/cpu.shares"; }; } 2>/dev/null &&
      { [ "$3" = 0 ] || { [ $cgroup_version = 2 ] && echo "$(($3 * 1000)) 100000" >"$d/cpu.max"; } ||
                        { [ $cgroup_version = 1 ] && echo 100000 >"$d/cpu.cfs_period_us" && echo $(($3 * 1000)) >"$d/cpu.cfs_quota_us"; }; } 2>/dev/null; then
+    if [ "$idle_cgroup" = 1 ] && ! echo 1 >"$d/cpu.idle" 2>/dev/null; then
+      rmdir "$d" 2>/dev/null || true
+      echo "serving-p99: --idle-cgroup: cannot write $d/cpu.idle" >&2
+      return 0
+    fi
     echo "$d"
   else
     rmdir "$d" 2>/dev/null || true
@@ -163,6 +175,7 @@ new_cgroup() { # name weight(0: default) quota-percent(0: none); prints the dire
 make_cgroups() {
   local quota=""
   [ "$backup_cpu" != 0 ] && quota=", CPU quota $backup_cpu % of one core"
+  [ "$idle_cgroup" = 1 ] && quota="$quota, the cgroup idle (cpu.idle 1)"
   low_cgroup=$(new_cgroup low 1 "$backup_cpu")
   if [ -n "$low_cgroup" ]; then
     if [ $cgroup_version = 2 ]; then
@@ -177,7 +190,7 @@ make_cgroups() {
   if [ "$backup_cpu" != 0 ]; then
     cap_cgroup=$(new_cgroup cap 0 "$backup_cpu")
     if [ -n "$cap_cgroup" ]; then
-      cap_isolation="cgroup v$cgroup_version CPU quota $backup_cpu % of one core, nice 19, ionice -c3"
+      cap_isolation="cgroup v$cgroup_version CPU quota $backup_cpu % of one core$([ "$idle_cgroup" = 1 ] && echo ", the cgroup idle (cpu.idle 1)"), nice 19, ionice -c3"
     else
       echo "serving-p99: --backup-cpu $backup_cpu: no writable cgroup for the quota" >&2
       exit 2
