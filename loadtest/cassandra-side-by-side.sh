@@ -131,6 +131,7 @@ settling() { # the Cassandra service's settling: settles, self-settled, coalesce
     END {printf "%d %d %d %d %d\n", s, self, c, o, b}'
 }
 
+before="0 0 0 0" after="0 0 0 0" # row cache counters, read around the GET runs
 for store in embedded cassandra; do
   common=(--redis "127.0.0.1:$redis_port" --dataset "$store")
   s3=(--endpoint "http://127.0.0.1:${port[$store]}" --bucket "$bucket" --access-key "$access_key" --secret-key "$secret_key")
