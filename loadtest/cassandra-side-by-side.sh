@@ -20,6 +20,9 @@
 #   --duration D        time bound of each measured run (default 20s)
 #   --warm-reads N      untimed uniform reads per key before the measured GET runs (default 5)
 #   --workdir DIR       keep everything here (default: a fresh temporary directory, removed at exit)
+#   --service-jar JAR   run both services and the store bench from this jar (default: the checkout's
+#                       service/target/cairn-service.jar), e.g. a copy kept from an older build
+#   --put-only          skip the GET runs and their warm-up (PUT figures and the bench only)
 #
 # Needs redis-server (the load tool's key registry; bin/install-test-deps installs it). Uses the
 # local Cassandra cluster of `bin/cairn cassandra` (CAIRN_CASSANDRA_* as there), starting it
@@ -31,6 +34,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 count=2000 object_size=20KiB threads=16 duration=20s warm_reads=5 workdir=""
+service_jar="" put_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --count) count=$2; shift 2 ;;
@@ -39,7 +43,9 @@ while [ $# -gt 0 ]; do
     --duration) duration=$2; shift 2 ;;
     --warm-reads) warm_reads=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --service-jar) service_jar=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
+    --put-only) put_only=1; shift ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cassandra-side-by-side: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -85,15 +91,18 @@ contact_points="$net.$first:$cql_port,$net.$((first + 1)):$cql_port"
 
 access_key=cassandra-side-by-side
 secret_key=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
-declare -A port
+declare -A port server_pid
 for store in embedded cassandra; do
   port[$store]=$(free_port)
   # Arguments rank above the packaged settings (server.port: 9000).
-  "$root/bin/cairn" serve --server.port="${port[$store]}" --server.address=127.0.0.1 \
+  serve=("$root/bin/cairn" serve)
+  [ -n "$service_jar" ] && serve=(java ${CAIRN_JAVA_OPTS:-} -jar "$service_jar")
+  "${serve[@]}" --server.port="${port[$store]}" --server.address=127.0.0.1 \
     --cairn.data-dir="$workdir/$store" --cairn.store="$store" --cairn.cassandra.contact-points="$contact_points" \
     --cairn.auth.access-key="$access_key" --cairn.auth.secret-key="$secret_key" \
     --logging.level.dev.cairn.service.access=WARN >"$workdir/$store/cairn.log" 2>&1 &
   pids+=($!)
+  server_pid[$store]=$!
   await_port "cairn ($store)" "${port[$store]}" "${pids[-1]}"
 done
 
@@ -109,6 +118,11 @@ row_cache() { # the Cassandra service's row cache counters: row hits, row misses
     END {printf "%d %d %d %d\n", rh, rm, ch, cm}'
 }
 
+cpu_ticks() { # user + system CPU of a process so far, in clock ticks
+  awk '{print $14 + $15}' "/proc/$1/stat"
+}
+declare -A service_cpu
+
 settling() { # the Cassandra service's settling: settles, self-settled, coalesced, overtaken, backlog now
   curl -fsS -u "$access_key:$secret_key" "http://127.0.0.1:${port[cassandra]}/actuator/prometheus" | awk '
     /^cairn_cassandra_settles_total/ {s=$2} /^cairn_cassandra_settles_self_total/ {self=$2}
@@ -117,11 +131,13 @@ settling() { # the Cassandra service's settling: settles, self-settled, coalesce
     END {printf "%d %d %d %d %d\n", s, self, c, o, b}'
 }
 
+before="0 0 0 0" after="0 0 0 0" # row cache counters, read around the GET runs
 for store in embedded cassandra; do
   common=(--redis "127.0.0.1:$redis_port" --dataset "$store")
   s3=(--endpoint "http://127.0.0.1:${port[$store]}" --bucket "$bucket" --access-key "$access_key" --secret-key "$secret_key")
   echo "== $store: load $count objects of $object_size" >&2
   lt load "${common[@]}" "${s3[@]}" --public-read --count "$count" --object-size "$object_size" --threads 8 >&2
+  if [ "$put_only" = 0 ]; then
   echo "== $store: warm-up, $warm_reads uniform reads per key (untimed)" >&2
   lt run "${common[@]}" --http "http://127.0.0.1:${port[$store]}/$bucket/" -w read-only --distribution uniform \
     --threads "$threads" --duration 600s --ops $((count * warm_reads)) \
@@ -133,6 +149,7 @@ for store in embedded cassandra; do
   lt run "${common[@]}" --http "http://127.0.0.1:${port[$store]}/$bucket/" -w read-only "${bounds[@]}" \
     --label "$store-http-get" --out "$out/$store-http-get.json" >&2
   [ $store = cassandra ] && after=$(row_cache)
+  fi
   # Untimed PUTs first: a cluster and a service that have only loaded and read wrote at two thirds
   # of their warmed rate in their first PUT run (110, 116, 164 PUT/s in three runs back to back).
   echo "== $store: PUT warm-up (untimed)" >&2
@@ -140,20 +157,25 @@ for store in embedded cassandra; do
     --label "$store-put-warmup" --out "$out/$store-put-warmup.json" >/dev/null
   echo "== $store: PUT (write-only: a new version of an existing key)" >&2
   [ $store = cassandra ] && settle_before=$(settling)
-  lt run "${common[@]}" "${s3[@]}" -w write-only "${bounds[@]}" \
+  service_cpu0=$(cpu_ticks "${server_pid[$store]}")
+  timed=()
+  [ -x /usr/bin/time ] && timed=(/usr/bin/time -f '%U %S' -o "$out/$store-put.client-cpu")
+  "${timed[@]}" "$root/bin/cairn" loadtest run "${common[@]}" "${s3[@]}" -w write-only "${bounds[@]}" \
     --label "$store-put" --out "$out/$store-put.json" >&2
+  service_cpu[$store]=$(( $(cpu_ticks "${server_pid[$store]}") - service_cpu0 ))
   [ $store = cassandra ] && settle_after=$(settling)
 done
 
 secs=${duration%s}
 echo "== the cluster alone, then the Cassandra store alone ($threads threads, ${secs}s each)" >&2
-java -cp "$root/service/target/cairn-service.jar" -Dloader.main=dev.cairn.store.cassandra.CassandraBench \
+java -cp "${service_jar:-$root/service/target/cairn-service.jar}" -Dloader.main=dev.cairn.store.cassandra.CassandraBench \
   org.springframework.boot.loader.launch.PropertiesLauncher "$contact_points" "$threads" "$secs" 20480 "$count" \
   >"$out/bench.txt" 2>"$out/bench.log" || { cat "$out/bench.log" >&2; exit 1; }
 declare -A bench
 while read -r phase ops p50 p99; do bench[$phase]="$ops $p50 $p99"; done <"$out/bench.txt"
 
 figures() { # result file of a one-operation run -> "ops/s p50-ms p99-ms errors"
+  [ -e "$1" ] || { echo "0 0 0 0"; return; } # a run left out (--put-only)
   jq -r '.perOperation | to_entries[0].value | [.opsPerSecond, .p50Ms, .p99Ms, .errorCount] | @tsv' "$1"
 }
 read -r rh0 rm0 ch0 cm0 <<<"$before"
@@ -173,6 +195,14 @@ for store in embedded cassandra; do
   json+=",\"$store\":{\"s3Get\":{\"opsPerSecond\":$gops,\"p99Ms\":$gp99},\"httpGet\":{\"opsPerSecond\":$hops,\"p50Ms\":$hp50,\"p99Ms\":$hp99},\"s3Put\":{\"opsPerSecond\":$pops,\"p50Ms\":$pp50,\"p99Ms\":$pp99},\"errors\":$((gerr + herr + perr))}"
 done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
+tick_ms=$(awk -v hz="$(getconf CLK_TCK)" 'BEGIN { print 1000 / hz }')
+for store in embedded cassandra; do
+  read -r client_user client_system 2>/dev/null <"$out/$store-put.client-cpu" || client_user=0 client_system=0
+  awk -v ops="${ops[$store-put]}" -v secs="$secs" -v svc="${service_cpu[$store]}" -v tick="$tick_ms" \
+    -v client="$(awk -v u="$client_user" -v s="$client_system" 'BEGIN { print u + s }')" -v store="$store" 'BEGIN {
+    n = ops * secs; if (n < 1) n = 1
+    printf "CPU per S3 PUT on %s: service %.2f ms, client %.2f ms\n", store, svc * tick / n, client * 1000 / n }'
+done
 echo
 printf 'cassandra / embedded: S3 GET %s, HTTP GET %s, S3 PUT %s\n' "$(ratio "${ops[cassandra-get]}" "${ops[embedded-get]}")" \
   "$(ratio "${ops[cassandra-http]}" "${ops[embedded-http]}")" "$(ratio "${ops[cassandra-put]}" "${ops[embedded-put]}")"
@@ -190,10 +220,12 @@ for phase in cluster-write cluster-read store-put-uniform store-put store-get; d
   printf '%-18s %10.0f %9.2f %9.2f\n' "$phase" "$o" "$p50" "$p99"
   json+=",\"$phase\":{\"opsPerSecond\":$o,\"p50Ms\":$p50,\"p99Ms\":$p99}"
 done
+printf 'S3 PUT through the Cassandra service / the store alone (store-put): %s\n' \
+  "$(ratio "${ops[cassandra-put]}" "$(cut -d' ' -f1 <<<"${bench[store-put]}")")"
 echo "(store-put: Zipfian keys, as the S3 PUT run; store-get is the Cassandra store without the row cache: what a row cache miss costs)"
 grep -E '^store-put[a-z-]*: [0-9]' "$out/bench.log" || true
 json+=",\"serviceSettling\":{\"settles\":$((ss1 - ss0)),\"selfSettled\":$((sf1 - sf0)),\"coalesced\":$((sc1 - sc0)),\"overtaken\":$((so1 - so0))}"
 json+=",\"rowCache\":{\"rowHits\":$((rh1 - rh0)),\"rowMisses\":$((rm1 - rm0)),\"contentHits\":$((ch1 - ch0)),\"contentMisses\":$((cm1 - cm0))}"
-json+=",\"ratios\":{\"s3Get\":$(ratio "${ops[cassandra-get]}" "${ops[embedded-get]}"),\"httpGet\":$(ratio "${ops[cassandra-http]}" "${ops[embedded-http]}"),\"s3Put\":$(ratio "${ops[cassandra-put]}" "${ops[embedded-put]}")}}"
+json+=",\"ratios\":{\"s3PutOverStoreAlone\":$(ratio "${ops[cassandra-put]}" "$(cut -d' ' -f1 <<<"${bench[store-put]}")"),\"s3Get\":$(ratio "${ops[cassandra-get]}" "${ops[embedded-get]}"),\"httpGet\":$(ratio "${ops[cassandra-http]}" "${ops[embedded-http]}"),\"s3Put\":$(ratio "${ops[cassandra-put]}" "${ops[embedded-put]}")}}"
 echo
 echo "$json"

@@ -121,13 +121,17 @@ public final class CassandraBench {
     private static void putPhase(String name, CassandraObjectStore store, StatementTimes times, int threads,
                                  int seconds, BenchPhase.Op op)
             throws Exception {
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        long cpuStart = os.getProcessCpuTime();
         long[] sorted = phase(threads, seconds, op);
         long drainStart = System.nanoTime();
         store.awaitSettled();
         double drain = (System.nanoTime() - drainStart) / 1e9;
+        double cpuMillisPerPut = (os.getProcessCpuTime() - cpuStart) / 1e6 / Math.max(1, sorted.length);
         report(name, sorted, seconds);
-        System.err.printf(Locale.ROOT, "%s: %d PUTs, settled %.1f s after the phase (sustained %.1f/s); %s%n", name,
-                sorted.length, drain, sorted.length / (seconds + drain), store.takeSettleStats());
+        System.err.printf(Locale.ROOT, "%s: %d PUTs, settled %.1f s after the phase (sustained %.1f/s), CPU %.2f ms per PUT"
+                + " (this process, settling included); %s%n", name, sorted.length, drain, sorted.length / (seconds + drain),
+                cpuMillisPerPut, store.takeSettleStats());
         System.err.print(name + " statements:\n" + times.take(sorted.length));
     }
 

@@ -14,13 +14,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Buckets: table {@code buckets}, one row per bucket, created with a lightweight transaction so
  * that two nodes cannot both create one. A bucket found is reused for {@code bucket-cache-ttl}
- * (every anonymous GET checks its bucket's ACL: without this each cost a quorum read); this
- * node's own changes drop the entry at once, an absent bucket is never cached. A PUT reads the
- * row itself. Takes no lock. Thread-safe.
+ * (every anonymous GET checks its bucket's ACL: without this each cost a quorum read), and
+ * re-read in the background by one caller once half that time has passed; this node's own
+ * changes drop the entry at once, an absent bucket is never cached. A PUT reads the row itself.
+ * Takes no lock. Thread-safe.
  */
 final class CassandraBuckets {
     /** What must be true of a bucket before its row goes. */
@@ -34,7 +36,11 @@ final class CassandraBuckets {
     private final long ttlNanos;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
-    private record Cached(BucketInfo info, long readAtNanos) {
+    /** {@code refreshing}: one caller won the refresh ahead of expiry; equality is by identity of this flag. */
+    private record Cached(BucketInfo info, long readAtNanos, AtomicBoolean refreshing) {
+        Cached(BucketInfo info, long readAtNanos) {
+            this(info, readAtNanos, new AtomicBoolean());
+        }
     }
 
     CassandraBuckets(CassandraTables t, Duration ttl) {
@@ -56,6 +62,11 @@ final class CassandraBuckets {
         long now = System.nanoTime();
         Cached c = cache.get(bucket);
         if (c != null && now - c.readAtNanos() < ttlNanos) {
+            // Past half its life one caller re-reads the row in the background: under load nobody waits
+            // for the bucket row at expiry, nor do all callers read it at once.
+            if (now - c.readAtNanos() >= ttlNanos / 2 && c.refreshing().compareAndSet(false, true)) {
+                refreshAhead(bucket, c, now);
+            }
             return c.info();
         }
         Row r = t.session.execute(t.read(t.q.selectBucket.bind(bucket))).one();
@@ -69,6 +80,26 @@ final class CassandraBuckets {
             cache.put(bucket, new Cached(info, now));
         }
         return info;
+    }
+
+    /**
+     * Replaces {@code stale} with the row read now, stamped with the time the read was sent, so no
+     * copy is used longer than {@code ttl} after its read; a bucket found gone is dropped. Replaces
+     * only {@code stale} itself: a change made by this node meanwhile is not overwritten by an older
+     * read. A failed read leaves {@code stale} to expire and be read by its next caller.
+     */
+    private void refreshAhead(String bucket, Cached stale, long sentNanos) {
+        t.async(t.read(t.q.selectBucket.bind(bucket))).whenComplete((rs, failure) -> {
+            if (failure != null) {
+                return;
+            }
+            Row r = rs.one();
+            if (r == null) {
+                cache.remove(bucket, stale);
+            } else {
+                cache.replace(bucket, stale, new Cached(of(bucket, r), sentNanos));
+            }
+        });
     }
 
     /**
