@@ -16,6 +16,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,8 +77,17 @@ final class CassandraContent {
     /** {@link #recordWrite}, started: the caller joins the futures before it reads the content's generations. */
     List<CompletableFuture<AsyncResultSet>> recordWriteAsync(String bucket, int kind, String slot, WriteId wid,
                                                              String sha256) {
+        return recordWriteAsync(bucket, kind, slot, wid, sha256, t.ids.nextMicros());
+    }
+
+    /**
+     * As above, the {@code writes} row stamped {@code stamp} (from {@link WriteId.Generator#nextMicros}):
+     * a writer that knows its record's stamp lets a later range release cover it ({@link Range}).
+     */
+    List<CompletableFuture<AsyncResultSet>> recordWriteAsync(String bucket, int kind, String slot, WriteId wid,
+                                                             String sha256, long stamp) {
         return List.of(
-                t.async(t.write(t.q.insertWrite.bind(bucket, kind, slot, wid.buffer(), sha256))),
+                t.async(t.write(t.q.insertWrite.bind(bucket, kind, slot, wid.buffer(), sha256, stamp))),
                 t.async(t.write(t.q.insertRef.bind(sha256, kind, bucket, slot, wid.buffer()))));
     }
 
@@ -114,14 +124,57 @@ final class CassandraContent {
         release(bucket, kind, slot, released);
     }
 
-    /** A recorded write: a row of {@code writes} within its slot. */
-    record Recorded(WriteId wid, String sha256) {
+    /**
+     * Releases every recorded write of a slot ordered before {@code below} (the caller knows each
+     * can never be the row again), and {@code alsoDead}, which a range release of the slot may have
+     * removed from {@code writes} already (a writer's own records): their rows of {@code writes}
+     * go with one range tombstone ({@link Range}) instead of one tombstone each.
+     */
+    void releaseWritesBelow(String bucket, int kind, String slot, WriteId below, Collection<Recorded> alsoDead) {
+        long readStamp = t.ids.nextMicros();
+        Map<WriteId, Recorded> dead = new LinkedHashMap<>();
+        for (Recorded w : Recorded.all(t.session.execute(t.protocol(t.q.selectWrites.bind(bucket, kind, slot))))) {
+            if (w.wid().compareTo(below) < 0) {
+                dead.put(w.wid(), w);
+            }
+        }
+        alsoDead.forEach(w -> dead.putIfAbsent(w.wid(), w));
+        release(bucket, kind, slot, List.copyOf(dead.values()), new Range(below, readStamp));
+    }
+
+    /**
+     * A recorded write: a row of {@code writes} within its slot; {@code stamp}: the timestamp of
+     * that row ({@code writetime}), {@link Long#MAX_VALUE} when not known.
+     */
+    record Recorded(WriteId wid, String sha256, long stamp) {
+        Recorded(WriteId wid, String sha256) {
+            this(wid, sha256, Long.MAX_VALUE);
+        }
+
         static List<Recorded> all(Iterable<Row> rows) {
             List<Recorded> out = new ArrayList<>();
             for (Row r : rows) {
-                out.add(new Recorded(WriteId.of(r.getByteBuffer("wid")), r.getString("sha256")));
+                boolean stamped = r.getColumnDefinitions().contains("ts") && !r.isNull("ts");
+                out.add(new Recorded(WriteId.of(r.getByteBuffer("wid")), r.getString("sha256"),
+                        stamped ? r.getLong("ts") : Long.MAX_VALUE));
             }
             return out;
+        }
+    }
+
+    /**
+     * One range tombstone over a slot's {@code writes}: every row ordered before {@code below}
+     * stamped at or before {@code stamp}. The caller guarantees that each such write can never be
+     * the row again, and takes {@code stamp} before it reads the slot's writes: a row the read
+     * returned is covered when its stamp is at or before it; a row it did not return is covered
+     * only if stamped before the read began (a record in flight, whose writer releases it itself
+     * when it finds its write lost, or the sweep does); a record stamped later, however small its
+     * write id (a slow or restoring writer), stays and is found by the next settle.
+     * docs/cassandra.md, "Release of writes".
+     */
+    record Range(WriteId below, long stamp) {
+        boolean covers(Recorded w) {
+            return w.wid().compareTo(below) < 0 && w.stamp() <= stamp;
         }
     }
 
@@ -133,6 +186,15 @@ final class CassandraContent {
      * while the contents' references are looked at again.
      */
     void release(String bucket, int kind, String slot, List<Recorded> dead) {
+        release(bucket, kind, slot, dead, null);
+    }
+
+    /**
+     * As above; {@code range} (may be null): the writes it {@link Range#covers covers} go with
+     * one range tombstone, sent with the last contents' writes (after every reference they lead
+     * to is deleted); the others with one tombstone each.
+     */
+    void release(String bucket, int kind, String slot, List<Recorded> dead, Range range) {
         if (dead.isEmpty()) {
             return;
         }
@@ -140,23 +202,31 @@ final class CassandraContent {
         Map<String, List<BatchableStatement<?>>> writes = new HashMap<>();
         for (Recorded r : dead) {
             refs.computeIfAbsent(r.sha256(), k -> new ArrayList<>()).add(new RefKey(kind, bucket, slot, r.wid().buffer()));
-            writes.computeIfAbsent(r.sha256(), k -> new ArrayList<>()).add(t.q.deleteWrite.bind(bucket, kind, slot,
-                    r.wid().buffer()));
+            List<BatchableStatement<?>> deletes = writes.computeIfAbsent(r.sha256(), k -> new ArrayList<>());
+            if (range == null || !range.covers(r)) {
+                deletes.add(t.q.deleteWrite.bind(t.ids.nextMicros(), bucket, kind, slot, r.wid().buffer()));
+            }
         }
         List<Drop> drops = new ArrayList<>();
         refs.forEach((sha, mine) -> drops.add(new Drop(sha, mine)));
         for (int from = 0; from < drops.size(); from += CONTENTS_AT_ONCE) {
-            List<Drop> window = drops.subList(from, Math.min(drops.size(), from + CONTENTS_AT_ONCE));
+            int to = Math.min(drops.size(), from + CONTENTS_AT_ONCE);
+            List<Drop> window = drops.subList(from, to);
             window.forEach(Drop::look);
             window.forEach(Drop::delete);
             window.forEach(Drop::awaitDeleted);
             List<BatchableStatement<?>> gone = new ArrayList<>();
             window.forEach(d -> gone.addAll(writes.get(d.sha256)));
+            if (range != null && to == drops.size()) {
+                gone.add(t.q.deleteWritesBelow.bind(range.stamp(), bucket, kind, slot, range.below().buffer()));
+            }
             // One slot's writes share a partition: one write however many there are.
-            CompletableFuture<AsyncResultSet> writesGone = t.async(singlePartition(gone));
+            CompletableFuture<AsyncResultSet> writesGone = gone.isEmpty() ? null : t.async(singlePartition(gone));
             window.forEach(Drop::lookAgain);
             window.forEach(Drop::finish);
-            CassandraTables.join(writesGone);
+            if (writesGone != null) {
+                CassandraTables.join(writesGone);
+            }
         }
     }
 

@@ -148,9 +148,11 @@ final class CassandraObjects {
                 ? t.async(t.protocol(t.q.selectObject.bind(bucket, key))) : null;
         List<CompletableFuture<AsyncResultSet>> markers = directory.writeMarkersAsync(bucket, key);
         // A conditional write records itself under the key only under the lease, with a later write id.
+        long recordStamp = t.ids.nextMicros();
         List<CompletableFuture<AsyncResultSet>> recorded = conditional ? List.of(content.holdAsync(sha, wid))
-                : content.recordWriteAsync(bucket, KIND_OBJECT, key, wid, sha);
+                : content.recordWriteAsync(bucket, KIND_OBJECT, key, wid, sha, recordStamp);
         CompletableFuture<AsyncResultSet> generations = t.async(t.protocol(t.q.selectGenerations.bind(sha)));
+        long readStamp = t.ids.nextMicros();
         CompletableFuture<AsyncResultSet> earlier = t.async(t.protocol(t.q.selectWrites.bind(bucket, KIND_OBJECT, key)));
         CassandraTables.joinAll(recorded);
         CassandraTables.joinAll(markers);
@@ -198,7 +200,7 @@ final class CassandraObjects {
         ObjectInfo info;
         if (!conditional) {
             info = rowWriter.write(wid);
-            settler.submit(new Slot(bucket, key), new Answered(wid, sha, earlier), group -> settle(bucket, key, group));
+            settler.submit(new Slot(bucket, key), new Answered(wid, sha, recordStamp, earlier, readStamp), group -> settle(bucket, key, group));
         } else {
             try {
                 info = writeLeased(bucket, key, wid, sha, onlyIfAbsent, ifMatch, rowWriter);
@@ -238,6 +240,7 @@ final class CassandraObjects {
         try (KeyLocks.Lease lease = locks.acquire(bucket, key)) {
             WriteId wid = t.ids.next();
             CompletableFuture<AsyncResultSet> current = t.async(t.protocol(t.q.selectObject.bind(bucket, key)));
+            long readStamp = t.ids.nextMicros();
             CompletableFuture<AsyncResultSet> writes = t.async(t.protocol(t.q.selectWrites.bind(bucket, KIND_OBJECT, key)));
             CassandraTables.joinAll(content.recordWriteAsync(bucket, KIND_OBJECT, key, wid, sha));
             Row row = CassandraTables.join(current).one();
@@ -255,7 +258,7 @@ final class CassandraObjects {
                 settler.submit(() -> {
                     content.unhold(sha, held, true);
                     content.release(bucket, KIND_OBJECT, key, unused);
-                    settle(bucket, key, mine, CassandraTables.allRows(CassandraTables.join(writes)));
+                    settle(bucket, key, mine, sha, CassandraTables.allRows(CassandraTables.join(writes)), readStamp);
                 });
                 lease.requireHeld();
                 return info;
@@ -307,16 +310,24 @@ final class CassandraObjects {
      * itself still stands. When it does not (a later write or a delete won meanwhile), the key's
      * writes are read again and settled against the winner.
      */
-    private void settle(String bucket, String key, WriteId mine, List<Row> earlier) {
-        settleAgainst(bucket, key, mine, CassandraContent.Recorded.all(earlier), List.of());
+    private void settle(String bucket, String key, WriteId mine, String sha, List<Row> earlier, long readStamp) {
+        settleAgainst(bucket, key, mine, mine, CassandraContent.Recorded.all(earlier), List.of(),
+                List.of(new CassandraContent.Recorded(mine, sha)), readStamp);
     }
 
     /** An object's slot, whose queued settles run as one. */
     private record Slot(String bucket, String key) {
     }
 
-    /** An answered write of a slot and its read of the slot's earlier writes. */
-    private record Answered(WriteId wid, String sha256, CompletableFuture<AsyncResultSet> earlier) {
+    /**
+     * An answered write of a slot, the stamp of its {@code writes} row, and its read of the
+     * slot's earlier writes with the stamp taken before that read began.
+     */
+    private record Answered(WriteId wid, String sha256, long recordStamp, CompletableFuture<AsyncResultSet> earlier,
+                            long readStamp) {
+        CassandraContent.Recorded recorded() {
+            return new CassandraContent.Recorded(wid, sha256, recordStamp);
+        }
     }
 
     /**
@@ -328,8 +339,14 @@ final class CassandraObjects {
      */
     private void settle(String bucket, String key, List<Answered> group) {
         WriteId latest = null;
+        WriteId first = null;
+        long readStamp = Long.MIN_VALUE;
+        List<CassandraContent.Recorded> own = new ArrayList<>();
         for (Answered a : group) {
             latest = latest == null || a.wid().compareTo(latest) > 0 ? a.wid() : latest;
+            first = first == null || a.wid().compareTo(first) < 0 ? a.wid() : first;
+            readStamp = Math.max(readStamp, a.readStamp());
+            own.add(a.recorded());
         }
         Map<WriteId, CassandraContent.Recorded> dead = new LinkedHashMap<>();
         Map<WriteId, CassandraContent.Recorded> superseded = new LinkedHashMap<>();
@@ -338,21 +355,26 @@ final class CassandraObjects {
                     CassandraTables.join(a.earlier())))) {
                 (w.wid().compareTo(a.wid()) < 0 ? dead : superseded).putIfAbsent(w.wid(), w);
             }
-            superseded.putIfAbsent(a.wid(), new CassandraContent.Recorded(a.wid(), a.sha256()));
+            superseded.put(a.wid(), a.recorded());
         }
         WriteId last = latest;
         superseded.keySet().removeIf(w -> dead.containsKey(w) || w.compareTo(last) >= 0);
-        settleAgainst(bucket, key, latest, dead.values(), superseded.values());
+        settleAgainst(bucket, key, latest, first, dead.values(), superseded.values(), own, readStamp);
     }
 
     /**
      * Releases {@code dead} (every one ordered before a write acknowledged), reads the row back,
      * and releases what lost to the row found: {@code superseded} (ordered before {@code mine})
      * when {@code mine} is the row, every write of the slot ordered before the winner otherwise;
-     * either only while the bucket is unversioned.
+     * either only while the bucket is unversioned. The writes of {@code dead} go with one range
+     * tombstone below {@code first} (the earliest of {@code own}, the settled writes' records,
+     * which it thus never removes before they are released), those of {@code superseded} with
+     * one below {@code mine}; {@code readStamp} was taken before the reads that found them
+     * ({@link CassandraContent.Range}).
      */
-    private void settleAgainst(String bucket, String key, WriteId mine, Collection<CassandraContent.Recorded> dead,
-                               Collection<CassandraContent.Recorded> superseded) {
+    private void settleAgainst(String bucket, String key, WriteId mine, WriteId first,
+                               Collection<CassandraContent.Recorded> dead, Collection<CassandraContent.Recorded> superseded,
+                               Collection<CassandraContent.Recorded> own, long readStamp) {
         CompletableFuture<AsyncResultSet> current = t.async(t.protocol(t.q.selectObject.bind(bucket, key)));
         List<CassandraContent.Recorded> released = new ArrayList<>();
         for (CassandraContent.Recorded w : dead) {
@@ -360,7 +382,7 @@ final class CassandraObjects {
                 released.add(w);
             }
         }
-        content.release(bucket, KIND_OBJECT, key, released);
+        content.release(bucket, KIND_OBJECT, key, released, new CassandraContent.Range(first, readStamp));
         Row now = CassandraTables.join(current).one();
         boolean stands = now != null && RowFormat.writeIdOf(now.getByteBuffer("row")).equals(mine);
         if (stands && superseded.isEmpty()) {
@@ -376,13 +398,17 @@ final class CassandraObjects {
             return;
         }
         if (stands) {
-            content.release(bucket, KIND_OBJECT, key, List.copyOf(superseded));
-        } else if (now == null) {
+            content.release(bucket, KIND_OBJECT, key, List.copyOf(superseded), new CassandraContent.Range(mine, readStamp));
+            return;
+        }
+        // The settled writes lost: each is released by name, as a range release may have removed its row.
+        List<CassandraContent.Recorded> lost = new ArrayList<>(own);
+        lost.addAll(superseded);
+        if (now == null) {
             // A delete with a timestamp at or after this write shadows it.
-            content.releaseWrites(bucket, KIND_OBJECT, key, w -> w.timestampMicros() <= mine.timestampMicros());
+            content.releaseWritesBelow(bucket, KIND_OBJECT, key, WriteId.firstAt(mine.timestampMicros() + 1), lost);
         } else {
-            WriteId winner = RowFormat.writeIdOf(now.getByteBuffer("row"));
-            content.releaseWrites(bucket, KIND_OBJECT, key, w -> w.compareTo(winner) < 0);
+            content.releaseWritesBelow(bucket, KIND_OBJECT, key, RowFormat.writeIdOf(now.getByteBuffer("row")), lost);
         }
     }
 
@@ -458,7 +484,7 @@ final class CassandraObjects {
                 t.q.deleteEntry.bind(bucket, entry.dir(), entry.shard(), entry.name()).setQueryTimestamp(ts),
                 t.q.deleteLayout.bind(bucket, key).setQueryTimestamp(ts));
         t.session.execute(batch.setQueryTimestamp(ts).setConsistencyLevel(t.writeCl).setIdempotent(true));
-        content.releaseWrites(bucket, KIND_OBJECT, key, w -> w.timestampMicros() <= ts);
+        content.releaseWritesBelow(bucket, KIND_OBJECT, key, WriteId.firstAt(ts + 1), List.of());
         return old.value();
     }
 
