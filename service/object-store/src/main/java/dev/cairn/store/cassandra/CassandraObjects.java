@@ -331,10 +331,11 @@ final class CassandraObjects {
     }
 
     /**
-     * Settles answered writes of one slot together, with one read of the row back. Each releases
-     * what it read ordered before itself, as alone. The latest of them is acknowledged, so the
-     * others, and what any of them read ordered before it, can never be the row again either;
-     * those are released as a write that lost is ({@link #settleAgainst}: only while the bucket is
+     * Settles answered writes of one slot together, with one read of the row back. Each of them
+     * is acknowledged, so every write ordered before the earliest of them can never be the row
+     * again: those are released at once, as alone. The latest is acknowledged too, so the others,
+     * and what any of them read ordered before it, can never be the row again either; those are
+     * released as a write that lost is ({@link #settleAgainst}: only while the bucket is
      * unversioned).
      */
     private void settle(String bucket, String key, List<Answered> group) {
@@ -353,12 +354,18 @@ final class CassandraObjects {
         for (Answered a : group) {
             for (CassandraContent.Recorded w : CassandraContent.Recorded.all(CassandraTables.allRows(
                     CassandraTables.join(a.earlier())))) {
-                (w.wid().compareTo(a.wid()) < 0 ? dead : superseded).putIfAbsent(w.wid(), w);
+                if (w.wid().compareTo(first) < 0) {
+                    dead.putIfAbsent(w.wid(), w);
+                } else if (w.wid().compareTo(latest) < 0) {
+                    superseded.putIfAbsent(w.wid(), w);
+                }
             }
-            superseded.put(a.wid(), a.recorded());
         }
-        WriteId last = latest;
-        superseded.keySet().removeIf(w -> dead.containsKey(w) || w.compareTo(last) >= 0);
+        for (CassandraContent.Recorded w : own) {
+            if (w.wid().compareTo(latest) < 0) {
+                superseded.put(w.wid(), w);
+            }
+        }
         settleAgainst(bucket, key, latest, first, dead.values(), superseded.values(), own, readStamp);
     }
 
