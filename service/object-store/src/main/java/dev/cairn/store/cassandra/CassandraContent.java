@@ -82,7 +82,7 @@ final class CassandraContent {
 
     /**
      * As above, the {@code writes} row stamped {@code stamp} (from {@link WriteId.Generator#nextMicros}):
-     * a writer that knows its record's stamp lets a later range release cover it ({@link Range}).
+     * a writer that knows its record's stamp lets a later range release cover it ({@link Recorded.Range}).
      */
     List<CompletableFuture<AsyncResultSet>> recordWriteAsync(String bucket, int kind, String slot, WriteId wid,
                                                              String sha256, long stamp) {
@@ -128,7 +128,7 @@ final class CassandraContent {
      * Releases every recorded write of a slot ordered before {@code below} (the caller knows each
      * can never be the row again), and {@code alsoDead}, which a range release of the slot may have
      * removed from {@code writes} already (a writer's own records): their rows of {@code writes}
-     * go with one range tombstone ({@link Range}) instead of one tombstone each.
+     * go with one range tombstone ({@link Recorded.Range}) instead of one tombstone each.
      */
     void releaseWritesBelow(String bucket, int kind, String slot, WriteId below, Collection<Recorded> alsoDead) {
         long readStamp = t.ids.nextMicros();
@@ -139,43 +139,7 @@ final class CassandraContent {
             }
         }
         alsoDead.forEach(w -> dead.putIfAbsent(w.wid(), w));
-        release(bucket, kind, slot, List.copyOf(dead.values()), new Range(below, readStamp));
-    }
-
-    /**
-     * A recorded write: a row of {@code writes} within its slot; {@code stamp}: the timestamp of
-     * that row ({@code writetime}), {@link Long#MAX_VALUE} when not known.
-     */
-    record Recorded(WriteId wid, String sha256, long stamp) {
-        Recorded(WriteId wid, String sha256) {
-            this(wid, sha256, Long.MAX_VALUE);
-        }
-
-        static List<Recorded> all(Iterable<Row> rows) {
-            List<Recorded> out = new ArrayList<>();
-            for (Row r : rows) {
-                boolean stamped = r.getColumnDefinitions().contains("ts") && !r.isNull("ts");
-                out.add(new Recorded(WriteId.of(r.getByteBuffer("wid")), r.getString("sha256"),
-                        stamped ? r.getLong("ts") : Long.MAX_VALUE));
-            }
-            return out;
-        }
-    }
-
-    /**
-     * One range tombstone over a slot's {@code writes}: every row ordered before {@code below}
-     * stamped at or before {@code stamp}. The caller guarantees that each such write can never be
-     * the row again, and takes {@code stamp} before it reads the slot's writes: a row the read
-     * returned is covered when its stamp is at or before it; a row it did not return is covered
-     * only if stamped before the read began (a record in flight, whose writer releases it itself
-     * when it finds its write lost, or the sweep does); a record stamped later, however small its
-     * write id (a slow or restoring writer), stays and is found by the next settle.
-     * docs/cassandra.md, "Release of writes".
-     */
-    record Range(WriteId below, long stamp) {
-        boolean covers(Recorded w) {
-            return w.wid().compareTo(below) < 0 && w.stamp() <= stamp;
-        }
+        release(bucket, kind, slot, List.copyOf(dead.values()), new Recorded.Range(below, readStamp));
     }
 
     /**
@@ -190,11 +154,11 @@ final class CassandraContent {
     }
 
     /**
-     * As above; {@code range} (may be null): the writes it {@link Range#covers covers} go with
+     * As above; {@code range} (may be null): the writes it {@link Recorded.Range#covers covers} go with
      * one range tombstone, sent with the last contents' writes (after every reference they lead
      * to is deleted); the others with one tombstone each.
      */
-    void release(String bucket, int kind, String slot, List<Recorded> dead, Range range) {
+    void release(String bucket, int kind, String slot, List<Recorded> dead, Recorded.Range range) {
         if (dead.isEmpty()) {
             return;
         }

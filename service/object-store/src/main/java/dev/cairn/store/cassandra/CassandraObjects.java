@@ -166,7 +166,7 @@ final class CassandraObjects {
             if (conditional) {
                 content.unhold(sha, wid, true);
             } else {
-                content.release(bucket, KIND_OBJECT, key, List.of(new CassandraContent.Recorded(wid, sha)));
+                content.release(bucket, KIND_OBJECT, key, List.of(new Recorded(wid, sha)));
             }
             ObjectInfo info = versions.write(bucket, key, attributes, source, etag, partCount, checksums, onlyIfAbsent,
                     ifMatch, partSizes);
@@ -183,7 +183,7 @@ final class CassandraObjects {
             if (conditional) {
                 content.unhold(sha, wid, true);
             } else {
-                content.release(bucket, KIND_OBJECT, key, List.of(new CassandraContent.Recorded(wid, sha)));
+                content.release(bucket, KIND_OBJECT, key, List.of(new Recorded(wid, sha)));
             }
             throw refused;
         }
@@ -235,7 +235,7 @@ final class CassandraObjects {
      */
     private ObjectInfo writeLeased(String bucket, String key, WriteId held, String sha, boolean onlyIfAbsent,
                                    String ifMatch, RowWriter rowWriter) throws IOException {
-        List<CassandraContent.Recorded> unused = new ArrayList<>();
+        List<Recorded> unused = new ArrayList<>();
         StoreException refused;
         try (KeyLocks.Lease lease = locks.acquire(bucket, key)) {
             WriteId wid = t.ids.next();
@@ -249,7 +249,7 @@ final class CassandraObjects {
                 WriteId now = row == null ? null : RowFormat.writeIdOf(row.getByteBuffer("row"));
                 if (now != null && now.compareTo(wid) >= 0) {
                     // The row read was written with a clock ahead of this one: order after it.
-                    unused.add(new CassandraContent.Recorded(wid, sha));
+                    unused.add(new Recorded(wid, sha));
                     wid = t.ids.nextAfter(now);
                     content.recordWrite(bucket, KIND_OBJECT, key, wid, sha);
                 }
@@ -263,7 +263,7 @@ final class CassandraObjects {
                 lease.requireHeld();
                 return info;
             }
-            unused.add(new CassandraContent.Recorded(wid, sha));
+            unused.add(new Recorded(wid, sha));
         }
         content.release(bucket, KIND_OBJECT, key, unused);
         content.unhold(sha, held, true);
@@ -311,22 +311,18 @@ final class CassandraObjects {
      * writes are read again and settled against the winner.
      */
     private void settle(String bucket, String key, WriteId mine, String sha, List<Row> earlier, long readStamp) {
-        settleAgainst(bucket, key, mine, mine, CassandraContent.Recorded.all(earlier), List.of(),
-                List.of(new CassandraContent.Recorded(mine, sha)), readStamp);
+        settleAgainst(bucket, key, mine, mine, Recorded.all(earlier), List.of(), List.of(new Recorded(mine, sha)), readStamp);
     }
 
     /** An object's slot, whose queued settles run as one. */
     private record Slot(String bucket, String key) {
     }
 
-    /**
-     * An answered write of a slot, the stamp of its {@code writes} row, and its read of the
-     * slot's earlier writes with the stamp taken before that read began.
-     */
+    /** An answered write, the stamp of its record, its read of the slot's writes and the stamp taken before it. */
     private record Answered(WriteId wid, String sha256, long recordStamp, CompletableFuture<AsyncResultSet> earlier,
                             long readStamp) {
-        CassandraContent.Recorded recorded() {
-            return new CassandraContent.Recorded(wid, sha256, recordStamp);
+        Recorded recorded() {
+            return new Recorded(wid, sha256, recordStamp);
         }
     }
 
@@ -342,17 +338,17 @@ final class CassandraObjects {
         WriteId latest = null;
         WriteId first = null;
         long readStamp = Long.MIN_VALUE;
-        List<CassandraContent.Recorded> own = new ArrayList<>();
+        List<Recorded> own = new ArrayList<>();
         for (Answered a : group) {
             latest = latest == null || a.wid().compareTo(latest) > 0 ? a.wid() : latest;
             first = first == null || a.wid().compareTo(first) < 0 ? a.wid() : first;
             readStamp = Math.max(readStamp, a.readStamp());
             own.add(a.recorded());
         }
-        Map<WriteId, CassandraContent.Recorded> dead = new LinkedHashMap<>();
-        Map<WriteId, CassandraContent.Recorded> superseded = new LinkedHashMap<>();
+        Map<WriteId, Recorded> dead = new LinkedHashMap<>();
+        Map<WriteId, Recorded> superseded = new LinkedHashMap<>();
         for (Answered a : group) {
-            for (CassandraContent.Recorded w : CassandraContent.Recorded.all(CassandraTables.allRows(
+            for (Recorded w : Recorded.all(CassandraTables.allRows(
                     CassandraTables.join(a.earlier())))) {
                 if (w.wid().compareTo(first) < 0) {
                     dead.putIfAbsent(w.wid(), w);
@@ -361,7 +357,7 @@ final class CassandraObjects {
                 }
             }
         }
-        for (CassandraContent.Recorded w : own) {
+        for (Recorded w : own) {
             if (w.wid().compareTo(latest) < 0) {
                 superseded.put(w.wid(), w);
             }
@@ -373,23 +369,21 @@ final class CassandraObjects {
      * Releases {@code dead} (every one ordered before a write acknowledged), reads the row back,
      * and releases what lost to the row found: {@code superseded} (ordered before {@code mine})
      * when {@code mine} is the row, every write of the slot ordered before the winner otherwise;
-     * either only while the bucket is unversioned. The writes of {@code dead} go with one range
-     * tombstone below {@code first} (the earliest of {@code own}, the settled writes' records,
-     * which it thus never removes before they are released), those of {@code superseded} with
-     * one below {@code mine}; {@code readStamp} was taken before the reads that found them
-     * ({@link CassandraContent.Range}).
+     * either only while the bucket is unversioned. Each goes with one range tombstone
+     * ({@link Recorded.Range}, {@code readStamp} taken before the reads): below {@code first}, the
+     * earliest of {@code own} (the settled writes' records, not removed before their release),
+     * for {@code dead}; below {@code mine} for {@code superseded}.
      */
-    private void settleAgainst(String bucket, String key, WriteId mine, WriteId first,
-                               Collection<CassandraContent.Recorded> dead, Collection<CassandraContent.Recorded> superseded,
-                               Collection<CassandraContent.Recorded> own, long readStamp) {
+    private void settleAgainst(String bucket, String key, WriteId mine, WriteId first, Collection<Recorded> dead,
+                               Collection<Recorded> superseded, Collection<Recorded> own, long readStamp) {
         CompletableFuture<AsyncResultSet> current = t.async(t.protocol(t.q.selectObject.bind(bucket, key)));
-        List<CassandraContent.Recorded> released = new ArrayList<>();
-        for (CassandraContent.Recorded w : dead) {
+        List<Recorded> released = new ArrayList<>();
+        for (Recorded w : dead) {
             if (w.wid().compareTo(mine) < 0) {
                 released.add(w);
             }
         }
-        content.release(bucket, KIND_OBJECT, key, released, new CassandraContent.Range(first, readStamp));
+        content.release(bucket, KIND_OBJECT, key, released, new Recorded.Range(first, readStamp));
         Row now = CassandraTables.join(current).one();
         boolean stands = now != null && RowFormat.writeIdOf(now.getByteBuffer("row")).equals(mine);
         if (stands && superseded.isEmpty()) {
@@ -405,11 +399,11 @@ final class CassandraObjects {
             return;
         }
         if (stands) {
-            content.release(bucket, KIND_OBJECT, key, List.copyOf(superseded), new CassandraContent.Range(mine, readStamp));
+            content.release(bucket, KIND_OBJECT, key, List.copyOf(superseded), new Recorded.Range(mine, readStamp));
             return;
         }
         // The settled writes lost: each is released by name, as a range release may have removed its row.
-        List<CassandraContent.Recorded> lost = new ArrayList<>(own);
+        List<Recorded> lost = new ArrayList<>(own);
         lost.addAll(superseded);
         if (now == null) {
             // A delete with a timestamp at or after this write shadows it.
