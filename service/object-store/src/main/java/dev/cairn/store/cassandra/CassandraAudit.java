@@ -200,12 +200,12 @@ final class CassandraAudit {
                 parts++;
             }
         }
-        Map<Slot, List<CassandraContent.Recorded>> released = new HashMap<>();
+        Map<Slot, List<Recorded>> released = new HashMap<>();
         int writes = 0;
         for (Write w : s.writes) {
             if (!s.holds(w) && releasable(w, cutoffMicros)) {
                 released.computeIfAbsent(new Slot(w.bucket(), w.kind(), w.slot()), k -> new ArrayList<>())
-                        .add(new CassandraContent.Recorded(w.wid(), w.sha256()));
+                        .add(new Recorded(w.wid(), w.sha256()));
                 writes++;
             }
         }

@@ -16,6 +16,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,8 +77,17 @@ final class CassandraContent {
     /** {@link #recordWrite}, started: the caller joins the futures before it reads the content's generations. */
     List<CompletableFuture<AsyncResultSet>> recordWriteAsync(String bucket, int kind, String slot, WriteId wid,
                                                              String sha256) {
+        return recordWriteAsync(bucket, kind, slot, wid, sha256, t.ids.nextMicros());
+    }
+
+    /**
+     * As above, the {@code writes} row stamped {@code stamp} (from {@link WriteId.Generator#nextMicros}):
+     * a writer that knows its record's stamp lets a later range release cover it ({@link Recorded.Range}).
+     */
+    List<CompletableFuture<AsyncResultSet>> recordWriteAsync(String bucket, int kind, String slot, WriteId wid,
+                                                             String sha256, long stamp) {
         return List.of(
-                t.async(t.write(t.q.insertWrite.bind(bucket, kind, slot, wid.buffer(), sha256))),
+                t.async(t.write(t.q.insertWrite.bind(bucket, kind, slot, wid.buffer(), sha256, stamp))),
                 t.async(t.write(t.q.insertRef.bind(sha256, kind, bucket, slot, wid.buffer()))));
     }
 
@@ -114,15 +124,22 @@ final class CassandraContent {
         release(bucket, kind, slot, released);
     }
 
-    /** A recorded write: a row of {@code writes} within its slot. */
-    record Recorded(WriteId wid, String sha256) {
-        static List<Recorded> all(Iterable<Row> rows) {
-            List<Recorded> out = new ArrayList<>();
-            for (Row r : rows) {
-                out.add(new Recorded(WriteId.of(r.getByteBuffer("wid")), r.getString("sha256")));
+    /**
+     * Releases every recorded write of a slot ordered before {@code below} (the caller knows each
+     * can never be the row again), and {@code alsoDead}, which a range release of the slot may have
+     * removed from {@code writes} already (a writer's own records): their rows of {@code writes}
+     * go with one range tombstone ({@link Recorded.Range}) instead of one tombstone each.
+     */
+    void releaseWritesBelow(String bucket, int kind, String slot, WriteId below, Collection<Recorded> alsoDead) {
+        long readStamp = t.ids.nextMicros();
+        Map<WriteId, Recorded> dead = new LinkedHashMap<>();
+        for (Recorded w : Recorded.all(t.session.execute(t.protocol(t.q.selectWrites.bind(bucket, kind, slot))))) {
+            if (w.wid().compareTo(below) < 0) {
+                dead.put(w.wid(), w);
             }
-            return out;
         }
+        alsoDead.forEach(w -> dead.putIfAbsent(w.wid(), w));
+        release(bucket, kind, slot, List.copyOf(dead.values()), new Recorded.Range(below, readStamp));
     }
 
     /**
@@ -133,6 +150,15 @@ final class CassandraContent {
      * while the contents' references are looked at again.
      */
     void release(String bucket, int kind, String slot, List<Recorded> dead) {
+        release(bucket, kind, slot, dead, null);
+    }
+
+    /**
+     * As above; {@code range} (may be null): the writes it {@link Recorded.Range#covers covers} go with
+     * one range tombstone, sent with the last contents' writes (after every reference they lead
+     * to is deleted); the others with one tombstone each.
+     */
+    void release(String bucket, int kind, String slot, List<Recorded> dead, Recorded.Range range) {
         if (dead.isEmpty()) {
             return;
         }
@@ -140,23 +166,31 @@ final class CassandraContent {
         Map<String, List<BatchableStatement<?>>> writes = new HashMap<>();
         for (Recorded r : dead) {
             refs.computeIfAbsent(r.sha256(), k -> new ArrayList<>()).add(new RefKey(kind, bucket, slot, r.wid().buffer()));
-            writes.computeIfAbsent(r.sha256(), k -> new ArrayList<>()).add(t.q.deleteWrite.bind(bucket, kind, slot,
-                    r.wid().buffer()));
+            List<BatchableStatement<?>> deletes = writes.computeIfAbsent(r.sha256(), k -> new ArrayList<>());
+            if (range == null || !range.covers(r)) {
+                deletes.add(t.q.deleteWrite.bind(t.ids.nextMicros(), bucket, kind, slot, r.wid().buffer()));
+            }
         }
         List<Drop> drops = new ArrayList<>();
         refs.forEach((sha, mine) -> drops.add(new Drop(sha, mine)));
         for (int from = 0; from < drops.size(); from += CONTENTS_AT_ONCE) {
-            List<Drop> window = drops.subList(from, Math.min(drops.size(), from + CONTENTS_AT_ONCE));
+            int to = Math.min(drops.size(), from + CONTENTS_AT_ONCE);
+            List<Drop> window = drops.subList(from, to);
             window.forEach(Drop::look);
             window.forEach(Drop::delete);
             window.forEach(Drop::awaitDeleted);
             List<BatchableStatement<?>> gone = new ArrayList<>();
             window.forEach(d -> gone.addAll(writes.get(d.sha256)));
+            if (range != null && to == drops.size()) {
+                gone.add(t.q.deleteWritesBelow.bind(range.stamp(), bucket, kind, slot, range.below().buffer()));
+            }
             // One slot's writes share a partition: one write however many there are.
-            CompletableFuture<AsyncResultSet> writesGone = t.async(singlePartition(gone));
+            CompletableFuture<AsyncResultSet> writesGone = gone.isEmpty() ? null : t.async(singlePartition(gone));
             window.forEach(Drop::lookAgain);
             window.forEach(Drop::finish);
-            CassandraTables.join(writesGone);
+            if (writesGone != null) {
+                CassandraTables.join(writesGone);
+            }
         }
     }
 

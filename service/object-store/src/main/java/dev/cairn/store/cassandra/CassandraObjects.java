@@ -148,9 +148,11 @@ final class CassandraObjects {
                 ? t.async(t.protocol(t.q.selectObject.bind(bucket, key))) : null;
         List<CompletableFuture<AsyncResultSet>> markers = directory.writeMarkersAsync(bucket, key);
         // A conditional write records itself under the key only under the lease, with a later write id.
+        long recordStamp = t.ids.nextMicros();
         List<CompletableFuture<AsyncResultSet>> recorded = conditional ? List.of(content.holdAsync(sha, wid))
-                : content.recordWriteAsync(bucket, KIND_OBJECT, key, wid, sha);
+                : content.recordWriteAsync(bucket, KIND_OBJECT, key, wid, sha, recordStamp);
         CompletableFuture<AsyncResultSet> generations = t.async(t.protocol(t.q.selectGenerations.bind(sha)));
+        long readStamp = t.ids.nextMicros();
         CompletableFuture<AsyncResultSet> earlier = t.async(t.protocol(t.q.selectWrites.bind(bucket, KIND_OBJECT, key)));
         CassandraTables.joinAll(recorded);
         CassandraTables.joinAll(markers);
@@ -164,7 +166,7 @@ final class CassandraObjects {
             if (conditional) {
                 content.unhold(sha, wid, true);
             } else {
-                content.release(bucket, KIND_OBJECT, key, List.of(new CassandraContent.Recorded(wid, sha)));
+                content.release(bucket, KIND_OBJECT, key, List.of(new Recorded(wid, sha)));
             }
             ObjectInfo info = versions.write(bucket, key, attributes, source, etag, partCount, checksums, onlyIfAbsent,
                     ifMatch, partSizes);
@@ -181,7 +183,7 @@ final class CassandraObjects {
             if (conditional) {
                 content.unhold(sha, wid, true);
             } else {
-                content.release(bucket, KIND_OBJECT, key, List.of(new CassandraContent.Recorded(wid, sha)));
+                content.release(bucket, KIND_OBJECT, key, List.of(new Recorded(wid, sha)));
             }
             throw refused;
         }
@@ -198,7 +200,7 @@ final class CassandraObjects {
         ObjectInfo info;
         if (!conditional) {
             info = rowWriter.write(wid);
-            settler.submit(new Slot(bucket, key), new Answered(wid, sha, earlier), group -> settle(bucket, key, group));
+            settler.submit(new Slot(bucket, key), new Answered(wid, sha, recordStamp, earlier, readStamp), group -> settle(bucket, key, group));
         } else {
             try {
                 info = writeLeased(bucket, key, wid, sha, onlyIfAbsent, ifMatch, rowWriter);
@@ -233,11 +235,12 @@ final class CassandraObjects {
      */
     private ObjectInfo writeLeased(String bucket, String key, WriteId held, String sha, boolean onlyIfAbsent,
                                    String ifMatch, RowWriter rowWriter) throws IOException {
-        List<CassandraContent.Recorded> unused = new ArrayList<>();
+        List<Recorded> unused = new ArrayList<>();
         StoreException refused;
         try (KeyLocks.Lease lease = locks.acquire(bucket, key)) {
             WriteId wid = t.ids.next();
             CompletableFuture<AsyncResultSet> current = t.async(t.protocol(t.q.selectObject.bind(bucket, key)));
+            long readStamp = t.ids.nextMicros();
             CompletableFuture<AsyncResultSet> writes = t.async(t.protocol(t.q.selectWrites.bind(bucket, KIND_OBJECT, key)));
             CassandraTables.joinAll(content.recordWriteAsync(bucket, KIND_OBJECT, key, wid, sha));
             Row row = CassandraTables.join(current).one();
@@ -246,7 +249,7 @@ final class CassandraObjects {
                 WriteId now = row == null ? null : RowFormat.writeIdOf(row.getByteBuffer("row"));
                 if (now != null && now.compareTo(wid) >= 0) {
                     // The row read was written with a clock ahead of this one: order after it.
-                    unused.add(new CassandraContent.Recorded(wid, sha));
+                    unused.add(new Recorded(wid, sha));
                     wid = t.ids.nextAfter(now);
                     content.recordWrite(bucket, KIND_OBJECT, key, wid, sha);
                 }
@@ -255,12 +258,12 @@ final class CassandraObjects {
                 settler.submit(() -> {
                     content.unhold(sha, held, true);
                     content.release(bucket, KIND_OBJECT, key, unused);
-                    settle(bucket, key, mine, CassandraTables.allRows(CassandraTables.join(writes)));
+                    settle(bucket, key, mine, sha, CassandraTables.allRows(CassandraTables.join(writes)), readStamp);
                 });
                 lease.requireHeld();
                 return info;
             }
-            unused.add(new CassandraContent.Recorded(wid, sha));
+            unused.add(new Recorded(wid, sha));
         }
         content.release(bucket, KIND_OBJECT, key, unused);
         content.unhold(sha, held, true);
@@ -307,60 +310,80 @@ final class CassandraObjects {
      * itself still stands. When it does not (a later write or a delete won meanwhile), the key's
      * writes are read again and settled against the winner.
      */
-    private void settle(String bucket, String key, WriteId mine, List<Row> earlier) {
-        settleAgainst(bucket, key, mine, CassandraContent.Recorded.all(earlier), List.of());
+    private void settle(String bucket, String key, WriteId mine, String sha, List<Row> earlier, long readStamp) {
+        settleAgainst(bucket, key, mine, mine, Recorded.all(earlier), List.of(), List.of(new Recorded(mine, sha)), readStamp);
     }
 
     /** An object's slot, whose queued settles run as one. */
     private record Slot(String bucket, String key) {
     }
 
-    /** An answered write of a slot and its read of the slot's earlier writes. */
-    private record Answered(WriteId wid, String sha256, CompletableFuture<AsyncResultSet> earlier) {
+    /** An answered write, the stamp of its record, its read of the slot's writes and the stamp taken before it. */
+    private record Answered(WriteId wid, String sha256, long recordStamp, CompletableFuture<AsyncResultSet> earlier,
+                            long readStamp) {
+        Recorded recorded() {
+            return new Recorded(wid, sha256, recordStamp);
+        }
     }
 
     /**
-     * Settles answered writes of one slot together, with one read of the row back. Each releases
-     * what it read ordered before itself, as alone. The latest of them is acknowledged, so the
-     * others, and what any of them read ordered before it, can never be the row again either;
-     * those are released as a write that lost is ({@link #settleAgainst}: only while the bucket is
+     * Settles answered writes of one slot together, with one read of the row back. Each of them
+     * is acknowledged, so every write ordered before the earliest of them can never be the row
+     * again: those are released at once, as alone. The latest is acknowledged too, so the others,
+     * and what any of them read ordered before it, can never be the row again either; those are
+     * released as a write that lost is ({@link #settleAgainst}: only while the bucket is
      * unversioned).
      */
     private void settle(String bucket, String key, List<Answered> group) {
         WriteId latest = null;
+        WriteId first = null;
+        long readStamp = Long.MIN_VALUE;
+        List<Recorded> own = new ArrayList<>();
         for (Answered a : group) {
             latest = latest == null || a.wid().compareTo(latest) > 0 ? a.wid() : latest;
+            first = first == null || a.wid().compareTo(first) < 0 ? a.wid() : first;
+            readStamp = Math.max(readStamp, a.readStamp());
+            own.add(a.recorded());
         }
-        Map<WriteId, CassandraContent.Recorded> dead = new LinkedHashMap<>();
-        Map<WriteId, CassandraContent.Recorded> superseded = new LinkedHashMap<>();
+        Map<WriteId, Recorded> dead = new LinkedHashMap<>();
+        Map<WriteId, Recorded> superseded = new LinkedHashMap<>();
         for (Answered a : group) {
-            for (CassandraContent.Recorded w : CassandraContent.Recorded.all(CassandraTables.allRows(
+            for (Recorded w : Recorded.all(CassandraTables.allRows(
                     CassandraTables.join(a.earlier())))) {
-                (w.wid().compareTo(a.wid()) < 0 ? dead : superseded).putIfAbsent(w.wid(), w);
+                if (w.wid().compareTo(first) < 0) {
+                    dead.putIfAbsent(w.wid(), w);
+                } else if (w.wid().compareTo(latest) < 0) {
+                    superseded.putIfAbsent(w.wid(), w);
+                }
             }
-            superseded.putIfAbsent(a.wid(), new CassandraContent.Recorded(a.wid(), a.sha256()));
         }
-        WriteId last = latest;
-        superseded.keySet().removeIf(w -> dead.containsKey(w) || w.compareTo(last) >= 0);
-        settleAgainst(bucket, key, latest, dead.values(), superseded.values());
+        for (Recorded w : own) {
+            if (w.wid().compareTo(latest) < 0) {
+                superseded.put(w.wid(), w);
+            }
+        }
+        settleAgainst(bucket, key, latest, first, dead.values(), superseded.values(), own, readStamp);
     }
 
     /**
      * Releases {@code dead} (every one ordered before a write acknowledged), reads the row back,
      * and releases what lost to the row found: {@code superseded} (ordered before {@code mine})
      * when {@code mine} is the row, every write of the slot ordered before the winner otherwise;
-     * either only while the bucket is unversioned.
+     * either only while the bucket is unversioned. Each goes with one range tombstone
+     * ({@link Recorded.Range}, {@code readStamp} taken before the reads): below {@code first}, the
+     * earliest of {@code own} (the settled writes' records, not removed before their release),
+     * for {@code dead}; below {@code mine} for {@code superseded}.
      */
-    private void settleAgainst(String bucket, String key, WriteId mine, Collection<CassandraContent.Recorded> dead,
-                               Collection<CassandraContent.Recorded> superseded) {
+    private void settleAgainst(String bucket, String key, WriteId mine, WriteId first, Collection<Recorded> dead,
+                               Collection<Recorded> superseded, Collection<Recorded> own, long readStamp) {
         CompletableFuture<AsyncResultSet> current = t.async(t.protocol(t.q.selectObject.bind(bucket, key)));
-        List<CassandraContent.Recorded> released = new ArrayList<>();
-        for (CassandraContent.Recorded w : dead) {
+        List<Recorded> released = new ArrayList<>();
+        for (Recorded w : dead) {
             if (w.wid().compareTo(mine) < 0) {
                 released.add(w);
             }
         }
-        content.release(bucket, KIND_OBJECT, key, released);
+        content.release(bucket, KIND_OBJECT, key, released, new Recorded.Range(first, readStamp));
         Row now = CassandraTables.join(current).one();
         boolean stands = now != null && RowFormat.writeIdOf(now.getByteBuffer("row")).equals(mine);
         if (stands && superseded.isEmpty()) {
@@ -376,13 +399,17 @@ final class CassandraObjects {
             return;
         }
         if (stands) {
-            content.release(bucket, KIND_OBJECT, key, List.copyOf(superseded));
-        } else if (now == null) {
+            content.release(bucket, KIND_OBJECT, key, List.copyOf(superseded), new Recorded.Range(mine, readStamp));
+            return;
+        }
+        // The settled writes lost: each is released by name, as a range release may have removed its row.
+        List<Recorded> lost = new ArrayList<>(own);
+        lost.addAll(superseded);
+        if (now == null) {
             // A delete with a timestamp at or after this write shadows it.
-            content.releaseWrites(bucket, KIND_OBJECT, key, w -> w.timestampMicros() <= mine.timestampMicros());
+            content.releaseWritesBelow(bucket, KIND_OBJECT, key, WriteId.firstAt(mine.timestampMicros() + 1), lost);
         } else {
-            WriteId winner = RowFormat.writeIdOf(now.getByteBuffer("row"));
-            content.releaseWrites(bucket, KIND_OBJECT, key, w -> w.compareTo(winner) < 0);
+            content.releaseWritesBelow(bucket, KIND_OBJECT, key, RowFormat.writeIdOf(now.getByteBuffer("row")), lost);
         }
     }
 
@@ -458,7 +485,7 @@ final class CassandraObjects {
                 t.q.deleteEntry.bind(bucket, entry.dir(), entry.shard(), entry.name()).setQueryTimestamp(ts),
                 t.q.deleteLayout.bind(bucket, key).setQueryTimestamp(ts));
         t.session.execute(batch.setQueryTimestamp(ts).setConsistencyLevel(t.writeCl).setIdempotent(true));
-        content.releaseWrites(bucket, KIND_OBJECT, key, w -> w.timestampMicros() <= ts);
+        content.releaseWritesBelow(bucket, KIND_OBJECT, key, WriteId.firstAt(ts + 1), List.of());
         return old.value();
     }
 

@@ -33,6 +33,7 @@ final class Statements {
     final PreparedStatement insertWrite;
     final PreparedStatement selectWrites;
     final PreparedStatement deleteWrite;
+    final PreparedStatement deleteWritesBelow;
 
     final PreparedStatement insertRef;
     final PreparedStatement insertLease;
@@ -108,9 +109,15 @@ final class Statements {
         selectEntriesAfter = s.prepare("SELECT name, row FROM " + ks
                 + ".directory WHERE bucket = ? AND dir = ? AND shard = ? AND name > ?");
 
-        insertWrite = s.prepare("INSERT INTO " + ks + ".writes (bucket, kind, slot, wid, sha256) VALUES (?, ?, ?, ?, ?)");
-        selectWrites = s.prepare("SELECT wid, sha256 FROM " + ks + ".writes WHERE bucket = ? AND kind = ? AND slot = ?");
-        deleteWrite = s.prepare("DELETE FROM " + ks + ".writes WHERE bucket = ? AND kind = ? AND slot = ? AND wid = ?");
+        // Every mutation of writes carries a timestamp of the store's own clock (WriteId.Generator.nextMicros).
+        insertWrite = s.prepare("INSERT INTO " + ks + ".writes (bucket, kind, slot, wid, sha256) VALUES (?, ?, ?, ?, ?)"
+                + " USING TIMESTAMP ?");
+        selectWrites = s.prepare("SELECT wid, sha256, writetime(sha256) AS ts FROM " + ks
+                + ".writes WHERE bucket = ? AND kind = ? AND slot = ?");
+        deleteWrite = s.prepare("DELETE FROM " + ks + ".writes USING TIMESTAMP ? WHERE bucket = ? AND kind = ? AND slot = ?"
+                + " AND wid = ?");
+        deleteWritesBelow = s.prepare("DELETE FROM " + ks + ".writes USING TIMESTAMP ? WHERE bucket = ? AND kind = ?"
+                + " AND slot = ? AND wid < ?");
 
         insertRef = s.prepare("INSERT INTO " + ks + ".refs (sha256, kind, bucket, slot, wid) VALUES (?, ?, ?, ?, ?)");
         insertLease = s.prepare("INSERT INTO " + ks + ".refs (sha256, kind, bucket, slot, wid) VALUES (?, "

@@ -28,6 +28,11 @@ record WriteId(byte[] bytes) implements Comparable<WriteId> {
         return new WriteId(a);
     }
 
+    /** The least write id at {@code micros}: every write id of an earlier timestamp orders before it. */
+    static WriteId firstAt(long micros) {
+        return new WriteId(ByteBuffer.allocate(LENGTH).putLong(micros).array());
+    }
+
     long timestampMicros() {
         return ByteBuffer.wrap(bytes).getLong();
     }
