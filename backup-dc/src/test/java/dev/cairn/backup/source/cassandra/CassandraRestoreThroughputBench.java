@@ -1,6 +1,7 @@
 package dev.cairn.backup.source.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import dev.cairn.backup.Main;
 import dev.cairn.backup.Seed;
 import dev.cairn.backup.report.Progress;
@@ -40,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * -Dit.test=CassandraRestoreThroughputBench -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
  * -Dfailsafe.failIfNoSpecifiedTests=false} (sizes: {@code -Dbench.keys}, {@code -Dbench.versions},
  * {@code -Dbench.rounds}). The archive holds {@code keys} keys of {@code versions} versions each,
- * 2–30 KB. Each round restores it twice into a fresh keyspace, in alternating order: with each
+ * 2–30 KB. Each round restores it twice, each time into a fresh keyspace, in alternating order: with each
  * key's contents read from the archive as the store writes each version (as before
  * {@code ContentReadAhead}), and read ahead at once; after one round that warms the JIT up and is
  * not counted. Prints a table of medians, the median of the rounds' ratios and one JSON line.
@@ -83,18 +84,21 @@ class CassandraRestoreThroughputBench {
         List<String> cases = List.of("read as written", "read ahead");
         Map<String, List<double[]>> runs = new LinkedHashMap<>();
         cases.forEach(c -> runs.put(c, new ArrayList<>()));
-        CassandraSettings settings = LocalCassandraCluster.settings(KEYSPACE);
-        try (CqlSession session = CassandraSessions.connect(settings)) {
-            for (int round = -1; round < rounds; round++) {
-                List<String> order = new ArrayList<>(cases);
-                if (round % 2 != 0) {
-                    java.util.Collections.reverse(order);
-                }
-                for (String c : order) {
-                    session.execute("DROP KEYSPACE IF EXISTS " + KEYSPACE);
+        List<String> keyspaces = new ArrayList<>();
+        for (int round = -1; round < rounds; round++) {
+            List<String> order = new ArrayList<>(cases);
+            if (round % 2 != 0) {
+                java.util.Collections.reverse(order);
+            }
+            for (String c : order) {
+                // A fresh keyspace each time: dropping one can outlast a request's timeout on a loaded machine.
+                String keyspace = KEYSPACE + "_" + (round + 1) + "_" + cases.indexOf(c);
+                keyspaces.add(keyspace);
+                CassandraSettings settings = LocalCassandraCluster.settings(keyspace);
+                try (CqlSession session = CassandraSessions.connect(settings)) {
                     CassandraObjectStore.createSchema(session, settings);
                     try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings);
-                         StoreDestination into = new StoreDestination(store, "cassandra " + KEYSPACE + " " + c, null,
+                         StoreDestination into = new StoreDestination(store, "cassandra " + keyspace + " " + c, null,
                                  c.equals("read ahead"));
                          Progress progress = new Progress("restore", 0, new PrintStream(new ByteArrayOutputStream()), false)) {
                         Restore.Result r = new Restore(archive, id, into, Set.of(), "", false, Restore.DEFAULT_THREADS,
@@ -106,7 +110,12 @@ class CassandraRestoreThroughputBench {
                     }
                 }
             }
-            session.execute("DROP KEYSPACE IF EXISTS " + KEYSPACE);
+        }
+        try (CqlSession session = CassandraSessions.connect(LocalCassandraCluster.settings(KEYSPACE))) {
+            for (String keyspace : keyspaces) {
+                session.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
+                        .setTimeout(java.time.Duration.ofMinutes(2)));
+            }
         }
         StringBuilder json = new StringBuilder("{\"bench\":\"cassandra-restore\",\"keys\":" + keys + ",\"versions\":"
                 + versions + ",\"rounds\":" + rounds);
