@@ -9,10 +9,10 @@ import dev.cairn.backup.report.RunReport;
 import dev.cairn.backup.run.Json;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.source.BackupSources;
+import dev.cairn.backup.source.ForwardingBackupSource;
 import dev.cairn.backup.store.EmbeddedStoreDir;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.store.BucketAcl;
-import dev.cairn.store.BucketInfo;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectStore;
@@ -23,7 +23,6 @@ import dev.cairn.store.cassandra.CassandraSessions;
 import dev.cairn.store.cassandra.CassandraSettings;
 import dev.cairn.store.cassandra.LocalCassandraCluster;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -50,35 +49,14 @@ class CassandraLiveVersionScanTest {
     Path dir;
 
     /** A source that changes a key of the store the first time the scan of objects hands over its version null. */
-    private static final class ChangingSource implements BackupSource {
-        private final BackupSource inner;
+    private static final class ChangingSource extends ForwardingBackupSource {
         private final ObjectStore serving;
         final List<String> emitted = Collections.synchronizedList(new ArrayList<>());
         private final List<String> changed = Collections.synchronizedList(new ArrayList<>());
 
         ChangingSource(BackupSource inner, ObjectStore serving) {
-            this.inner = inner;
+            super(inner);
             this.serving = serving;
-        }
-
-        @Override
-        public String describe() {
-            return inner.describe();
-        }
-
-        @Override
-        public List<BucketInfo> buckets() throws IOException {
-            return inner.buckets();
-        }
-
-        @Override
-        public boolean suppliesVersions() {
-            return inner.suppliesVersions();
-        }
-
-        @Override
-        public List<Split> splits() throws IOException {
-            return inner.splits();
         }
 
         @Override
@@ -101,16 +79,6 @@ class CassandraLiveVersionScanTest {
                     }
                 }
             });
-        }
-
-        @Override
-        public InputStream openContent(String sha256) throws IOException {
-            return inner.openContent(sha256);
-        }
-
-        @Override
-        public void close() throws IOException {
-            inner.close();
         }
     }
 

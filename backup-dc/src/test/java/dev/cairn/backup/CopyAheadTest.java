@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.backup.report.RunReport;
 import dev.cairn.backup.run.Json;
 import dev.cairn.backup.source.BackupSource;
+import dev.cairn.backup.source.ForwardingBackupSource;
 import dev.cairn.backup.source.embedded.CheckpointReader;
 import dev.cairn.backup.store.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.store.BucketAcl;
-import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ObjectStore;
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,33 +42,12 @@ class CopyAheadTest {
     Path dir;
 
     /** A source that passes everything to another and records what content it was asked for. */
-    private static class Recording implements BackupSource {
-        final BackupSource inner;
+    private static class Recording extends ForwardingBackupSource {
         final Set<String> opened = ConcurrentHashMap.newKeySet();
         final List<String> scanned = java.util.Collections.synchronizedList(new ArrayList<>());
 
         Recording(BackupSource inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public String describe() {
-            return inner.describe();
-        }
-
-        @Override
-        public List<BucketInfo> buckets() throws IOException {
-            return inner.buckets();
-        }
-
-        @Override
-        public List<Split> splits() throws IOException {
-            return inner.splits();
-        }
-
-        @Override
-        public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
-            inner.scan(split, resumeAfter, sink);
+            super(inner);
         }
 
         @Override
@@ -83,11 +62,6 @@ class CopyAheadTest {
                 scanned.add(sha);
                 sink.accept(sha, buffer, offset, length);
             });
-        }
-
-        @Override
-        public void close() throws IOException {
-            inner.close();
         }
     }
 

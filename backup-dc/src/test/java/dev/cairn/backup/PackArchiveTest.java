@@ -17,12 +17,12 @@ import dev.cairn.backup.archive.PackWriter;
 import dev.cairn.backup.report.RunReport;
 import dev.cairn.backup.run.Json;
 import dev.cairn.backup.source.BackupSource;
+import dev.cairn.backup.source.ForwardingBackupSource;
 import dev.cairn.backup.store.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.backup.target.Target;
 import dev.cairn.store.BucketAcl;
-import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ObjectStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -427,31 +427,9 @@ class PackArchiveTest {
     }
 
     /** The test store as a source whose content read number {@link #failAtRead} fails, as a source dying mid-run. */
-    private final class FailingSource implements BackupSource {
-        private final BackupSource inner;
-
+    private final class FailingSource extends ForwardingBackupSource {
         FailingSource(BackupSource inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public String describe() {
-            return inner.describe();
-        }
-
-        @Override
-        public List<BucketInfo> buckets() throws IOException {
-            return inner.buckets();
-        }
-
-        @Override
-        public List<Split> splits() throws IOException {
-            return inner.splits();
-        }
-
-        @Override
-        public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
-            inner.scan(split, resumeAfter, sink);
+            super(inner);
         }
 
         @Override
@@ -461,11 +439,6 @@ class PackArchiveTest {
                 throw new IOException("the source went away (test)");
             }
             return inner.openContent(sha256);
-        }
-
-        @Override
-        public void close() throws IOException {
-            inner.close();
         }
     }
 }

@@ -2,12 +2,10 @@ package dev.cairn.backup;
 
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.source.BackupSources;
-import dev.cairn.store.BucketInfo;
+import dev.cairn.backup.source.ForwardingBackupSource;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.VersionRecord;
 import java.io.IOException;
-import java.io.InputStream;
-import java.util.List;
 
 /**
  * {@code bin/cairn backup} as a child JVM for {@link CassandraKillVersionsTest}: the real command
@@ -23,25 +21,12 @@ public final class SlowVersionsBackup {
         System.exit(Main.commandLine(o -> new Slowed(BackupSources.open(o), delay)).execute(args));
     }
 
-    private record Slowed(BackupSource inner, long delayMs) implements BackupSource {
-        @Override
-        public String describe() {
-            return inner.describe();
-        }
+    private static final class Slowed extends ForwardingBackupSource {
+        private final long delayMs;
 
-        @Override
-        public List<BucketInfo> buckets() throws IOException {
-            return inner.buckets();
-        }
-
-        @Override
-        public boolean suppliesVersions() {
-            return inner.suppliesVersions();
-        }
-
-        @Override
-        public List<Split> splits() throws IOException {
-            return inner.splits();
+        Slowed(BackupSource inner, long delayMs) {
+            super(inner);
+            this.delayMs = delayMs;
         }
 
         @Override
@@ -65,16 +50,6 @@ public final class SlowVersionsBackup {
                     sink.acceptVersion(bucket, version, position);
                 }
             });
-        }
-
-        @Override
-        public InputStream openContent(String sha256) throws IOException {
-            return inner.openContent(sha256);
-        }
-
-        @Override
-        public void close() throws IOException {
-            inner.close();
         }
     }
 }

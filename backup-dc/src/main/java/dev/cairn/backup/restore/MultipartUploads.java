@@ -5,6 +5,7 @@ import dev.cairn.store.ObjectInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,12 +25,15 @@ import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Writes a multipart object into S3 as it was uploaded: CreateMultipartUpload with the object's
- * headers, recorded in the restore's {@link UploadJournal} before any part is sent, one UploadPart
+ * headers (its intent recorded in the restore's {@link UploadJournal} before it is sent), one UploadPart
  * per recorded part size, then CompleteMultipartUpload. The blob is read once, in order
  * ({@link PartStreams}; its SHA-256 is checked at its last byte, before the upload is completed);
  * each part up to {@link #BUFFER_BYTES} is read into a buffer of its own and sent from it while
@@ -51,6 +55,13 @@ final class MultipartUploads implements AutoCloseable {
     /** Threads sending buffered parts: with the uploads' own requests, within the client's connections. */
     static final int PART_THREADS = 16;
     private static final int WARNING_EXAMPLES = 5;
+    /**
+     * How far the destination's clock may lag the job's: a resumed restore aborts the uploads of
+     * an intent's key initiated up to this long before the intent was recorded.
+     */
+    static final long CLOCK_SKEW_MILLIS = 5 * 60_000;
+    /** Test-only: halt the job right after CreateMultipartUpload answers ({@link #haltForTest}). */
+    static final String HALT_PROPERTY = "cairn.backup.test.halt-after-create-upload";
 
     private final S3Client s3;
     private final String description;
@@ -86,18 +97,22 @@ final class MultipartUploads implements AutoCloseable {
             throw new IOException(bucket + "/" + key + ": its part sizes add up to " + Arrays.stream(partSizes).sum()
                     + " bytes, not its size " + row.size() + " (damaged manifest row)");
         }
+        PendingUpload intent = PendingUpload.intent(bucket, key);
+        journal.started(intent);
         String uploadId;
         try {
             uploadId = s3.createMultipartUpload(create(headers)).uploadId();
         } catch (SdkException e) {
+            // The upload may exist all the same (an answer lost): the intent stays for a resumed restore.
             throw fail("cannot start a multipart upload of " + bucket + "/" + key, e);
         }
-        PendingUpload pending = new PendingUpload(bucket, key, uploadId);
+        haltForTest();
+        PendingUpload pending = intent.withId(uploadId);
+        journal.identified(intent, pending);
         boolean completed = false;
         List<Future<CompletedPart>> sent = new ArrayList<>(partSizes.length);
         AtomicBoolean stopped = new AtomicBoolean();
         try (PartStreams streams = new PartStreams(content)) {
-            journal.started(pending);
             long offset = 0;
             for (int i = 0; i < partSizes.length; i++) {
                 int number = i + 1;
@@ -204,20 +219,78 @@ final class MultipartUploads implements AutoCloseable {
                 e instanceof Exception x ? x : new RuntimeException(e));
     }
 
-    /** Aborts the uploads a killed restore recorded; one that is gone already (completed or aborted) is skipped. */
+    /**
+     * Aborts the uploads a killed restore recorded; one that is gone already (completed or
+     * aborted) is skipped. An intent without id stands for an upload whose id may never have been
+     * recorded: every upload of exactly its key that the destination lists as initiated at or
+     * after the intent's time, less {@link #CLOCK_SKEW_MILLIS}, is aborted.
+     */
     void abortLeftovers(List<PendingUpload> uploads) throws IOException {
         for (PendingUpload u : uploads) {
-            try {
-                s3.abortMultipartUpload(b -> b.bucket(u.bucket()).key(u.key()).uploadId(u.uploadId()));
-            } catch (S3Exception e) {
-                if (e.statusCode() != 404) {
-                    throw fail("cannot abort the multipart upload " + u.uploadId() + " of " + u.bucket() + "/" + u.key()
-                            + " that an interrupted restore left", e);
+            if (u.isIntent()) {
+                for (String id : startedSince(u)) {
+                    abortLeftover(u.withId(id));
                 }
-            } catch (SdkException e) {
+            } else {
+                abortLeftover(u);
+            }
+        }
+    }
+
+    private void abortLeftover(PendingUpload u) throws IOException {
+        try {
+            s3.abortMultipartUpload(b -> b.bucket(u.bucket()).key(u.key()).uploadId(u.uploadId()));
+        } catch (S3Exception e) {
+            if (e.statusCode() != 404) {
                 throw fail("cannot abort the multipart upload " + u.uploadId() + " of " + u.bucket() + "/" + u.key()
                         + " that an interrupted restore left", e);
             }
+        } catch (SdkException e) {
+            throw fail("cannot abort the multipart upload " + u.uploadId() + " of " + u.bucket() + "/" + u.key()
+                    + " that an interrupted restore left", e);
+        }
+    }
+
+    /** The ids of the uploads of exactly the intent's key initiated since its time (all of them when it has none). */
+    private List<String> startedSince(PendingUpload intent) throws IOException {
+        Instant since = intent.intendedAtMillis() == null ? Instant.MIN
+                : Instant.ofEpochMilli(intent.intendedAtMillis() - CLOCK_SKEW_MILLIS);
+        List<String> ids = new ArrayList<>();
+        String keyMarker = null;
+        String idMarker = null;
+        try {
+            while (true) {
+                ListMultipartUploadsRequest.Builder req = ListMultipartUploadsRequest.builder().bucket(intent.bucket())
+                        .prefix(intent.key());
+                if (keyMarker != null) {
+                    req.keyMarker(keyMarker).uploadIdMarker(idMarker);
+                }
+                ListMultipartUploadsResponse page = s3.listMultipartUploads(req.build());
+                for (MultipartUpload u : page.uploads()) {
+                    if (u.key().equals(intent.key()) && (u.initiated() == null || !u.initiated().isBefore(since))) {
+                        ids.add(u.uploadId());
+                    }
+                }
+                if (!Boolean.TRUE.equals(page.isTruncated()) || page.nextKeyMarker() == null) {
+                    return ids;
+                }
+                keyMarker = page.nextKeyMarker();
+                idMarker = page.nextUploadIdMarker();
+            }
+        } catch (SdkException e) {
+            throw fail("cannot list the multipart uploads of " + intent.bucket() + "/" + intent.key()
+                    + " that an interrupted restore may have started", e);
+        }
+    }
+
+    /**
+     * For the kill tests only: with system property {@value #HALT_PROPERTY} set, the job halts
+     * (no cleanup, as {@code kill -9}) right after CreateMultipartUpload answers, before its id is
+     * recorded anywhere.
+     */
+    private static void haltForTest() {
+        if (Boolean.getBoolean(HALT_PROPERTY)) {
+            Runtime.getRuntime().halt(137);
         }
     }
 

@@ -9,7 +9,8 @@ import java.util.Set;
 
 /**
  * A restore's state file in the archive: the progress {@link Restore} records after each batch,
- * and the multipart uploads its destination has started and not completed ({@link UploadJournal}).
+ * and the multipart uploads its destination is starting or has started and not completed
+ * ({@link UploadJournal}).
  * Each write is made durable ({@link Target#sync}) before it returns. Uploads started while a
  * write is under way are recorded together by the next one, so that concurrent uploads share
  * writes instead of queueing for one each. Thread-safe.
@@ -41,13 +42,21 @@ final class RestoreStateFile implements UploadJournal {
     }
 
     @Override
-    public void started(PendingUpload upload) throws IOException {
+    public void started(PendingUpload intent) throws IOException {
         long ticket;
         synchronized (lock) {
-            pending.add(upload);
+            pending.add(intent);
             ticket = ++changes;
         }
         writeThrough(ticket);
+    }
+
+    @Override
+    public void identified(PendingUpload intent, PendingUpload upload) {
+        synchronized (lock) {
+            pending.remove(intent);
+            pending.add(upload);
+        }
     }
 
     @Override

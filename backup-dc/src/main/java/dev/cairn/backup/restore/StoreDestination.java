@@ -20,17 +20,26 @@ import java.util.List;
  * that {@link ObjectStore#restoresVersions() restores versions} (both do) writes every row
  * exactly as recorded ({@link ObjectStore#restoreVersion}): time, version id and place, ETag,
  * part count, checksums, attributes. Another store takes ETag, part count, checksums and
- * attributes as given and sets the time itself, and restores no versioned bucket.
+ * attributes as given and sets the time itself, and restores no versioned bucket. The versions
+ * of one key go to the store together, their contents read from the archive at once
+ * ({@link ContentReadAhead}) while the store writes them in turn.
  */
 public final class StoreDestination implements RestoreDestination {
     private final ObjectStore store;
     private final String description;
     private final AutoCloseable owned;
+    private final ContentReadAhead readAhead;
 
     public StoreDestination(ObjectStore store, String description, AutoCloseable owned) {
+        this(store, description, owned, true);
+    }
+
+    /** {@code readAhead} false: a key's contents are read as the store writes each (for benchmarks only). */
+    public StoreDestination(ObjectStore store, String description, AutoCloseable owned, boolean readAhead) {
         this.store = store;
         this.description = description;
         this.owned = owned;
+        this.readAhead = readAhead ? new ContentReadAhead() : null;
     }
 
     public ObjectStore store() {
@@ -105,11 +114,20 @@ public final class StoreDestination implements RestoreDestination {
             }
             records.add(row.version());
         }
-        store.restoreVersions(rows.get(0).bucket(), records, contents);
+        if (readAhead == null || rows.size() == 1) {
+            store.restoreVersions(rows.get(0).bucket(), records, contents);
+            return;
+        }
+        try (ContentReadAhead.Held held = readAhead.readAhead(contents)) {
+            store.restoreVersions(rows.get(0).bucket(), records, held.contents);
+        }
     }
 
     @Override
     public void close() throws IOException {
+        if (readAhead != null) {
+            readAhead.close();
+        }
         if (owned != null) {
             try {
                 owned.close();

@@ -7,15 +7,28 @@ import java.io.IOException;
  * ({@code kill -9}: nothing runs to abort it) can abort them when it resumes. Thread-safe.
  */
 public interface UploadJournal {
-    /** Records the upload durably before it returns; the upload's first part is sent after. */
-    void started(PendingUpload upload) throws IOException;
+    /**
+     * Records the intent ({@link PendingUpload#isIntent}) durably before it returns;
+     * CreateMultipartUpload is sent after.
+     */
+    void started(PendingUpload intent) throws IOException;
+
+    /**
+     * The destination answered the intent with this upload: it replaces the intent from the next
+     * write on (not forced to disk: until then the intent covers it).
+     */
+    void identified(PendingUpload intent, PendingUpload upload);
 
     /** The upload was completed or aborted: it need not be aborted on resume. */
     void ended(PendingUpload upload);
 
     UploadJournal NONE = new UploadJournal() {
         @Override
-        public void started(PendingUpload upload) {
+        public void started(PendingUpload intent) {
+        }
+
+        @Override
+        public void identified(PendingUpload intent, PendingUpload upload) {
         }
 
         @Override

@@ -1,6 +1,7 @@
 package dev.cairn.backup.restore;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.cairn.backup.run.Json;
@@ -26,7 +27,18 @@ class RestoreStateTest {
     @Test
     void theUploadsInFlightAreReadBack() throws IOException {
         Restore.State s = new Restore.State("b1", "s3 x", "f", 1000, 7, 9, false, 0, null,
-                List.of(new PendingUpload("photos", "a/b.tif", "0123abcd")));
+                List.of(new PendingUpload("photos", "a/b.tif", "0123abcd", 1764000000000L),
+                        PendingUpload.intent("photos", "c.tif")));
         assertEquals(s, Json.read(Json.write(s), Restore.State.class, "state"));
+    }
+
+    @Test
+    void uploadsRecordedBeforeIntentsAreReadAsIdsWithoutTime() throws IOException {
+        String older = "{\"backupId\":\"b1\",\"destination\":\"s3 x\",\"filter\":\"f\",\"rowsDone\":0,\"objects\":0,"
+                + "\"bytes\":0,\"finished\":false,\"pass\":0,\"uploads\":[{\"bucket\":\"photos\",\"key\":\"a/b.tif\","
+                + "\"uploadId\":\"0123abcd\"}]}";
+        Restore.State s = Json.read(older.getBytes(StandardCharsets.UTF_8), Restore.State.class, "state");
+        assertEquals(List.of(new PendingUpload("photos", "a/b.tif", "0123abcd", null)), s.uploads());
+        assertFalse(s.uploads().get(0).isIntent());
     }
 }

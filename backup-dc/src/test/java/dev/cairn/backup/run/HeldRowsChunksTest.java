@@ -7,12 +7,12 @@ import dev.cairn.backup.StoreFixture;
 import dev.cairn.backup.archive.ArchiveLayout;
 import dev.cairn.backup.report.Progress;
 import dev.cairn.backup.source.BackupSource;
+import dev.cairn.backup.source.ForwardingBackupSource;
 import dev.cairn.backup.store.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.backup.target.Target;
 import dev.cairn.store.BucketAcl;
-import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ObjectStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -67,27 +67,11 @@ class HeldRowsChunksTest {
     }
 
     /** A source whose content phase waits until the split's every row was scanned, so that all of them are held. */
-    private static final class ContentAfterRows implements BackupSource {
-        final BackupSource inner;
+    private static final class ContentAfterRows extends ForwardingBackupSource {
         final CountDownLatch scanned = new CountDownLatch(1);
 
         ContentAfterRows(BackupSource inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public String describe() {
-            return inner.describe();
-        }
-
-        @Override
-        public List<BucketInfo> buckets() throws IOException {
-            return inner.buckets();
-        }
-
-        @Override
-        public List<Split> splits() throws IOException {
-            return inner.splits();
+            super(inner);
         }
 
         @Override
@@ -100,11 +84,6 @@ class HeldRowsChunksTest {
         }
 
         @Override
-        public InputStream openContent(String sha256) throws IOException {
-            return inner.openContent(sha256);
-        }
-
-        @Override
         public void scanContent(long maxSize, ContentFilter filter, ContentSink sink) throws IOException {
             try {
                 if (!scanned.await(2, TimeUnit.MINUTES)) {
@@ -113,11 +92,6 @@ class HeldRowsChunksTest {
             } catch (InterruptedException e) {
                 throw new java.io.InterruptedIOException();
             }
-        }
-
-        @Override
-        public void close() throws IOException {
-            inner.close();
         }
     }
 

@@ -31,13 +31,16 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 /**
  * {@code kill -9} of the real restore command ({@code dev.cairn.backup.Main} in a child JVM, as
  * {@code bin/cairn backup restore} starts it) into a second Cairn over S3 while it is sending the
- * parts of a multipart object: the upload it leaves is listed by ListMultipartUploads and recorded
- * in the restore's state file; the same command again aborts it, completes the restore, and the
+ * parts of a multipart object: the upload it leaves is listed by ListMultipartUploads and recorded,
+ * by its id or by the intent written before it started, in the restore's state file; the same command again aborts it, completes the restore, and the
  * destination holds no multipart upload and the same objects, parts and ETags as the source (as
- * after an uninterrupted restore).
+ * after an uninterrupted restore). Also halted between CreateMultipartUpload's answer and the
+ * record of the upload's id.
  */
 @Tag("integration")
 class S3RestoreKillTest {
+    /** MultipartUploads' test-only halt switch (package-private there). */
+    private static final String HALT_PROPERTY = "cairn.backup.test.halt-after-create-upload";
     private static final int OBJECTS = 6;
     private static final int PARTS = 24;
 
@@ -78,7 +81,10 @@ class S3RestoreKillTest {
             }
             Set<String> left = uploads(s3);
             assertFalse(left.isEmpty(), "the kill left the upload under way behind");
-            assertTrue(recorded().containsAll(left), "every upload left is recorded: " + left + " " + recorded());
+            Set<String> recorded = recorded();
+            for (MultipartUpload u : s3.listMultipartUploads(r -> r.bucket("big")).uploads()) {
+                assertTrue(covered(recorded, u), "every upload left is recorded: " + u + " " + recorded);
+            }
 
             assertEquals(0, fixture.cli(restore.toArray(String[]::new)), log());
             assertEquals(Set.of(), uploads(s3));
@@ -86,9 +92,50 @@ class S3RestoreKillTest {
         }
     }
 
-    private Process start(List<String> args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    /**
+     * The job halted (as {@code kill -9}) right after CreateMultipartUpload answered, before the
+     * upload's id was recorded: the empty upload it leaves is found through the intent recorded
+     * before the request, and aborted by the resumed restore.
+     */
+    @Test
+    void aRestoreKilledBeforeItRecordsTheUploadIdLeavesNoUploadOnceResumed() throws Exception {
+        RestoreFixture fixture = new RestoreFixture(dir);
+        Map<String, String> before;
+        try (ServiceProcess source = fixture.start("data", RestoreFixture.MIN_PART);
+             S3Client s3 = fixture.client(source)) {
+            s3.createBucket(r -> r.bucket("big"));
+            Random random = new Random(7);
+            int[] sizes = {64 * 1024, 64 * 1024, 1000};
+            for (int i = 0; i < 3; i++) {
+                RestoreFixture.multipart(s3, "big", "img/" + i + ".tif", random, sizes);
+            }
+            before = RestoreFixture.parts(s3, false, "big");
+            fixture.backup(source);
+        }
+        try (ServiceProcess into = fixture.start("into", RestoreFixture.MIN_PART);
+             S3Client s3 = fixture.client(into)) {
+            s3.createBucket(r -> r.bucket("big"));
+            // An upload of another key that starts like the first: the resumed restore must leave it alone.
+            String unrelated = s3.createMultipartUpload(r -> r.bucket("big").key("img/0.tif.draft")).uploadId();
+            List<String> restore = fixture.restoreIntoS3(into, "--threads", "1", "--allow-non-empty");
+            Process child = start(restore, "-D" + HALT_PROPERTY + "=true");
+            assertTrue(child.waitFor(180, TimeUnit.SECONDS), "the restore did not halt: " + log());
+            assertEquals(137, child.exitValue(), log());
+            Set<String> left = uploads(s3);
+            left.remove(unrelated);
+            assertEquals(1, left.size(), "the halt left the upload it had just started: " + uploads(s3));
+            assertEquals(Set.of("intent img/0.tif"), recorded(), "its intent is recorded, its id never was");
+
+            assertEquals(0, fixture.cli(restore.toArray(String[]::new)), log());
+            assertEquals(Set.of(unrelated), uploads(s3));
+            assertEquals(before, RestoreFixture.parts(s3, false, "big"));
+        }
+    }
+
+    private Process start(List<String> args, String... jvmOptions) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(List.of(jvmOptions));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
         cmd.addAll(args);
         return new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("child.log").toFile())).start();
@@ -99,7 +146,10 @@ class S3RestoreKillTest {
         return Files.exists(log) ? Files.readString(log) : "";
     }
 
-    /** The upload ids the restore's state file records. */
+    /**
+     * What the restore's state file records: "id " and the upload id of each upload, "intent "
+     * and the key of each intent (an upload whose id is not recorded yet).
+     */
     private Set<String> recorded() throws IOException {
         Path restores = dir.resolve("archive").resolve("restores");
         if (!Files.isDirectory(restores)) {
@@ -115,11 +165,18 @@ class S3RestoreKillTest {
                     continue;
                 }
                 if (state.uploads() != null) {
-                    state.uploads().stream().map(PendingUpload::uploadId).forEach(ids::add);
+                    for (PendingUpload u : state.uploads()) {
+                        ids.add(u.uploadId() == null ? "intent " + u.key() : "id " + u.uploadId());
+                    }
                 }
             }
         }
         return ids;
+    }
+
+    /** The upload is recorded by its id, or by an intent of its key (a resumed restore aborts it either way). */
+    private static boolean covered(Set<String> recorded, MultipartUpload u) {
+        return recorded.contains("id " + u.uploadId()) || recorded.contains("intent " + u.key());
     }
 
     private static Set<String> uploads(S3Client s3) {
@@ -135,7 +192,7 @@ class S3RestoreKillTest {
         }
         for (MultipartUpload u : s3.listMultipartUploads(r -> r.bucket("big")).uploads()) {
             try {
-                if (recorded.contains(u.uploadId())
+                if (covered(recorded, u)
                         && !s3.listParts(r -> r.bucket("big").key(u.key()).uploadId(u.uploadId())).parts().isEmpty()) {
                     return true;
                 }
