@@ -28,7 +28,8 @@
 # local Cassandra cluster of `bin/cairn cassandra` (CAIRN_CASSANDRA_* as there), starting it
 # when it does not answer and then stopping it at exit. Both services listen on free loopback
 # ports with their own data directories; a trap stops everything this script started.
-# Before the timed PUTs, an untimed PUT run of the same length warms the write path.
+# The timed PUT run first warms up for as long as it is timed, in the same client JVM (--warmup);
+# the CPU per PUT of the service and of the client is sampled over the timed part alone.
 # About 8 minutes with the defaults, cluster start excluded.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -121,7 +122,19 @@ row_cache() { # the Cassandra service's row cache counters: row hits, row misses
 cpu_ticks() { # user + system CPU of a process so far, in clock ticks
   awk '{print $14 + $15}' "/proc/$1/stat"
 }
-declare -A service_cpu
+declare -A service_cpu client_cpu
+# Waits until the load client's warm-up threads have come and gone: its timed run has begun.
+await_recording() { # pid
+  local seen=0
+  while kill -0 "$1" 2>/dev/null; do
+    if grep -qs '^loadtest-warmup' /proc/"$1"/task/*/comm; then
+      seen=1
+    elif [ $seen = 1 ]; then
+      return 0
+    fi
+    sleep 0.1
+  done
+}
 
 settling() { # the Cassandra service's settling: settles, self-settled, coalesced, overtaken, backlog now
   curl -fsS -u "$access_key:$secret_key" "http://127.0.0.1:${port[cassandra]}/actuator/prometheus" | awk '
@@ -150,19 +163,26 @@ for store in embedded cassandra; do
     --label "$store-http-get" --out "$out/$store-http-get.json" >&2
   [ $store = cassandra ] && after=$(row_cache)
   fi
-  # Untimed PUTs first: a cluster and a service that have only loaded and read wrote at two thirds
-  # of their warmed rate in their first PUT run (110, 116, 164 PUT/s in three runs back to back).
-  echo "== $store: PUT warm-up (untimed)" >&2
-  lt run "${common[@]}" "${s3[@]}" -w write-only --threads "$threads" --duration "$duration" --ops 100000000 --quiet \
-    --label "$store-put-warmup" --out "$out/$store-put-warmup.json" >/dev/null
-  echo "== $store: PUT (write-only: a new version of an existing key)" >&2
+  # Untimed PUTs first, in the timed client's own JVM (--warmup): a cluster and a service that had
+  # only loaded and read wrote at two thirds of their warmed rate in their first PUT run (110, 116,
+  # 164 PUT/s in three runs back to back), and a client warmed in another JVM compiled its own code
+  # again during the timed run, on the same two cores as the cluster.
+  echo "== $store: PUT (write-only: a new version of an existing key), after a warm-up of $duration in the same client" >&2
+  "$root/bin/cairn" loadtest run "${common[@]}" "${s3[@]}" -w write-only --warmup "$duration" "${bounds[@]}" \
+    --label "$store-put" --out "$out/$store-put.json" >&2 &
+  client=$!
+  await_recording "$client"
   [ $store = cassandra ] && settle_before=$(settling)
   service_cpu0=$(cpu_ticks "${server_pid[$store]}")
-  timed=()
-  [ -x /usr/bin/time ] && timed=(/usr/bin/time -f '%U %S' -o "$out/$store-put.client-cpu")
-  "${timed[@]}" "$root/bin/cairn" loadtest run "${common[@]}" "${s3[@]}" -w write-only "${bounds[@]}" \
-    --label "$store-put" --out "$out/$store-put.json" >&2
+  client_cpu0=$(cpu_ticks "$client" 2>/dev/null || echo 0)
+  client_cpu1=$client_cpu0
+  while kill -0 "$client" 2>/dev/null; do
+    client_cpu1=$(cpu_ticks "$client" 2>/dev/null || echo "$client_cpu1")
+    sleep 0.2
+  done
+  wait "$client"
   service_cpu[$store]=$(( $(cpu_ticks "${server_pid[$store]}") - service_cpu0 ))
+  client_cpu[$store]=$(( client_cpu1 - client_cpu0 ))
   [ $store = cassandra ] && settle_after=$(settling)
 done
 
@@ -197,11 +217,10 @@ done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
 tick_ms=$(awk -v hz="$(getconf CLK_TCK)" 'BEGIN { print 1000 / hz }')
 for store in embedded cassandra; do
-  read -r client_user client_system 2>/dev/null <"$out/$store-put.client-cpu" || client_user=0 client_system=0
   awk -v ops="${ops[$store-put]}" -v secs="$secs" -v svc="${service_cpu[$store]}" -v tick="$tick_ms" \
-    -v client="$(awk -v u="$client_user" -v s="$client_system" 'BEGIN { print u + s }')" -v store="$store" 'BEGIN {
+    -v client="${client_cpu[$store]}" -v store="$store" 'BEGIN {
     n = ops * secs; if (n < 1) n = 1
-    printf "CPU per S3 PUT on %s: service %.2f ms, client %.2f ms\n", store, svc * tick / n, client * 1000 / n }'
+    printf "CPU per S3 PUT on %s: service %.2f ms, client %.2f ms\n", store, svc * tick / n, client * tick / n }'
 done
 echo
 printf 'cassandra / embedded: S3 GET %s, HTTP GET %s, S3 PUT %s\n' "$(ratio "${ops[cassandra-get]}" "${ops[embedded-get]}")" \
