@@ -2,11 +2,14 @@ package dev.cairn.backup;
 
 import dev.cairn.backup.cli.BenchCommand;
 import dev.cairn.backup.cli.DumpCommand;
+import dev.cairn.backup.cli.ExitCode;
+import dev.cairn.backup.cli.JobEnvironment;
 import dev.cairn.backup.cli.ListCommand;
 import dev.cairn.backup.cli.PruneCommand;
 import dev.cairn.backup.cli.RestoreCommand;
 import dev.cairn.backup.cli.RunCommand;
 import dev.cairn.backup.cli.ScheduleCommand;
+import dev.cairn.backup.cli.SourceFactory;
 import dev.cairn.backup.cli.VerifyCommand;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.source.BackupSources;
@@ -22,20 +25,7 @@ import picocli.CommandLine.Command;
         description = "Backups of a Cairn store into a directory or an S3 bucket: run, schedule, restore, verify, list, prune, dump.",
         subcommands = {RunCommand.class, ScheduleCommand.class, RestoreCommand.class, VerifyCommand.class,
                 ListCommand.class, PruneCommand.class, DumpCommand.class, BenchCommand.class})
-public final class Main implements Runnable {
-    public static final int EXIT_OK = 0;
-    /** A run failed, or verify found a problem. */
-    public static final int EXIT_FAILED = 1;
-    public static final int EXIT_USAGE = 2;
-    /** Another run or prune holds the archive's lock. */
-    public static final int EXIT_LOCKED = 3;
-
-    /** Opens the source a run reads. */
-    @FunctionalInterface
-    public interface SourceFactory {
-        BackupSource open(SourceOptions options) throws IOException;
-    }
-
+public final class Main implements Runnable, JobEnvironment {
     private final SourceFactory sources;
     private final Clock clock;
 
@@ -44,11 +34,12 @@ public final class Main implements Runnable {
         this.clock = clock;
     }
 
+    @Override
     public SourceFactory sources() {
         return sources;
     }
 
-    /** The clock {@code schedule} fires by: the system's, in the JVM's time zone, except in tests. */
+    @Override
     public Clock clock() {
         return clock;
     }
@@ -67,15 +58,10 @@ public final class Main implements Runnable {
     public static CommandLine commandLine(SourceFactory sources, Clock clock) {
         CommandLine cl = new CommandLine(new Main(sources, clock));
         cl.setExecutionExceptionHandler((e, commandLine, parsed) -> {
-            commandLine.getErr().println("cairn backup: error: " + message(e));
-            return e instanceof IllegalArgumentException ? EXIT_USAGE : EXIT_FAILED;
+            commandLine.getErr().println("cairn backup: error: " + ExitCode.message(e));
+            return e instanceof IllegalArgumentException ? ExitCode.USAGE : ExitCode.FAILED;
         });
         return cl;
-    }
-
-    public static String message(Throwable e) {
-        String m = e.getMessage();
-        return m == null || m.isBlank() ? e.toString() : m;
     }
 
     public static void main(String[] args) {

@@ -1,6 +1,7 @@
 package dev.cairn.backup;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -16,7 +17,9 @@ import org.junit.jupiter.api.Test;
  * code uses only the engine's API package {@code dev.cairn.engine}, and of {@code dev.cairn.engine.fs}
  * only the kernel calls of the process's one C binding ({@link #KERNEL_CALLS}); its tests may also use the
  * engine's file systems ({@code dev.cairn.engine.fs}) and dump tool ({@code dev.cairn.engine.tool}).
- * Stored rows are decoded by the object store library, never by the job itself.
+ * Stored rows are decoded by the object store library, never by the job itself. Inside the job,
+ * the packages depend on each other without cycles, and none of them on the entry point
+ * {@link Main}.
  */
 class ArchitectureTest {
     /** A class that breaks the wall, to show that the rule sees a violation. */
@@ -46,9 +49,7 @@ class ArchitectureTest {
 
     @Test
     void backupCodeUsesOnlyTheEngineApi() {
-        JavaClasses main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-                .importPackages("dev.cairn.backup");
+        JavaClasses main = jobClasses();
         assertTrue(main.size() > 40, "found only " + main.size() + " backup classes");
         onlyUses(KERNEL_CALLS, "dev.cairn.engine").check(main);
     }
@@ -60,6 +61,25 @@ class ArchitectureTest {
                 .importPackages("dev.cairn.backup");
         assertTrue(tests.size() > 10, "found only " + tests.size() + " backup test classes");
         onlyUses("dev.cairn.engine", "dev.cairn.engine.fs", "dev.cairn.engine.tool").check(tests);
+    }
+
+    private static JavaClasses jobClasses() {
+        return new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+                .importPackages("dev.cairn.backup");
+    }
+
+    @Test
+    void theJobsPackagesFormNoCycle() {
+        slices().matching("dev.cairn.backup.(*)..").should().beFreeOfCycles().check(jobClasses());
+    }
+
+    @Test
+    void onlyTheEntryPointKnowsTheEntryPoint() {
+        noClasses().that().resideOutsideOfPackage("dev.cairn.backup")
+                .should().dependOnClassesThat().resideInAPackage("dev.cairn.backup")
+                .because("the commands take what they need of the process from cli.JobEnvironment")
+                .check(jobClasses());
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.cairn.backup;
 
+import dev.cairn.backup.cli.SourceFactory;
+import dev.cairn.backup.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -50,7 +52,7 @@ class BackupRestoreTest {
     }
 
     private int cli(String... args) {
-        Main.SourceFactory factory = options -> new ObjectStoreSource(store, "test store", 50, null);
+        SourceFactory factory = options -> new ObjectStoreSource(store, "test store", 50, null);
         return Main.commandLine(factory).execute(args);
     }
 
@@ -191,14 +193,14 @@ class BackupRestoreTest {
         bytes[(int) (at.offset() + at.length() / 2)] ^= 0x01;
         Files.write(file, bytes);
 
-        assertEquals(Main.EXIT_FAILED, cli("verify", "--target", "dir:" + target.root()));
-        assertEquals(Main.EXIT_FAILED, cli("verify", "--target", "dir:" + target.root(), "--restore-drill"),
+        assertEquals(ExitCode.FAILED, cli("verify", "--target", "dir:" + target.root()));
+        assertEquals(ExitCode.FAILED, cli("verify", "--target", "dir:" + target.root(), "--restore-drill"),
                 "a drill over a corrupt blob fails too");
-        assertEquals(Main.EXIT_FAILED, cli("restore", "--target", "dir:" + target.root(),
+        assertEquals(ExitCode.FAILED, cli("restore", "--target", "dir:" + target.root(),
                 "--into", "embedded:" + dir.resolve("from-corrupt")), "a restore reading the corrupt blob fails");
-        assertEquals(Main.EXIT_FAILED, cli("verify", "--target", "dir:" + target.root(), "--delete-corrupt"));
+        assertEquals(ExitCode.FAILED, cli("verify", "--target", "dir:" + target.root(), "--delete-corrupt"));
         assertNull(BlobLocations.load(target).find(victim.info().sha256()), "the corrupt blob is out of the archive");
-        assertEquals(Main.EXIT_FAILED, cli("verify", "--target", "dir:" + target.root()), "the manifest entry no longer resolves");
+        assertEquals(ExitCode.FAILED, cli("verify", "--target", "dir:" + target.root()), "the manifest entry no longer resolves");
 
         assertEquals(0, backup());
         assertEquals(1, lastReport().copiedBlobs(), "the next backup copies the removed blob again");
@@ -233,8 +235,8 @@ class BackupRestoreTest {
         seed();
         try (var lease = dev.cairn.backup.run.Lease.acquire(target, ArchiveLayout.WRITER_LOCK, "test",
                 java.time.Duration.ofMinutes(1))) {
-            assertEquals(Main.EXIT_LOCKED, backup());
-            assertEquals(Main.EXIT_LOCKED, cli("prune", "--target", "dir:" + target.root(), "--keep-last", "1"));
+            assertEquals(ExitCode.LOCKED, backup());
+            assertEquals(ExitCode.LOCKED, cli("prune", "--target", "dir:" + target.root(), "--keep-last", "1"));
         }
         assertTrue(Catalog.backups(target).isEmpty());
         assertEquals(0, backup());

@@ -1,5 +1,6 @@
 package dev.cairn.backup;
 
+import dev.cairn.backup.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -237,7 +238,7 @@ class CassandraVersionedBackupTest {
             } finally {
                 System.setErr(stderr);
             }
-            assertEquals(Main.EXIT_USAGE, refused);
+            assertEquals(ExitCode.USAGE, refused);
             assertTrue(err.toString(StandardCharsets.UTF_8).contains("--replay-versions"), err.toString(StandardCharsets.UTF_8));
             assertTrue(s3.listBuckets().buckets().isEmpty(), "refused before anything is written");
 

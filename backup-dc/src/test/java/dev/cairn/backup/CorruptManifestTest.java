@@ -1,5 +1,6 @@
 package dev.cairn.backup;
 
+import dev.cairn.backup.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -106,7 +107,7 @@ class CorruptManifestTest {
                 List.of("dump", manifest.toString()))) {
             Outcome o = run(args.toArray(String[]::new));
             String context = what + ", " + args.get(0) + ": " + o.err;
-            assertEquals(Main.EXIT_FAILED, o.exit, context);
+            assertEquals(ExitCode.FAILED, o.exit, context);
             assertTrue(o.err.contains(manifest.getFileName().toString()), "names the manifest: " + context);
             assertTrue(o.err.contains("manifest"), context);
             assertFalse(o.err.contains("\tat "), "no stack trace: " + context);

@@ -1,5 +1,7 @@
 package dev.cairn.backup;
 
+import dev.cairn.backup.cli.SourceFactory;
+import dev.cairn.backup.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -67,7 +69,7 @@ class PackArchiveTest {
     }
 
     private int cli(String... args) {
-        Main.SourceFactory factory = options -> new FailingSource(new ObjectStoreSource(store, "test store", 50, null));
+        SourceFactory factory = options -> new FailingSource(new ObjectStoreSource(store, "test store", 50, null));
         return Main.commandLine(factory).execute(args);
     }
 
@@ -196,7 +198,7 @@ class PackArchiveTest {
         seed();
         TreeMap<String, String> before = StoreFixture.snapshot(store);
         failAtRead.set(150);
-        assertEquals(Main.EXIT_FAILED, backup());
+        assertEquals(ExitCode.FAILED, backup());
         assertTrue(Catalog.backups(target).isEmpty(), "no manifest: the backup is not listed complete");
         assertEquals(1, Catalog.runs(target).size());
         PackListing listing = PackListing.of(target);
@@ -293,21 +295,21 @@ class PackArchiveTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
         try {
-            assertEquals(Main.EXIT_FAILED, cli("verify", "--target", "dir:" + target.root()));
+            assertEquals(ExitCode.FAILED, cli("verify", "--target", "dir:" + target.root()));
         } finally {
             System.setErr(err);
         }
         String text = log.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains(victimSha) && text.contains("at offset " + at.offset()), text);
-        assertEquals(Main.EXIT_FAILED, cli("restore", "--target", "dir:" + target.root(),
+        assertEquals(ExitCode.FAILED, cli("restore", "--target", "dir:" + target.root(),
                 "--into", "embedded:" + dir.resolve("from-corrupt")), "a restore reading the corrupt blob fails");
 
-        assertEquals(Main.EXIT_FAILED, cli("verify", "--target", "dir:" + target.root(), "--delete-corrupt"));
+        assertEquals(ExitCode.FAILED, cli("verify", "--target", "dir:" + target.root(), "--delete-corrupt"));
         BlobLocations after = BlobLocations.load(target);
         assertNull(after.find(victimSha), "the corrupt blob is out of the archive");
         assertEquals(200, after.count(), "every other blob of the pack was kept");
         assertFalse(Files.exists(pack), "the damaged pack is gone");
-        assertEquals(Main.EXIT_FAILED, cli("verify", "--target", "dir:" + target.root()), "its row no longer resolves");
+        assertEquals(ExitCode.FAILED, cli("verify", "--target", "dir:" + target.root()), "its row no longer resolves");
 
         assertEquals(0, backup());
         assertEquals(1, lastReport().copiedBlobs(), "the next backup copies the removed blob again");
@@ -337,7 +339,7 @@ class PackArchiveTest {
         PackFormat.IndexEntry first = index.entries().get(0);
         bytes[(int) first.offset()] ^= 0x40;
         Files.write(pack, bytes);
-        assertTrue(dump(pack, Main.EXIT_FAILED).contains(first.sha256() + " offset=" + first.offset() + " length="
+        assertTrue(dump(pack, ExitCode.FAILED).contains(first.sha256() + " offset=" + first.offset() + " length="
                 + first.length() + " CORRUPT"));
     }
 

@@ -1,5 +1,6 @@
 package dev.cairn.backup;
 
+import dev.cairn.backup.cli.SourceFactory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -136,7 +137,7 @@ class ReplayRestoreTest {
         try (EmbeddedStoreDir s = EmbeddedStoreDir.open(source)) {
             VersionedBackupTest.seed(s.store());
         }
-        Main.SourceFactory factory = options -> CheckpointReader.open(source, true, 0, false, "test checkpoint");
+        SourceFactory factory = options -> CheckpointReader.open(source, true, 0, false, "test checkpoint");
         Path report = dir.resolve("report.json");
         assertEquals(0, Main.commandLine(factory).execute("run", "--source", "embedded", "--target",
                 "dir:" + dir.resolve("archive"), "--report", report.toString()));

@@ -1,5 +1,7 @@
 package dev.cairn.backup;
 
+import dev.cairn.backup.cli.SourceFactory;
+import dev.cairn.backup.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,7 +52,7 @@ class S3TargetTest {
             }
             Seed.put(store, "pics", "big", Seed.bytes(9 << 20, 7), Seed.attributes(1)); // spooled through a file
             s3.createBucket(b -> b.bucket("archive"));
-            Main.SourceFactory factory = o -> new ObjectStoreSource(store, "test store", 40, null);
+            SourceFactory factory = o -> new ObjectStoreSource(store, "test store", 40, null);
 
             List<String> target = List.of("--target", "s3://archive/cairn/backups", "--target-endpoint", service.endpoint(),
                     "--target-access-key-file", access.toString());
@@ -113,7 +115,7 @@ class S3TargetTest {
             } finally {
                 System.setErr(oldErr);
             }
-            assertEquals(Main.EXIT_FAILED, exit);
+            assertEquals(ExitCode.FAILED, exit);
             assertTrue(err.toString(StandardCharsets.UTF_8).contains("access denied"), err.toString(StandardCharsets.UTF_8));
             assertTrue(err.toString(StandardCharsets.UTF_8).contains("NOT complete"), err.toString(StandardCharsets.UTF_8));
         }
@@ -140,7 +142,7 @@ class S3TargetTest {
         } finally {
             System.setErr(oldErr);
         }
-        assertEquals(Main.EXIT_FAILED, exit);
+        assertEquals(ExitCode.FAILED, exit);
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("unreachable"), err.toString(StandardCharsets.UTF_8));
     }
 }

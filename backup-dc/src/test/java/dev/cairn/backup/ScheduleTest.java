@@ -1,5 +1,6 @@
 package dev.cairn.backup;
 
+import dev.cairn.backup.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -130,7 +131,7 @@ class ScheduleTest {
         long t0 = System.nanoTime();
         Outcome o = schedule(twoSecondsBeforeFour());
         double seconds = (System.nanoTime() - t0) / 1e9;
-        assertEquals(Main.EXIT_OK, o.exit, o.log);
+        assertEquals(ExitCode.OK, o.exit, o.log);
         assertTrue(seconds >= 1.0, "waited for the firing: " + seconds + " s");
         assertEquals(1, Catalog.backups(target).size());
         assertEquals(40, Catalog.latest(target).trailer().objects());
@@ -154,7 +155,7 @@ class ScheduleTest {
             }
             exits.sort(null);
             String log = jobLog.toString(StandardCharsets.UTF_8);
-            assertEquals(List.of(Main.EXIT_OK, Main.EXIT_LOCKED), exits, log);
+            assertEquals(List.of(ExitCode.OK, ExitCode.LOCKED), exits, log);
             assertTrue(log.contains("this firing is skipped"), log);
             assertEquals(2, runsStarted.get(), "both schedulers fired: " + log);
             assertEquals(1, mostAtOnce.get(), "never two scans at once: " + log);

@@ -1,5 +1,7 @@
 package dev.cairn.backup;
 
+import dev.cairn.backup.cli.SourceFactory;
+import dev.cairn.backup.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -49,7 +51,7 @@ class VersionedBackupTest {
     }
 
     private int cli(String... args) {
-        Main.SourceFactory factory = options -> CheckpointReader.open(sourceDir(), true, 0, false, "test checkpoint");
+        SourceFactory factory = options -> CheckpointReader.open(sourceDir(), true, 0, false, "test checkpoint");
         return Main.commandLine(factory).execute(args);
     }
 
@@ -202,9 +204,9 @@ class VersionedBackupTest {
         try (EmbeddedStoreDir source = EmbeddedStoreDir.open(sourceDir())) {
             seed(source.store());
         }
-        Main.SourceFactory currentOnly = options -> StoreFixture.source(sourceDir());
+        SourceFactory currentOnly = options -> StoreFixture.source(sourceDir());
         int exit = Main.commandLine(currentOnly).execute("run", "--source", "embedded", "--target", target());
-        assertEquals(Main.EXIT_FAILED, exit, "refused before it starts, not a backup of current objects only");
+        assertEquals(ExitCode.FAILED, exit, "refused before it starts, not a backup of current objects only");
         assertTrue(dev.cairn.backup.archive.Catalog.backups(new DirectoryTarget(dir.resolve("archive"))).isEmpty());
     }
 }

@@ -1,6 +1,5 @@
 package dev.cairn.backup.cli;
 
-import dev.cairn.backup.Main;
 import dev.cairn.backup.archive.ArchiveLayout;
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.prune.Pruner;
@@ -28,17 +27,17 @@ final class BackupJob {
     private BackupJob() {
     }
 
-    static int runOnce(Main main, RunOptions o, PrintStream log) {
+    static int runOnce(JobEnvironment environment, RunOptions o, PrintStream log) {
         long started = System.currentTimeMillis();
         List<String> errors = new ArrayList<>();
         BackupRun run = null;
         BackupRun.Result result = null;
         String sourceDescription = null;
-        int exit = Main.EXIT_OK;
+        int exit = ExitCode.OK;
         Target target = null;
         try {
             target = o.target.open();
-            try (BackupSource source = main.sources().open(o.source)) {
+            try (BackupSource source = environment.sources().open(o.source)) {
                 sourceDescription = source.describe();
                 Catalog.Backup parent = Catalog.latest(target);
                 long estimate = parent == null ? 0 : parent.trailer().objects();
@@ -49,14 +48,14 @@ final class BackupJob {
             }
         } catch (Lease.HeldException e) {
             log.println("cairn backup: " + e.getMessage() + "; not starting another run");
-            return Main.EXIT_LOCKED;
+            return ExitCode.LOCKED;
         } catch (IOException | RuntimeException e) {
-            errors.add(Main.message(e));
-            exit = Main.EXIT_FAILED;
+            errors.add(ExitCode.message(e));
+            exit = ExitCode.FAILED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             errors.add("interrupted");
-            exit = Main.EXIT_FAILED;
+            exit = ExitCode.FAILED;
         }
         long finished = System.currentTimeMillis();
         RunReport report = report(o, run, result, sourceDescription, target, started, finished, errors);
@@ -71,14 +70,14 @@ final class BackupJob {
             log.println("cairn backup: the backup is NOT complete" + (run != null && run.backupId() != null
                     ? "; the next run resumes " + run.backupId() : ""));
         }
-        if (exit == Main.EXIT_OK && o.retention.any()) {
+        if (exit == ExitCode.OK && o.retention.any()) {
             try {
                 Pruner.Result pr = new Pruner(target, log).prune(o.retention.retention(), false,
                         java.time.Duration.ofSeconds(o.leaseSeconds));
                 log.println(pr.summary());
             } catch (IOException | RuntimeException e) {
-                log.println("cairn backup: prune after the run failed: " + Main.message(e));
-                exit = Main.EXIT_FAILED;
+                log.println("cairn backup: prune after the run failed: " + ExitCode.message(e));
+                exit = ExitCode.FAILED;
             }
         }
         if (target != null) {
@@ -115,7 +114,7 @@ final class BackupJob {
     }
 
     private static int publish(RunOptions o, Target target, RunReport report, long finished, PrintStream log) {
-        int exit = Main.EXIT_OK;
+        int exit = ExitCode.OK;
         byte[] json = Json.write(report);
         if (target != null && report.backupId() != null) {
             try {
@@ -133,7 +132,7 @@ final class BackupJob {
             }
         } catch (IOException e) {
             log.println("cairn backup: cannot write the report or metrics file: " + e.getMessage());
-            exit = Main.EXIT_FAILED;
+            exit = ExitCode.FAILED;
         }
         return exit;
     }

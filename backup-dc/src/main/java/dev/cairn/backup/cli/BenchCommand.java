@@ -1,6 +1,5 @@
 package dev.cairn.backup.cli;
 
-import dev.cairn.backup.Main;
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.report.Progress;
 import dev.cairn.backup.restore.Restore;
@@ -169,7 +168,7 @@ public final class BenchCommand implements Callable<Integer> {
                 json.put("load_average", round(java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
                 out.println(dev.cairn.backup.run.Json.MAPPER.copy()
                         .disable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(json));
-                return Main.EXIT_OK;
+                return ExitCode.OK;
             }
             changeOnePercent(storeDir);
             double c1 = cpuSeconds();
@@ -223,7 +222,7 @@ public final class BenchCommand implements Callable<Integer> {
             json.put("verify_problems", v.problems().size());
             out.println(dev.cairn.backup.run.Json.MAPPER.copy()
                     .disable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(json));
-            return v.problems().isEmpty() ? Main.EXIT_OK : Main.EXIT_FAILED;
+            return v.problems().isEmpty() ? ExitCode.OK : ExitCode.FAILED;
         } finally {
             if (!keep) {
                 deleteTree(work);

@@ -1,6 +1,5 @@
 package dev.cairn.backup.cli;
 
-import dev.cairn.backup.Main;
 import dev.cairn.backup.prune.Pruner;
 import dev.cairn.backup.run.Lease;
 import dev.cairn.backup.target.Target;
@@ -34,10 +33,10 @@ public final class PruneCommand implements Callable<Integer> {
         try (Target t = target.open()) {
             Pruner.Result r = new Pruner(t, System.err).prune(retention.retention(), dryRun, Duration.ofSeconds(leaseSeconds));
             System.out.println(r.summary());
-            return Main.EXIT_OK;
+            return ExitCode.OK;
         } catch (Lease.HeldException e) {
             System.err.println("cairn backup: " + e.getMessage() + "; prune refuses to run while it is held");
-            return Main.EXIT_LOCKED;
+            return ExitCode.LOCKED;
         }
     }
 }

@@ -1,6 +1,5 @@
 package dev.cairn.backup.cli;
 
-import dev.cairn.backup.Main;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -12,13 +11,13 @@ import picocli.CommandLine.ParentCommand;
                 + "Exit 0 when the manifest was written, 1 on failure, 3 when another run holds the archive's lock.")
 public final class RunCommand implements Callable<Integer> {
     @ParentCommand
-    Main main;
+    JobEnvironment environment;
 
     @Mixin
     RunOptions options;
 
     @Override
     public Integer call() {
-        return BackupJob.runOnce(main, options, System.err);
+        return BackupJob.runOnce(environment, options, System.err);
     }
 }

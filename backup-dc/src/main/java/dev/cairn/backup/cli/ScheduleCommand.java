@@ -1,6 +1,5 @@
 package dev.cairn.backup.cli;
 
-import dev.cairn.backup.Main;
 import dev.cairn.backup.report.MetricsFile;
 import java.io.IOException;
 import dev.cairn.backup.schedule.Cron;
@@ -21,7 +20,7 @@ import picocli.CommandLine.ParentCommand;
         description = "Run backups on a cron schedule (5 fields, the JVM's time zone; TZ=UTC in containers) until stopped.")
 public final class ScheduleCommand implements Callable<Integer> {
     @ParentCommand
-    Main main;
+    JobEnvironment environment;
 
     @Option(names = "--cron", required = true, description = "e.g. \"0 3 * * *\": every day at 03:00")
     String cron;
@@ -38,7 +37,7 @@ public final class ScheduleCommand implements Callable<Integer> {
         if (maxRuns < 0) {
             throw new IllegalArgumentException("--max-runs must not be negative");
         }
-        Scheduler scheduler = new Scheduler(Cron.parse(cron), main.clock(), System.err, next -> {
+        Scheduler scheduler = new Scheduler(Cron.parse(cron), environment.clock(), System.err, next -> {
             if (options.metricsFile != null) {
                 try {
                     MetricsFile.writeNextRun(options.metricsFile, next.toInstant().toEpochMilli());
@@ -48,8 +47,8 @@ public final class ScheduleCommand implements Callable<Integer> {
             }
         });
         return scheduler.run(() -> {
-            int exit = BackupJob.runOnce(main, options, System.err);
-            if (exit == Main.EXIT_LOCKED) {
+            int exit = BackupJob.runOnce(environment, options, System.err);
+            if (exit == ExitCode.LOCKED) {
                 System.err.println("schedule: another run holds the lock; this firing is skipped");
             }
             return exit;

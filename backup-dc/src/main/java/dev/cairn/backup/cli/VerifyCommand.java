@@ -1,6 +1,5 @@
 package dev.cairn.backup.cli;
 
-import dev.cairn.backup.Main;
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.target.Target;
 import dev.cairn.backup.target.TargetOptions;
@@ -50,11 +49,11 @@ public final class VerifyCommand implements Callable<Integer> {
             }
             if (v.problems().isEmpty()) {
                 System.out.println("verify: OK, no problem found");
-                return Main.EXIT_OK;
+                return ExitCode.OK;
             }
             System.out.println("verify: " + v.problems().size() + " problem(s):");
             v.problems().forEach(p -> System.out.println("  " + p));
-            return Main.EXIT_FAILED;
+            return ExitCode.FAILED;
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.cairn.backup.source.cassandra;
 
+import dev.cairn.backup.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -131,7 +132,7 @@ class CassandraBackupRestoreTest {
         Files.createDirectories(other);
         copyTree(archive.resolve("manifests"), other.resolve("manifests"));
         copyTree(archive.resolve("blobs"), other.resolve("blobs"));
-        assertEquals(Main.EXIT_USAGE, cli("restore", "--target", "dir:" + other, "--into", "cassandra",
+        assertEquals(ExitCode.USAGE, cli("restore", "--target", "dir:" + other, "--into", "cassandra",
                 "--into-contact-points", LocalCassandraCluster.CONTACT_POINTS, "--into-datacenter", "serving",
                 "--into-keyspace", RESTORED));
     }
