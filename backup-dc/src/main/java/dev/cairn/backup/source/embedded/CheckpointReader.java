@@ -6,6 +6,7 @@ import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.ReadOptions;
 import dev.cairn.store.BucketInfo;
+import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.embedded.EmbeddedScanner;
 import dev.cairn.store.embedded.EmbeddedVersionScanner;
 import dev.cairn.store.Versioning;
@@ -20,9 +21,9 @@ import java.util.List;
 /**
  * Reads an engine directory that nothing writes (a checkpoint) through a read-only open: with
  * {@code scan} reads, no block cache is filled; {@code bytesPerSecond} (0: unlimited) throttles
- * rows and content together; {@code idle} puts each reading thread in the idle I/O class at
- * nice 19. {@link EmbeddedSource} wraps it around a checkpoint of the running service; the
- * benchmark reads its seeded store directory with it, the same read path.
+ * rows, their part layouts and content together; {@code idle} puts each reading thread in the
+ * idle I/O class at nice 19. {@link EmbeddedSource} wraps it around a checkpoint of the running
+ * service; the benchmark reads its seeded store directory with it, the same read path.
  *
  * <p>Splits: one per bucket, {@code bucket-<name>}, or {@code versions-<name>} for a bucket whose
  * versioning is configured, whose every version is read ({@link EmbeddedVersionScanner}), so a run
@@ -136,8 +137,25 @@ public final class CheckpointReader implements BackupSource {
     }
 
     @Override
-    public long[] partSizes(String bucket, dev.cairn.store.ObjectInfo info, byte[] order) throws IOException {
+    public long[] partSizes(String bucket, ObjectInfo info, byte[] order) throws IOException {
+        if (info.partCount() == 0) {
+            return null;
+        }
+        prepareThread();
+        // A version's layout may take a second read, of its versions row (keyed with its place): charged too.
+        long row = layoutRowBytes(bucket, info);
+        rate.acquire(order == null ? row : 2 * row + order.length);
         return scanner.partSizes(bucket, info, order);
+    }
+
+    /** A layout row as docs/service.md lays it out: bucket, 0, key; then format, ETag, part count and 8 bytes a part. */
+    private static long layoutRowBytes(String bucket, ObjectInfo info) {
+        return bucket.length() + 1 + info.key().length() + 7 + info.etag().length() + 8L * info.partCount();
+    }
+
+    /** The bytes charged to the read rate so far (counted only while it limits); for tests. */
+    long bytesCharged() {
+        return rate.charged();
     }
 
     @Override

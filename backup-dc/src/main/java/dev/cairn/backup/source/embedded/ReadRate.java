@@ -14,6 +14,7 @@ final class ReadRate {
     private final long bytesPerSecond;
     private double tokens;
     private long lastNanos = System.nanoTime();
+    private long charged;
 
     ReadRate(long bytesPerSecond) {
         if (bytesPerSecond < 0) {
@@ -60,6 +61,7 @@ final class ReadRate {
             tokens = Math.min(bytesPerSecond, tokens + (now - lastNanos) * (bytesPerSecond / 1e9));
             lastNanos = now;
             tokens -= bytes;
+            charged += bytes;
             waitNanos = tokens >= 0 ? 0 : (long) (-tokens / bytesPerSecond * 1e9);
         }
         if (waitNanos > 0) {
@@ -70,6 +72,11 @@ final class ReadRate {
                 throw new InterruptedIOException("interrupted while throttled");
             }
         }
+    }
+
+    /** The bytes {@link #acquire}d so far; 0 while unlimited, which counts nothing. */
+    synchronized long charged() {
+        return charged;
     }
 
     /** {@code in}, reading no faster than this rate. */
