@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Hot GETs through the Cassandra row cache, unversioned and versioned (Enabled) bucket, next to
-# the store alone (dev.cairn.store.RowCacheBench; docs/cassandra.md, "The row cache"). With
+# the store alone (dev.cairn.store.cassandra.RowCacheBench; docs/cassandra.md, "The row cache"). With
 # --baseline-jar, the same bench also runs on another build of the service, alternately with
 # this one, run after run, so both see the same machine: the bench class is taken from this
 # build and run against the other build's classes.
@@ -56,13 +56,13 @@ contact_points="$net.$first:$cql_port,$net.$((first + 1)):$cql_port"
 # The bench's classes, out of this build's object store jar, for the baseline build's classpath.
 mkdir -p "$work/bench"
 (cd "$work" && unzip -q -o "$jar" 'BOOT-INF/lib/cairn-object-store-*.jar' && \
-  cd bench && unzip -q -o ../BOOT-INF/lib/cairn-object-store-*.jar 'dev/cairn/store/RowCacheBench*' 'dev/cairn/store/BenchPhase*')
+  cd bench && unzip -q -o ../BOOT-INF/lib/cairn-object-store-*.jar 'dev/cairn/store/cassandra/RowCacheBench*' 'dev/cairn/store/BenchPhase*')
 
 bench() { # build-name jar [loader path]
   local extra=()
   [ -n "${3:-}" ] && extra=(-Dloader.path="$3")
   echo "== $1" >&2
-  java -Xmx1g -cp "$2" "${extra[@]}" -Dloader.main=dev.cairn.store.RowCacheBench \
+  java -Xmx1g -cp "$2" "${extra[@]}" -Dloader.main=dev.cairn.store.cassandra.RowCacheBench \
     org.springframework.boot.loader.launch.PropertiesLauncher "$contact_points" "$threads" "$seconds" "$size" \
     "$keys" 1 2>"$work/bench.log" | { grep -E '^(cache|store)-get-' || true; } | sed "s/^/$1 /" ||
     { cat "$work/bench.log" >&2; exit 1; }

@@ -1,6 +1,7 @@
 package dev.cairn.service;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -39,6 +40,19 @@ class ArchitectureTest {
                 .importPackages("dev.cairn.service", "dev.cairn.store");
         assertTrue(main.size() > 20, "found only " + main.size() + " service classes");
         onlyUses("dev.cairn.engine").check(main);
+    }
+
+    @Test
+    void theObjectStoreApiKnowsNoBackendAndTheBackendsNotEachOther() {
+        JavaClasses store = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.contains("-tests.jar"))
+                .importPackages("dev.cairn.store");
+        assertTrue(store.size() > 20, "found only " + store.size() + " object store classes");
+        noClasses().that().resideInAPackage("dev.cairn.store")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.cairn.store.embedded..", "dev.cairn.store.cassandra..")
+                .because("the backends implement the ObjectStore API; the service's wiring chooses one")
+                .check(store);
+        slices().matching("dev.cairn.store.(*)..").should().notDependOnEachOther().check(store);
     }
 
     @Test

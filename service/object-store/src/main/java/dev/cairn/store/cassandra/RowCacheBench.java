@@ -1,9 +1,16 @@
-package dev.cairn.store;
+package dev.cairn.store.cassandra;
 
 import dev.cairn.engine.TieredCache;
 import dev.cairn.engine.TieredCacheOptions;
-import dev.cairn.store.cassandra.CassandraObjectStore;
-import dev.cairn.store.cassandra.CassandraSettings;
+import dev.cairn.store.BenchPhase;
+import dev.cairn.store.BucketAcl;
+import dev.cairn.store.ContentSource;
+import dev.cairn.store.Hex;
+import dev.cairn.store.ObjectAttributes;
+import dev.cairn.store.ObjectRead;
+import dev.cairn.store.ObjectStore;
+import dev.cairn.store.RowCachingObjectStore;
+import dev.cairn.store.Versioning;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +34,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * timed phases, so a cache that keeps the rows answers them all. The phases run {@code rounds}
  * times, alternately. Prints one line per phase: {@code phase ops/s p50-ms p99-ms row-hit-ratio}.
  * Run through the service's jar:
- * {@code java -cp service/target/cairn-service.jar -Dloader.main=dev.cairn.store.RowCacheBench
+ * {@code java -cp service/target/cairn-service.jar -Dloader.main=dev.cairn.store.cassandra.RowCacheBench
  * org.springframework.boot.loader.launch.PropertiesLauncher contact-points threads seconds [size] [keys] [rounds]}.
  */
 public final class RowCacheBench {
@@ -53,12 +60,16 @@ public final class RowCacheBench {
         int keys = args.length > 4 ? Integer.parseInt(args[4]) : 500;
         int rounds = args.length > 5 ? Integer.parseInt(args[5]) : 2;
         Path cacheDir = Files.createTempDirectory("row-cache-bench");
-        try (CassandraObjectStore store = CassandraObjectStore.open(settings);
-             RowCachingObjectStore cached = new RowCachingObjectStore(new ForwardingObjectStore(store) {
-                 @Override
-                 public void close() {
-                 }
-             }, TieredCache.open(TieredCacheOptions.builder(cacheDir).memoryBytes(256L << 20).build()), 1 << 20, true)) {
+        CassandraObjectStore store = CassandraObjectStore.open(settings);
+        RowCachingObjectStore cached;
+        try {
+            cached = new RowCachingObjectStore(store,
+                    TieredCache.open(TieredCacheOptions.builder(cacheDir).memoryBytes(256L << 20).build()), 1 << 20, true);
+        } catch (java.io.IOException | RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        try (cached) { // closes the store too
             String stem = "rcbench-" + Long.toHexString(System.nanoTime());
             String plain = stem + "-plain";
             String versioned = stem + "-versioned";
