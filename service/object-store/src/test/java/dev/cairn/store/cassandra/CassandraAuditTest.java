@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.uuid.Uuids;
 import dev.cairn.store.BucketAcl;
@@ -31,18 +30,15 @@ import org.junit.jupiter.api.Test;
 class CassandraAuditTest {
     private static final String KEYSPACE = "audittest";
     private static final long HOUR_MICROS = 3_600_000_000L;
-    private static CqlSession session;
-    private static CassandraSettings settings;
+    private static TestKeyspace keyspace;
 
     @BeforeAll
     static void schema() {
-        settings = LocalCassandraCluster.settings(KEYSPACE);
-        session = LocalCassandraCluster.sharedSession();
-        CassandraObjectStore.createSchema(session, settings);
+        keyspace = TestKeyspace.empty(KEYSPACE);
     }
 
     private static void cql(String statement, Object... values) {
-        session.execute(SimpleStatement.newInstance(statement.replace("ks.", KEYSPACE + "."), values));
+        keyspace.session().execute(SimpleStatement.newInstance(statement.replace("ks.", KEYSPACE + "."), values));
     }
 
     /** A write id of an hour ago: old enough for any grace a test gives. */
@@ -65,7 +61,7 @@ class CassandraAuditTest {
     @Test
     void leftoversAreSeenAndSweptLossesAreNamed() throws Exception {
         String bucket = "audit-" + Long.toHexString(System.nanoTime());
-        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+        try (CassandraObjectStore store = keyspace.store()) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             BytesContent small = BytesContent.of(bytes(3000, 1));
             BytesContent big = BytesContent.of(bytes(CassandraSchema.CHUNK_BYTES + 1000, 2));
@@ -90,7 +86,7 @@ class CassandraAuditTest {
             cql("INSERT INTO ks.writes (bucket, kind, slot, wid, sha256) VALUES (?, 0, 'ghost', ?, ?)", bucket, ghost, small.sha256());
             cql("INSERT INTO ks.refs (sha256, kind, bucket, slot, wid) VALUES (?, 0, ?, 'ghost', ?)", small.sha256(), bucket, ghost);
             cql("INSERT INTO ks.refs (sha256, kind, bucket, slot, wid) VALUES (?, 0, ?, 'half', ?)", big.sha256(), bucket, oldWid());
-            UUID bigGeneration = session.execute(SimpleStatement.newInstance(
+            UUID bigGeneration = keyspace.session().execute(SimpleStatement.newInstance(
                     "SELECT generation FROM " + KEYSPACE + ".contents WHERE sha256 = ?", big.sha256())).one().getUuid(0);
             cql("UPDATE ks.contents SET dooms = dooms + ? WHERE sha256 = ? AND generation = ?", Set.of(oldTimeUuid()),
                     big.sha256(), bigGeneration);

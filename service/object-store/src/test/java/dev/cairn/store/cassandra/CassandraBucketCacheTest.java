@@ -26,15 +26,12 @@ class CassandraBucketCacheTest {
     private static final String KEYSPACE = "bucketcachetest";
     private static final Duration TTL = Duration.ofSeconds(2);
     private static final int CROWD = 16;
-    private static CassandraSettings settings;
-    private static CqlSession session;
+    private static TestKeyspace keyspace;
 
     @BeforeAll
     static void schema() {
-        settings = LocalCassandraCluster.settings(KEYSPACE);
-        settings.setBucketCacheTtl(TTL);
-        session = LocalCassandraCluster.sharedSession();
-        CassandraObjectStore.createSchema(session, settings);
+        keyspace = TestKeyspace.of(KEYSPACE);
+        keyspace.settings().setBucketCacheTtl(TTL);
     }
 
     private static long bucketReads(StatementTrace trace) {
@@ -46,9 +43,8 @@ class CassandraBucketCacheTest {
         String bucket = "crowd-" + Long.toHexString(System.nanoTime());
         StatementTrace trace = new StatementTrace();
         ExecutorService pool = Executors.newFixedThreadPool(CROWD);
-        try (CqlSession traced = CassandraSessions.connect(settings, settings.getLocalDatacenter(),
-                settings.getContactPoints(), trace);
-             CassandraObjectStore store = new CassandraObjectStore(traced, false, settings)) {
+        try (CqlSession traced = keyspace.traced(trace);
+             CassandraObjectStore store = keyspace.storeOn(traced)) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             long firstRead = System.nanoTime();
             assertNotNull(store.bucket(bucket));
@@ -85,10 +81,11 @@ class CassandraBucketCacheTest {
     @Test
     void aBucketDeletedByAnotherNodeIsNoticedWithinTheTtl() throws Exception {
         String bucket = "gone-" + Long.toHexString(System.nanoTime());
-        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+        try (CassandraObjectStore store = keyspace.store()) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             assertNotNull(store.bucket(bucket));
-            session.execute(SimpleStatement.newInstance("DELETE FROM " + KEYSPACE + ".buckets WHERE name = ?", bucket));
+            keyspace.session().execute(SimpleStatement.newInstance(
+                    "DELETE FROM " + KEYSPACE + ".buckets WHERE name = ?", bucket));
             long deleted = System.nanoTime();
             // Asked often, so the refresh ahead is what notices: the copy must not outlive its read by more than the TTL.
             while (store.bucket(bucket) != null) {

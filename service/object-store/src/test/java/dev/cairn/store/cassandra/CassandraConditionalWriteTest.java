@@ -1,5 +1,6 @@
 package dev.cairn.store.cassandra;
 
+import static dev.cairn.store.cassandra.TestKeyspace.content;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -7,11 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import dev.cairn.store.BucketAcl;
-import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectAttributes;
@@ -43,18 +42,11 @@ import org.junit.jupiter.api.Test;
 @Tag("integration")
 class CassandraConditionalWriteTest {
     private static final String KEYSPACE = "storetest";
-    private static CqlSession session;
-    private static CassandraSettings settings;
+    private static TestKeyspace keyspace;
 
     @BeforeAll
     static void schema() {
-        settings = LocalCassandraCluster.settings(KEYSPACE);
-        session = LocalCassandraCluster.sharedSession();
-        CassandraObjectStore.createSchema(session, settings);
-    }
-
-    private static ContentSource content(String s) {
-        return BytesContent.of(s.getBytes(StandardCharsets.UTF_8));
+        keyspace = TestKeyspace.of(KEYSPACE);
     }
 
     private static ObjectInfo put(CassandraObjectStore store, String bucket, String key, String body, boolean onlyIfAbsent,
@@ -66,7 +58,7 @@ class CassandraConditionalWriteTest {
     }
 
     private static List<Row> rows(String cql, Object... values) {
-        return session.execute(SimpleStatement.newInstance(cql.replace("%ks", KEYSPACE), values)).all();
+        return keyspace.session().execute(SimpleStatement.newInstance(cql.replace("%ks", KEYSPACE), values)).all();
     }
 
     private static String body(CassandraObjectStore store, String bucket, String key) throws Exception {
@@ -87,7 +79,7 @@ class CassandraConditionalWriteTest {
     @Test
     void aConditionalRowIsWrittenAtItsWriteIdsTimestampAndGivesItsLeaseBack() throws Exception {
         String bucket = "cond-ts-" + Long.toHexString(System.nanoTime());
-        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+        try (CassandraObjectStore store = keyspace.store()) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             ObjectInfo first = put(store, bucket, "k", "first " + bucket, true, null);
             ObjectInfo second = put(store, bucket, "k", "second " + bucket, false, first.etag());
@@ -127,7 +119,7 @@ class CassandraConditionalWriteTest {
     void ofConditionalWritersRacingFromOneVersionExactlyOneWins() throws Exception {
         String bucket = "cond-race-" + Long.toHexString(System.nanoTime());
         int writers = 6;
-        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+        try (CassandraObjectStore store = keyspace.store()) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             String base = put(store, bucket, "k", "base", false, null).etag();
             for (boolean create : new boolean[] {true, false}) {
@@ -170,7 +162,7 @@ class CassandraConditionalWriteTest {
         String bucket = "cond-mix-" + Long.toHexString(System.nanoTime());
         int threads = 6;
         int rounds = 12;
-        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+        try (CassandraObjectStore store = keyspace.store()) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             put(store, bucket, "counter", "0", false, null);
             AtomicInteger increments = new AtomicInteger();

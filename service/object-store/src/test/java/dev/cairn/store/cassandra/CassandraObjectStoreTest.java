@@ -1,5 +1,6 @@
 package dev.cairn.store.cassandra;
 
+import static dev.cairn.store.cassandra.TestKeyspace.content;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,7 +12,6 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import dev.cairn.store.BucketAcl;
-import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.CompletedPart;
 import dev.cairn.store.ObjectAttributes;
@@ -19,7 +19,6 @@ import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.PartInfo;
 import dev.cairn.store.UploadInfo;
 import dev.cairn.store.StoreException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,41 +29,35 @@ import org.junit.jupiter.api.Test;
 @Tag("integration")
 class CassandraObjectStoreTest {
     private static final String KEYSPACE = "storetest";
-    private static CqlSession session;
-    private static CassandraSettings settings;
+    private static TestKeyspace keyspace;
 
     @BeforeAll
     static void schema() {
-        settings = LocalCassandraCluster.settings(KEYSPACE);
-        session = LocalCassandraCluster.sharedSession();
-        CassandraObjectStore.createSchema(session, settings);
-    }
-
-    private static ContentSource content(String s) {
-        return BytesContent.of(s.getBytes(StandardCharsets.UTF_8));
+        keyspace = TestKeyspace.of(KEYSPACE);
     }
 
     private static Row row(String table, String where, Object... values) {
-        return session.execute(SimpleStatement.newInstance("SELECT * FROM " + KEYSPACE + "." + table + " WHERE " + where, values))
-                .one();
+        return keyspace.session().execute(SimpleStatement.newInstance(
+                "SELECT * FROM " + KEYSPACE + "." + table + " WHERE " + where, values)).one();
     }
 
     @Test
     void rowsAreWrittenAtTheirWriteIdsTimestampAndSupersededWritesAreReleased() throws Exception {
         String bucket = "ts-" + Long.toHexString(System.nanoTime());
-        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+        try (CassandraObjectStore store = keyspace.store()) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             ContentSource first = content("first version");
             ContentSource second = content("second version");
             store.putObject(bucket, "dir/k", ObjectAttributes.EMPTY, first, first.md5(), 0, Map.of(), false);
             store.putObject(bucket, "dir/k", ObjectAttributes.EMPTY, second, second.md5(), 0, Map.of(), false);
 
-            Row written = session.execute(SimpleStatement.newInstance("SELECT row, writetime(row) AS ts FROM " + KEYSPACE
-                    + ".objects WHERE bucket = ? AND key = ?", bucket, "dir/k")).one();
+            Row written = keyspace.session().execute(SimpleStatement.newInstance(
+                    "SELECT row, writetime(row) AS ts FROM " + KEYSPACE + ".objects WHERE bucket = ? AND key = ?",
+                    bucket, "dir/k")).one();
             WriteId wid = RowFormat.writeIdOf(written.getByteBuffer("row"));
             assertEquals(wid.timestampMicros(), written.getLong("ts"), "the row's write timestamp is its write id's");
-            Row entry = session.execute(SimpleStatement.newInstance("SELECT writetime(row) AS ts FROM " + KEYSPACE
-                    + ".directory WHERE bucket = ? AND dir = ? AND shard = ? AND name = ?",
+            Row entry = keyspace.session().execute(SimpleStatement.newInstance("SELECT writetime(row) AS ts FROM "
+                    + KEYSPACE + ".directory WHERE bucket = ? AND dir = ? AND shard = ? AND name = ?",
                     bucket, "dir/", DirectoryIndex.shardOf("k"), "k")).one();
             assertEquals(wid.timestampMicros(), entry.getLong("ts"), "the listing entry has the same timestamp");
 
@@ -72,14 +65,14 @@ class CassandraObjectStoreTest {
             assertNull(row("refs", "sha256 = ?", first.sha256()), "the overwritten content's reference is released");
             assertNull(row("contents", "sha256 = ?", first.sha256()), "and the content reclaimed");
             assertNotNull(row("refs", "sha256 = ?", second.sha256()));
-            int recorded = session.execute(SimpleStatement.newInstance("SELECT wid FROM " + KEYSPACE
+            int recorded = keyspace.session().execute(SimpleStatement.newInstance("SELECT wid FROM " + KEYSPACE
                     + ".writes WHERE bucket = ? AND kind = 0 AND slot = ?", bucket, "dir/k")).all().size();
             assertEquals(1, recorded, "only the current write stays recorded");
 
             store.deleteObject(bucket, "dir/k");
             assertNull(row("refs", "sha256 = ?", second.sha256()));
             assertNull(row("contents", "sha256 = ?", second.sha256()));
-            assertTrue(session.execute(SimpleStatement.newInstance("SELECT wid FROM " + KEYSPACE
+            assertTrue(keyspace.session().execute(SimpleStatement.newInstance("SELECT wid FROM " + KEYSPACE
                     + ".writes WHERE bucket = ? AND kind = 0 AND slot = ?", bucket, "dir/k")).all().isEmpty());
         }
     }
@@ -88,9 +81,8 @@ class CassandraObjectStoreTest {
     void aNewObjectIsWrittenInThreeRoundTripsAndSettledAfterTheAnswer() throws Exception {
         String bucket = "rt-" + Long.toHexString(System.nanoTime());
         StatementTrace trace = new StatementTrace();
-        try (CqlSession traced = CassandraSessions.connect(settings, settings.getLocalDatacenter(),
-                settings.getContactPoints(), trace);
-             CassandraObjectStore store = new CassandraObjectStore(traced, false, settings)) {
+        try (CqlSession traced = keyspace.traced(trace);
+             CassandraObjectStore store = keyspace.storeOn(traced)) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             store.putObject(bucket, "warm/up", ObjectAttributes.EMPTY, content("warm"), "e", 0, Map.of(), false);
             int fewest = Integer.MAX_VALUE;
@@ -114,9 +106,8 @@ class CassandraObjectStoreTest {
     void aLoneOverwriteSettlesInSevenStatementsAndFourRoundTripsReferencesFirst() throws Exception {
         String bucket = "settle-" + Long.toHexString(System.nanoTime());
         StatementTrace trace = new StatementTrace();
-        try (CqlSession traced = CassandraSessions.connect(settings, settings.getLocalDatacenter(),
-                settings.getContactPoints(), trace);
-             CassandraObjectStore store = new CassandraObjectStore(traced, false, settings)) {
+        try (CqlSession traced = keyspace.traced(trace);
+             CassandraObjectStore store = keyspace.storeOn(traced)) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             int fewest = Integer.MAX_VALUE;
             boolean seenInOrder = false;
@@ -153,7 +144,7 @@ class CassandraObjectStoreTest {
     @Test
     void aWriteRefusedForItsBucketOrConditionLeavesNoReference() throws Exception {
         String bucket = "refused-" + Long.toHexString(System.nanoTime());
-        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+        try (CassandraObjectStore store = keyspace.store()) {
             ContentSource c = content("refused " + bucket);
             StoreException noBucket = assertThrows(StoreException.class, () ->
                     store.putObject(bucket, "k", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false));
@@ -167,7 +158,7 @@ class CassandraObjectStoreTest {
             store.awaitSettled();
             assertNull(row("refs", "sha256 = ?", c.sha256()), "a refused write keeps no reference");
             assertNull(row("contents", "sha256 = ?", c.sha256()), "nor content");
-            assertEquals(1, session.execute(SimpleStatement.newInstance("SELECT wid FROM " + KEYSPACE
+            assertEquals(1, keyspace.session().execute(SimpleStatement.newInstance("SELECT wid FROM " + KEYSPACE
                     + ".writes WHERE bucket = ? AND kind = 0 AND slot = ?", bucket, "k")).all().size());
         }
     }
@@ -175,7 +166,7 @@ class CassandraObjectStoreTest {
     @Test
     void partSizesAreThoseOfTheCurrentMultipartVersion() throws Exception {
         String bucket = "layout-" + Long.toHexString(System.nanoTime());
-        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+        try (CassandraObjectStore store = keyspace.store()) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             UploadInfo u = store.createUpload(bucket, "k", ObjectAttributes.EMPTY);
             PartInfo a = store.putPart(bucket, "k", u.uploadId(), 1, content("aaaa"));

@@ -1,5 +1,6 @@
 package dev.cairn.store.cassandra;
 
+import static dev.cairn.store.cassandra.TestKeyspace.content;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -43,22 +44,15 @@ import org.junit.jupiter.api.Test;
 @Tag("integration")
 class CassandraPutCostTest {
     private static final String KEYSPACE = "putcost";
-    private static CqlSession session;
-    private static CassandraSettings settings;
+    private static TestKeyspace keyspace;
 
     @BeforeAll
     static void schema() {
-        settings = LocalCassandraCluster.settings(KEYSPACE);
-        session = LocalCassandraCluster.sharedSession();
-        CassandraObjectStore.createSchema(session, settings);
-    }
-
-    private static ContentSource content(String s) {
-        return BytesContent.of(s.getBytes(StandardCharsets.UTF_8));
+        keyspace = TestKeyspace.of(KEYSPACE);
     }
 
     private static List<Row> rows(String cql, Object... values) {
-        return session.execute(SimpleStatement.newInstance(cql.replace("ks.", KEYSPACE + "."), values)).all();
+        return keyspace.session().execute(SimpleStatement.newInstance(cql.replace("ks.", KEYSPACE + "."), values)).all();
     }
 
     private static String bucketName(String prefix) {
@@ -83,9 +77,8 @@ class CassandraPutCostTest {
     void aNewGenerationIsWrittenOnceCompleteInTheRowsLoggedBatch() throws Exception {
         String bucket = bucketName("once");
         StatementTrace trace = new StatementTrace();
-        try (CqlSession traced = CassandraSessions.connect(settings, settings.getLocalDatacenter(),
-                settings.getContactPoints(), trace);
-             CassandraObjectStore store = new CassandraObjectStore(traced, false, settings)) {
+        try (CqlSession traced = keyspace.traced(trace);
+             CassandraObjectStore store = keyspace.storeOn(traced)) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             store.putObject(bucket, "photos/warm", ObjectAttributes.EMPTY, content("warm"), "e", 0, Map.of(), false);
             store.awaitSettled();
@@ -116,7 +109,7 @@ class CassandraPutCostTest {
     @Test
     void aVersionedWriteRefusedUnderTheLeaseLeavesNoChunks() throws Exception {
         String bucket = bucketName("refused-v");
-        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+        try (CassandraObjectStore store = keyspace.store()) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             store.setBucketVersioning(bucket, Versioning.ENABLED);
             ContentSource first = content("first " + bucket);
@@ -137,12 +130,12 @@ class CassandraPutCostTest {
     @Test
     void aConditionalWriteThatCannotTakeTheLeaseLeavesNoChunks() throws Exception {
         String bucket = bucketName("refused-c");
-        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+        try (CassandraObjectStore store = keyspace.store()) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             ContentSource first = content("first " + bucket);
             store.putObject(bucket, "k", ObjectAttributes.EMPTY, first, first.md5(), 0, Map.of(), false);
             UUID holder = UUID.randomUUID();
-            assertTrue(session.execute(SimpleStatement.newInstance("INSERT INTO " + KEYSPACE
+            assertTrue(keyspace.session().execute(SimpleStatement.newInstance("INSERT INTO " + KEYSPACE
                     + ".key_locks (bucket, key, holder) VALUES (?, ?, ?) IF NOT EXISTS USING TTL 120", bucket, "k", holder))
                     .wasApplied());
             try {
@@ -154,7 +147,7 @@ class CassandraPutCostTest {
                 assertTrue(rows("SELECT generation FROM ks.contents WHERE sha256 = ?", blocked.sha256()).isEmpty());
                 assertEquals(List.of(), findings(store, blocked.sha256()), "no chunks left without their generation");
             } finally {
-                session.execute(SimpleStatement.newInstance("DELETE FROM " + KEYSPACE
+                keyspace.session().execute(SimpleStatement.newInstance("DELETE FROM " + KEYSPACE
                         + ".key_locks WHERE bucket = ? AND key = ? IF holder = ?", bucket, "k", holder));
             }
             assertEquals("first " + bucket, readAll(store.getObject(bucket, "k")));
@@ -165,9 +158,8 @@ class CassandraPutCostTest {
     void aReleaseKeepsSharedContentAndDropsTheLastReferenceWithItsDoomInOneWrite() throws Exception {
         String bucket = bucketName("shared");
         StatementTrace trace = new StatementTrace();
-        try (CqlSession traced = CassandraSessions.connect(settings, settings.getLocalDatacenter(),
-                settings.getContactPoints(), trace);
-             CassandraObjectStore store = new CassandraObjectStore(traced, false, settings)) {
+        try (CqlSession traced = keyspace.traced(trace);
+             CassandraObjectStore store = keyspace.storeOn(traced)) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             ContentSource shared = content("shared " + bucket);
             store.putObject(bucket, "a", ObjectAttributes.EMPTY, shared, shared.md5(), 0, Map.of(), false);
@@ -199,7 +191,7 @@ class CassandraPutCostTest {
     @Test
     void theLastTwoReferencesReleasedAtOnceStillReclaim() throws Exception {
         String bucket = bucketName("pair");
-        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+        try (CassandraObjectStore store = keyspace.store()) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             for (int round = 0; round < 5; round++) {
                 ContentSource shared = content("pair " + round + " " + bucket);
@@ -231,7 +223,7 @@ class CassandraPutCostTest {
     @Test
     void aReleaseCutShortAfterItsDoomLeavesGarbageTheSweepFinds() throws Exception {
         String bucket = bucketName("cut");
-        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+        try (CassandraObjectStore store = keyspace.store()) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             ContentSource current = content("current " + bucket);
             store.putObject(bucket, "k", ObjectAttributes.EMPTY, current, current.md5(), 0, Map.of(), false);
@@ -297,7 +289,7 @@ class CassandraPutCostTest {
     @Test
     void coalescedSettlesReleaseEverySupersededWriteAndNeverTheCurrentOne() throws Exception {
         String bucket = bucketName("coalesce");
-        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+        try (CassandraObjectStore store = keyspace.store()) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             CountDownLatch release = holdSettling(store);
             store.takeSettleStats();
@@ -330,7 +322,7 @@ class CassandraPutCostTest {
     @Test
     void settlesLostWithTheProcessLeaveOnlyWhatTheSweepClears() throws Exception {
         String bucket = bucketName("lost");
-        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+        try (CassandraObjectStore store = keyspace.store()) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             CountDownLatch release = holdSettling(store);
             List<ContentSource> written = putMany(store, bucket, "k", 4);

@@ -2,7 +2,6 @@ package dev.cairn.store.cassandra;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import com.datastax.oss.driver.api.core.CqlSession;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
@@ -38,10 +37,7 @@ class CassandraRestoreVersionsTest {
 
     @BeforeAll
     static void open() {
-        CassandraSettings settings = LocalCassandraCluster.settings(KEYSPACE);
-        CqlSession session = LocalCassandraCluster.sharedSession();
-        CassandraObjectStore.createSchema(session, settings);
-        store = new CassandraObjectStore(session, false, settings);
+        store = TestKeyspace.of(KEYSPACE).store();
     }
 
     @AfterAll

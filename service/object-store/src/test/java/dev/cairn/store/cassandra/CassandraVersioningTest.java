@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.datastax.oss.driver.api.core.CqlSession;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.CompletedPart;
@@ -53,10 +52,7 @@ class CassandraVersioningTest {
 
     @BeforeAll
     static void open() {
-        CassandraSettings settings = LocalCassandraCluster.settings(KEYSPACE);
-        CqlSession session = LocalCassandraCluster.sharedSession();
-        CassandraObjectStore.createSchema(session, settings);
-        store = new CassandraObjectStore(session, false, settings);
+        store = TestKeyspace.of(KEYSPACE).store();
     }
 
     @AfterAll

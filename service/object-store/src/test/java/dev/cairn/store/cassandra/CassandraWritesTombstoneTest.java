@@ -1,18 +1,16 @@
 package dev.cairn.store.cassandra;
 
+import static dev.cairn.store.cassandra.TestKeyspace.content;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.cql.TraceEvent;
 import dev.cairn.store.BucketAcl;
-import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectAttributes;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,23 +36,16 @@ class CassandraWritesTombstoneTest {
     /** Far below the overwrites: what a few range tombstones per sstable and replica come to. */
     private static final int TOMBSTONE_BOUND = 100;
     private static final Pattern SCANNED = Pattern.compile("Read (\\d+) live rows? and (\\d+) tombstone cells?");
-    private static CqlSession session;
-    private static CassandraSettings settings;
+    private static TestKeyspace keyspace;
 
     @BeforeAll
     static void schema() {
-        settings = LocalCassandraCluster.settings(KEYSPACE);
-        session = LocalCassandraCluster.sharedSession();
-        CassandraObjectStore.createSchema(session, settings);
-    }
-
-    private static ContentSource content(String s) {
-        return BytesContent.of(s.getBytes(StandardCharsets.UTF_8));
+        keyspace = TestKeyspace.of(KEYSPACE);
     }
 
     /** The most tombstones any replica scanned for one read of the key's recorded writes, and its live rows. */
     static int[] scannedByOneRead(String bucket, String key) {
-        ResultSet rs = session.execute(SimpleStatement.newInstance(
+        ResultSet rs = keyspace.session().execute(SimpleStatement.newInstance(
                         "SELECT wid, sha256 FROM " + KEYSPACE + ".writes WHERE bucket = ? AND kind = ? AND slot = ?",
                         bucket, CassandraKeys.KIND_OBJECT, key)
                 .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM).setTracing(true));
@@ -74,7 +65,7 @@ class CassandraWritesTombstoneTest {
     void aKeyOverwrittenThousandsOfTimesKeepsItsWritesReadFreeOfTombstones() throws Exception {
         String bucket = "hot-" + Long.toHexString(System.nanoTime());
         String key = "hot/key";
-        try (CassandraObjectStore store = new CassandraObjectStore(session, false, settings)) {
+        try (CassandraObjectStore store = keyspace.store()) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             // Two contents taking turns: the writes are what is measured, not content reclamation.
             List<ContentSource> contents = List.of(content("even " + bucket), content("odd " + bucket));
