@@ -9,14 +9,10 @@ import dev.cairn.backup.archive.BackupRow;
 import dev.cairn.backup.restore.RestoreDestination;
 import dev.cairn.backup.restore.S3Destination;
 import dev.cairn.backup.target.DirectoryTarget;
-import dev.cairn.store.BucketInfo;
-import dev.cairn.store.ContentSource;
-import dev.cairn.store.Versioning;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -36,16 +32,6 @@ class NonEmptyReplayResumeTest {
     @TempDir
     Path dir;
 
-    private List<String> source;
-
-    private String backup(RestoreFixture fixture) throws Exception {
-        try (ServiceProcess service = fixture.start("data"); S3Client s3 = fixture.client(service)) {
-            RestoreFixture.seedSuspended(s3);
-            source = RestoreFixture.versionListing(s3);
-            return fixture.backup(service);
-        }
-    }
-
     /** Versions with ids (never a null one) of the backup's keys, and of a key the backup lacks. */
     private static void preExisting(S3Client s3) {
         s3.createBucket(r -> r.bucket("photos"));
@@ -63,7 +49,8 @@ class NonEmptyReplayResumeTest {
     @Test
     void aReplayOnTopOfOtherVersionsCutOffInEachPassResumesToExactlyTheUninterruptedResult() throws Exception {
         RestoreFixture fixture = new RestoreFixture(dir);
-        String id = backup(fixture);
+        RestoreFixture.ListedBackup backup = fixture.backUpSuspended();
+        String id = backup.id();
         DirectoryTarget archive = new DirectoryTarget(fixture.archive());
         List<String> reference;
         try (ServiceProcess once = fixture.start("once"); S3Client s3 = fixture.client(once)) {
@@ -71,7 +58,7 @@ class NonEmptyReplayResumeTest {
             restore(archive, id, new S3Destination(fixture.client(once), "s3 " + once.endpoint(), true));
             reference = RestoreFixture.versionListing(s3);
         }
-        long versions = source.stream().filter(l -> l.startsWith("photos/")).count();
+        long versions = backup.versionsBefore().stream().filter(l -> l.startsWith("photos/")).count();
         assertEquals(versions + PRE_EXISTING, reference.stream().filter(l -> l.startsWith("photos/")).count(),
                 reference.toString());
 
@@ -82,11 +69,10 @@ class NonEmptyReplayResumeTest {
                     rows -> rows.get(0).key().equals("top") && isNull(rows.get(0)),
                     rows -> rows.get(0).key().equals("middle") && rows.size() == 2 && !isNull(rows.get(0)));
             for (Predicate<List<BackupRow>> at : cuts) {
-                AtomicBoolean done = new AtomicBoolean();
-                CutOff failing = new CutOff(new S3Destination(fixture.client(cut), "s3 " + cut.endpoint(), true), at, done);
+                CutOffReplay failing = new CutOffReplay(new S3Destination(fixture.client(cut), "s3 " + cut.endpoint(), true), at);
                 IOException e = assertThrows(IOException.class, () -> restore(archive, id, failing));
                 assertTrue(e.getMessage().contains("cut off"), e.getMessage());
-                assertTrue(done.get());
+                assertTrue(failing.hasCutOff());
             }
             restore(archive, id, new S3Destination(fixture.client(cut), "s3 " + cut.endpoint(), true));
             List<String> after = RestoreFixture.versionListing(s3);
@@ -103,88 +89,5 @@ class NonEmptyReplayResumeTest {
 
     private static void restore(DirectoryTarget archive, String id, RestoreDestination into) throws Exception {
         RestoreFixture.restore(archive, id, into, Set.of(), true, 2);
-    }
-
-    /**
-     * An S3 destination that, for the first key's versions matching {@code at}, writes the oldest
-     * of them, then fails, as a job killed between two PUTs would.
-     */
-    private static final class CutOff implements RestoreDestination {
-        private final S3Destination s3;
-        private final Predicate<List<BackupRow>> at;
-        private final AtomicBoolean done;
-
-        CutOff(S3Destination s3, Predicate<List<BackupRow>> at, AtomicBoolean done) {
-            this.s3 = s3;
-            this.at = at;
-            this.done = done;
-        }
-
-        @Override
-        public void replayOnTop(List<BackupRow> newestFirst, List<ContentSource> contents, int below, boolean resume)
-                throws IOException {
-            if (at.test(newestFirst) && done.compareAndSet(false, true)) {
-                int oldest = newestFirst.size() - 1;
-                s3.replayOnTop(newestFirst.subList(oldest, oldest + 1), contents.subList(oldest, oldest + 1), below, resume);
-                throw new IOException("cut off after one version of " + newestFirst.get(0).key());
-            }
-            s3.replayOnTop(newestFirst, contents, below, resume);
-        }
-
-        @Override
-        public int versionCount(String bucket, String key) throws IOException {
-            return s3.versionCount(bucket, key);
-        }
-
-        @Override
-        public String describe() {
-            return s3.describe();
-        }
-
-        @Override
-        public boolean bucketHasObjects(String bucket) throws IOException {
-            return s3.bucketHasObjects(bucket);
-        }
-
-        @Override
-        public void ensureBucket(BucketInfo bucket) throws IOException {
-            s3.ensureBucket(bucket);
-        }
-
-        @Override
-        public boolean restoresVersions() {
-            return true;
-        }
-
-        @Override
-        public boolean replaysVersions() {
-            return true;
-        }
-
-        @Override
-        public void put(BackupRow row, ContentSource content) throws IOException {
-            s3.put(row, content);
-        }
-
-        @Override
-        public void replay(List<BackupRow> newestFirst, List<ContentSource> contents, boolean clearFirst)
-                throws IOException {
-            if (at.test(newestFirst) && done.compareAndSet(false, true)) {
-                int oldest = newestFirst.size() - 1;
-                s3.replay(newestFirst.subList(oldest, oldest + 1), contents.subList(oldest, oldest + 1), clearFirst);
-                throw new IOException("cut off after one version of " + newestFirst.get(0).key());
-            }
-            s3.replay(newestFirst, contents, clearFirst);
-        }
-
-        @Override
-        public void setVersioning(String bucket, Versioning versioning) throws IOException {
-            s3.setVersioning(bucket, versioning);
-        }
-
-        @Override
-        public void close() throws IOException {
-            s3.close();
-        }
     }
 }

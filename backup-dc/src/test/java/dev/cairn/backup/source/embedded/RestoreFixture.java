@@ -126,6 +126,13 @@ final class RestoreFixture {
         s3.completeMultipartUpload(r -> r.bucket(bucket).key(key).uploadId(upload).multipartUpload(m -> m.parts(parts)));
     }
 
+    /** Objects img/0.tif, img/1.tif, ... up to {@code count}, each uploaded by {@link #multipart} in parts of these sizes. */
+    static void multipartImages(S3Client s3, String bucket, int count, Random random, int... partSizes) {
+        for (int i = 0; i < count; i++) {
+            multipart(s3, bucket, "img/" + i + ".tif", random, partSizes);
+        }
+    }
+
     /**
      * Bucket {@code plain}: two multipart objects (parts of different sizes, a small last one) and
      * a small one; bucket {@code versioned} (Enabled): key v.bin as a multipart version, a plain
@@ -223,6 +230,19 @@ final class RestoreFixture {
 
         s3.createBucket(r -> r.bucket("plain"));
         put(s3, "plain", "a", "plain a");
+    }
+
+    /** A backup's id, and the versions its service listed ({@link #versionListing}) when it was taken. */
+    record ListedBackup(String id, List<String> versionsBefore) {
+    }
+
+    /** {@link #seedSuspended} on a service of its own, backed up into {@link #archive()}. */
+    ListedBackup backUpSuspended() throws IOException, InterruptedException {
+        try (ServiceProcess service = start("data"); S3Client s3 = client(service)) {
+            seedSuspended(s3);
+            List<String> before = versionListing(s3);
+            return new ListedBackup(backup(service), before);
+        }
     }
 
     /** Per bucket of {@link #seedSuspended}: its versioning, then each version and delete marker in listing order, ids other than null elided. */

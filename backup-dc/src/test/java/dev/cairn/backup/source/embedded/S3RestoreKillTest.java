@@ -50,20 +50,10 @@ class S3RestoreKillTest {
     @Test
     void aRestoreKilledMidUploadLeavesNoUploadOnceResumed() throws Exception {
         RestoreFixture fixture = new RestoreFixture(dir);
-        Map<String, String> before;
-        try (ServiceProcess source = fixture.start("data", RestoreFixture.MIN_PART);
-             S3Client s3 = fixture.client(source)) {
-            s3.createBucket(r -> r.bucket("big"));
-            Random random = new Random(5);
-            int[] sizes = new int[PARTS];
-            java.util.Arrays.fill(sizes, 64 * 1024);
-            sizes[PARTS - 1] = 1000;
-            for (int i = 0; i < OBJECTS; i++) {
-                RestoreFixture.multipart(s3, "big", "img/" + i + ".tif", random, sizes);
-            }
-            before = RestoreFixture.parts(s3, false, "big");
-            fixture.backup(source);
-        }
+        int[] sizes = new int[PARTS];
+        java.util.Arrays.fill(sizes, 64 * 1024);
+        sizes[PARTS - 1] = 1000;
+        Map<String, String> before = backUpBig(fixture, new Random(5), OBJECTS, sizes);
         try (ServiceProcess into = fixture.start("into", RestoreFixture.MIN_PART);
              S3Client s3 = fixture.client(into)) {
             List<String> restore = fixture.restoreIntoS3(into, "--threads", "1");
@@ -100,18 +90,7 @@ class S3RestoreKillTest {
     @Test
     void aRestoreKilledBeforeItRecordsTheUploadIdLeavesNoUploadOnceResumed() throws Exception {
         RestoreFixture fixture = new RestoreFixture(dir);
-        Map<String, String> before;
-        try (ServiceProcess source = fixture.start("data", RestoreFixture.MIN_PART);
-             S3Client s3 = fixture.client(source)) {
-            s3.createBucket(r -> r.bucket("big"));
-            Random random = new Random(7);
-            int[] sizes = {64 * 1024, 64 * 1024, 1000};
-            for (int i = 0; i < 3; i++) {
-                RestoreFixture.multipart(s3, "big", "img/" + i + ".tif", random, sizes);
-            }
-            before = RestoreFixture.parts(s3, false, "big");
-            fixture.backup(source);
-        }
+        Map<String, String> before = backUpBig(fixture, new Random(7), 3, 64 * 1024, 64 * 1024, 1000);
         try (ServiceProcess into = fixture.start("into", RestoreFixture.MIN_PART);
              S3Client s3 = fixture.client(into)) {
             s3.createBucket(r -> r.bucket("big"));
@@ -129,6 +108,19 @@ class S3RestoreKillTest {
             assertEquals(0, fixture.cli(restore.toArray(String[]::new)), log());
             assertEquals(Set.of(unrelated), uploads(s3));
             assertEquals(before, RestoreFixture.parts(s3, false, "big"));
+        }
+    }
+
+    /** Bucket big of {@code count} multipart images on a service of its own, backed up; its parts as served. */
+    private static Map<String, String> backUpBig(RestoreFixture fixture, Random random, int count, int... partSizes)
+            throws Exception {
+        try (ServiceProcess source = fixture.start("data", RestoreFixture.MIN_PART);
+             S3Client s3 = fixture.client(source)) {
+            s3.createBucket(r -> r.bucket("big"));
+            RestoreFixture.multipartImages(s3, "big", count, random, partSizes);
+            Map<String, String> before = RestoreFixture.parts(s3, false, "big");
+            fixture.backup(source);
+            return before;
         }
     }
 

@@ -2,11 +2,11 @@ package dev.cairn.backup.source.embedded;
 
 import dev.cairn.backup.ServiceProcess;
 import dev.cairn.backup.archive.BackupRow;
+import dev.cairn.backup.restore.ForwardingRestoreDestination;
 import dev.cairn.backup.restore.Restore;
 import dev.cairn.backup.restore.RestoreDestination;
 import dev.cairn.backup.restore.S3Destination;
 import dev.cairn.backup.target.DirectoryTarget;
-import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ContentSource;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -56,9 +56,7 @@ class S3RestoreThroughputBench {
         try (ServiceProcess service = fixture.start("data", RestoreFixture.MIN_PART); S3Client s3 = fixture.client(service)) {
             s3.createBucket(r -> r.bucket("multi"));
             s3.createBucket(r -> r.bucket("single"));
-            for (int i = 0; i < multipart; i++) {
-                RestoreFixture.multipart(s3, "multi", "img/" + i + ".tif", random, PARTS);
-            }
+            RestoreFixture.multipartImages(s3, "multi", multipart, random, PARTS);
             for (int i = 0; i < single; i++) {
                 byte[] b = new byte[20_000 + random.nextInt(80_000)];
                 random.nextBytes(b);
@@ -141,35 +139,14 @@ class S3RestoreThroughputBench {
     }
 
     /** The destination as a restore into S3 wrote before part layouts were kept: one PUT per object. */
-    private record OnePut(S3Destination s3) implements RestoreDestination {
+    private static final class OnePut extends ForwardingRestoreDestination {
+        OnePut(S3Destination s3) {
+            super(s3);
+        }
+
         @Override
         public void put(BackupRow row, ContentSource content) throws IOException {
-            s3.put(row.withPartSizes(null), content);
-        }
-
-        @Override
-        public String describe() {
-            return s3.describe();
-        }
-
-        @Override
-        public boolean bucketHasObjects(String bucket) throws IOException {
-            return s3.bucketHasObjects(bucket);
-        }
-
-        @Override
-        public void ensureBucket(BucketInfo bucket) throws IOException {
-            s3.ensureBucket(bucket);
-        }
-
-        @Override
-        public boolean restoresVersions() {
-            return false;
-        }
-
-        @Override
-        public void close() {
-            s3.close();
+            inner.put(row.withPartSizes(null), content);
         }
     }
 }

@@ -6,17 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.backup.ServiceProcess;
 import dev.cairn.backup.archive.BackupRow;
-import dev.cairn.backup.restore.RestoreDestination;
 import dev.cairn.backup.restore.S3Destination;
 import dev.cairn.backup.target.DirectoryTarget;
-import dev.cairn.store.BucketInfo;
-import dev.cairn.store.ContentSource;
-import dev.cairn.store.Versioning;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,20 +30,10 @@ class SuspendedReplayTest {
     @TempDir
     Path dir;
 
-    private List<String> before;
-
-    private String backup(RestoreFixture fixture) throws Exception {
-        try (ServiceProcess service = fixture.start("data"); S3Client s3 = fixture.client(service)) {
-            RestoreFixture.seedSuspended(s3);
-            before = RestoreFixture.versionListing(s3);
-            return fixture.backup(service);
-        }
-    }
-
     @Test
     void aSuspendedBucketsNullVersionsComeBackInTheirPlacesAndTheBucketStaysSuspended() throws Exception {
         RestoreFixture fixture = new RestoreFixture(dir);
-        backup(fixture);
+        List<String> before = fixture.backUpSuspended().versionsBefore();
         assertTrue(before.contains("bucket photos Suspended"), before.toString());
         assertTrue(before.stream().anyMatch(l -> l.startsWith("photos/middle null latest=false")), before.toString());
         assertTrue(before.stream().anyMatch(l -> l.startsWith("photos/gone marker null latest=true")), before.toString());
@@ -61,90 +46,25 @@ class SuspendedReplayTest {
     @Test
     void aReplayCutOffInItsLastPassResumesWithoutWritingAVersionTwice() throws Exception {
         RestoreFixture fixture = new RestoreFixture(dir);
-        String id = backup(fixture);
+        RestoreFixture.ListedBackup backup = fixture.backUpSuspended();
+        String id = backup.id();
+        List<String> before = backup.versionsBefore();
         DirectoryTarget archive = new DirectoryTarget(fixture.archive());
         try (ServiceProcess second = fixture.start("second"); S3Client s3 = fixture.client(second)) {
-            AtomicBoolean cut = new AtomicBoolean();
-            RestoreDestination failing = new CutOff(new S3Destination(fixture.client(second), "s3 " + second.endpoint(), true), cut);
+            CutOffReplay failing = new CutOffReplay(new S3Destination(fixture.client(second), "s3 " + second.endpoint(), true),
+                    SuspendedReplayTest::middlesVersionsNewerThanItsNullOne);
             IOException e = assertThrows(IOException.class, () -> RestoreFixture.restore(archive, id, failing, Set.of(), false, 1));
             assertTrue(e.getMessage().contains("cut off"), e.getMessage());
-            assertTrue(cut.get());
+            assertTrue(failing.hasCutOff());
             RestoreFixture.restore(archive, id, new S3Destination(fixture.client(second), "s3 " + second.endpoint(), true),
                     Set.of(), false, 1);
             assertEquals(before, RestoreFixture.versionListing(s3));
         }
     }
 
-    /**
-     * An S3 destination whose replay of photos/middle's versions newer than its {@code null} one
-     * writes the oldest of them, then fails, as a job killed between two PUTs would.
-     */
-    private static final class CutOff implements RestoreDestination {
-        private final S3Destination s3;
-        private final AtomicBoolean cut;
-
-        CutOff(S3Destination s3, AtomicBoolean cut) {
-            this.s3 = s3;
-            this.cut = cut;
-        }
-
-        @Override
-        public void replayOnTop(List<BackupRow> newestFirst, List<ContentSource> contents, int below, boolean resume)
-                throws IOException {
-            BackupRow first = newestFirst.get(0);
-            if (first.key().equals("middle") && newestFirst.size() > 1 && !first.version().version().versionId().equals("null")) {
-                int oldest = newestFirst.size() - 1;
-                s3.replayOnTop(newestFirst.subList(oldest, oldest + 1), contents.subList(oldest, oldest + 1), below, resume);
-                cut.set(true);
-                throw new IOException("cut off after one version of " + first.key());
-            }
-            s3.replayOnTop(newestFirst, contents, below, resume);
-        }
-
-        @Override
-        public String describe() {
-            return s3.describe();
-        }
-
-        @Override
-        public boolean bucketHasObjects(String bucket) throws IOException {
-            return s3.bucketHasObjects(bucket);
-        }
-
-        @Override
-        public void ensureBucket(BucketInfo bucket) throws IOException {
-            s3.ensureBucket(bucket);
-        }
-
-        @Override
-        public boolean restoresVersions() {
-            return true;
-        }
-
-        @Override
-        public boolean replaysVersions() {
-            return true;
-        }
-
-        @Override
-        public void put(BackupRow row, ContentSource content) throws IOException {
-            s3.put(row, content);
-        }
-
-        @Override
-        public void replay(List<BackupRow> newestFirst, List<ContentSource> contents, boolean clearFirst)
-                throws IOException {
-            s3.replay(newestFirst, contents, clearFirst);
-        }
-
-        @Override
-        public void setVersioning(String bucket, Versioning versioning) throws IOException {
-            s3.setVersioning(bucket, versioning);
-        }
-
-        @Override
-        public void close() throws IOException {
-            s3.close();
-        }
+    /** The versions of photos/middle newer than its {@code null} one: what the last pass replays of it. */
+    private static boolean middlesVersionsNewerThanItsNullOne(List<BackupRow> newestFirst) {
+        BackupRow first = newestFirst.get(0);
+        return first.key().equals("middle") && newestFirst.size() > 1 && !first.version().version().versionId().equals("null");
     }
 }
