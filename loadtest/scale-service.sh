@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The service end to end at growing object counts: for each count, a fresh Cairn service (embedded
-# engine) loaded through S3 with the load generator's image-like objects, then cold GETs over plain
-# HTTP, a clean stop and start, and a kill -9 during PUTs and a start. Prints a table and one JSON
+# engine) loaded through S3 with the load generator's image-like objects, a clean stop and start, cold
+# GETs over plain HTTP right after the start and again with the service warm, and a kill -9 during
+# PUTs and a start. Prints two tables and one JSON
 # line. See docs/loadtest.md, "Scale".
 #
 # usage: loadtest/scale-service.sh [options]
@@ -132,7 +133,34 @@ run_figures() { # result file -> "ops/s p50-ms p99-ms errors"
   jq -r '.perOperation | to_entries[0].value | [.opsPerSecond, .p50Ms, .p99Ms, .errorCount] | @tsv' "$1"
 }
 
+# Cold GETs of uniform keys for $duration seconds, the page cache dropped first; sets get_ops, get_p50,
+# get_p99, get_errors and, per GET, device_reads_per_get, block_reads_per_get, bytes_per_get.
+# Run twice per count: "just started" (right after a start: the JVM's compilers still warming the GET
+# path) and "service warm" (the same service again, its page cache dropped once more).
+cold_gets() { # phase name
+  local phase=$1 tag=${1// /-}
+  echo "== $count objects: cold GETs over plain HTTP, uniform keys, ${duration}s, $phase" >&2
+  drop_caches "before the cold GETs ($phase)"
+  local rb0 rb1 dr0 dr1 bm0 bm1 gets out="$workdir/results/get-$tag-$count.json"
+  read -r rb0 _ _ < <(proc_io "$cairn_pid")
+  read -r dr0 _ < <(device_reads)
+  bm0=$(metric cairn_engine_block_cache_misses)
+  lt run "${common[@]}" --http "http://127.0.0.1:$cairn_port/scale/" -w read-only --distribution uniform \
+    --threads "$threads" --duration "${duration}s" --ops 100000000 --quiet --label "cold-get-$tag-$count" \
+    --out "$out" >&2
+  read -r rb1 _ _ < <(proc_io "$cairn_pid")
+  read -r dr1 _ < <(device_reads)
+  bm1=$(metric cairn_engine_block_cache_misses)
+  read -r get_ops get_p50 get_p99 get_errors < <(run_figures "$out")
+  gets=$(jq '.perOperation | to_entries[0].value.count' "$out")
+  per_get() { awk -v a="$1" -v n="$gets" 'BEGIN { printf "%.3f", (n > 0 ? a / n : 0) }'; }
+  bytes_per_get=$(per_get $((rb1 - rb0)))
+  device_reads_per_get=$(per_get $((dr1 - dr0)))
+  block_reads_per_get=$(per_get $((bm1 - bm0)))
+}
+
 rows=()
+warm_rows=()
 json_rows=()
 IFS=, read -r -a counts <<<"$sizes"
 for count in "${counts[@]}"; do
@@ -190,23 +218,11 @@ for count in "${counts[@]}"; do
   open_clean_ms=$start_ms
   index_filter=$(metric cairn_engine_index_filter_bytes)  # after the open, which flushes the log into a table
 
-  echo "== $count objects: cold GETs over plain HTTP, uniform keys, ${duration}s" >&2
-  drop_caches "before the cold GETs"
-  read -r rb0 _ _ < <(proc_io "$cairn_pid")
-  read -r dr0 ds0 < <(device_reads)
-  bm0=$(metric cairn_engine_block_cache_misses)
-  lt run "${common[@]}" --http "http://127.0.0.1:$cairn_port/scale/" -w read-only --distribution uniform \
-    --threads "$threads" --duration "${duration}s" --ops 100000000 --quiet --label "cold-get-$count" \
-    --out "$workdir/results/get-$count.json" >&2
-  read -r rb1 _ _ < <(proc_io "$cairn_pid")
-  read -r dr1 ds1 < <(device_reads)
-  bm1=$(metric cairn_engine_block_cache_misses)
-  read -r get_ops get_p50 get_p99 get_errors < <(run_figures "$workdir/results/get-$count.json")
-  gets=$(jq '.perOperation | to_entries[0].value.count' "$workdir/results/get-$count.json")
-  per_get() { awk -v a="$1" -v n="$gets" 'BEGIN { printf "%.3f", (n > 0 ? a / n : 0) }'; }
-  bytes_per_get=$(per_get $((rb1 - rb0)))
-  device_reads_per_get=$(per_get $((dr1 - dr0)))
-  block_reads_per_get=$(awk -v a="$bm0" -v b="$bm1" -v n="$gets" 'BEGIN { printf "%.3f", (n > 0 ? (b - a) / n : 0) }')
+  cold_gets "just started"
+  started=("$get_ops" "$get_p50" "$get_p99" "$get_errors" "$device_reads_per_get" "$block_reads_per_get" "$bytes_per_get")
+  cold_gets "service warm"
+  warm=("$get_ops" "$get_p50" "$get_p99" "$get_errors" "$device_reads_per_get" "$block_reads_per_get" "$bytes_per_get")
+  read -r get_ops get_p50 get_p99 get_errors device_reads_per_get block_reads_per_get bytes_per_get <<<"${started[*]}"
 
   echo "== $count objects: kill -9 during PUTs, then start" >&2
   lt run "${common[@]}" "${s3[@]}" -w write-only --threads "$threads" --duration 30s --ops 100000000 --quiet \
@@ -228,25 +244,35 @@ for count in "${counts[@]}"; do
     "$(awk -v b="$index_filter" -v n="$count" 'BEGIN { printf "%.1f", b / n }')" "$get_errors" \
     "$clean_stop_ms" "$open_clean_ms" "$open_kill_ms")")
   echo "$me: ${rows[-1]}" >&2
+  warm_rows+=("$(printf '%-9s %8.0f %6.2f %7.2f %7.3f %8.3f %9.0f %5s' "$count" "${warm[0]}" "${warm[1]}" "${warm[2]}" \
+    "${warm[4]}" "${warm[5]}" "${warm[6]}" "${warm[3]}")")
   index_filter_per_object=$(awk -v b="$index_filter" -v n="$count" 'BEGIN { printf "%.3f", b / n }')
   json_rows+=("$(printf '{"objects":%s,"data_gb":%s,"load_ops":%s,"load_mb_per_s":%s,"write_amp_kernel_count":%s,"write_amp_disk":%s,'\
 '"get_ops":%s,"get_p50_ms":%s,"get_p99_ms":%s,"get_errors":%s,"device_reads_per_get":%s,'\
 '"block_reads_per_get":%s,"read_bytes_per_get":%s,"index_filter_bytes_per_object":%s,"stop_ms":%s,'\
-'"start_after_stop_ms":%s,"start_after_kill_ms":%s}' "$(num "$count")" "$(num "$data_gb")" "$(num "$load_ops")" \
+'"start_after_stop_ms":%s,"start_after_kill_ms":%s,"warm":{"get_ops":%s,"get_p50_ms":%s,"get_p99_ms":%s,'\
+'"get_errors":%s,"device_reads_per_get":%s,"block_reads_per_get":%s,"read_bytes_per_get":%s}}' "$(num "$count")" "$(num "$data_gb")" "$(num "$load_ops")" \
     "$(num "$load_mbs")" "$(num "$write_amp")" "$(num "$write_amp_disk")" "$(num "$get_ops")" "$(num "$get_p50")" "$(num "$get_p99")" \
     "$(num "$get_errors")" "$(num "$device_reads_per_get")" "$(num "$block_reads_per_get")" \
     "$(num "$bytes_per_get")" "$(num "$index_filter_per_object")" "$(num "$clean_stop_ms")" \
-    "$(num "$open_clean_ms")" "$(num "$open_kill_ms")")")
+    "$(num "$open_clean_ms")" "$(num "$open_kill_ms")" "$(num "${warm[0]}")" "$(num "${warm[1]}")" "$(num "${warm[2]}")" \
+    "$(num "${warm[3]}")" "$(num "${warm[4]}")" "$(num "${warm[5]}")" "$(num "${warm[6]}")")")
 done
 
 echo
-echo "Scale through the service: load via S3 ($threads threads), cold GETs via plain HTTP (uniform keys," \
+echo "Scale through the service: load via S3 ($threads threads), cold GETs via plain HTTP just after a start (uniform keys," \
   "${duration}s), page cache $([ "$drop" = 1 ] && echo "dropped (sync; echo 3 > /proc/sys/vm/drop_caches) before each start and GET run" || echo "NOT dropped")."
 printf '%-9s %8s %9s %7s %13s %8s %6s %7s %7s %8s %9s %8s %5s %10s %9s %9s\n' objects "data GB" "load o/s" \
   "MB/s" "write amp" "GET/s" "p50" "p99 ms" "dev rd" "blocks" "bytes" "idx+filt" errs "stop ms" "start ms" "start ms"
 printf '%-9s %8s %9s %7s %13s %8s %6s %7s %7s %8s %9s %8s %5s %10s %9s %9s\n' "" "" "" "" "(kern/disk)" "" "" "" \
   "/GET" "/GET" "read/GET" "B/obj" "" "(clean)" "(clean)" "(kill -9)"
 printf '%s\n' "${rows[@]}"
+echo
+echo "The same cold GETs again, service warm (its compilers done with the GET path; page cache dropped again):"
+printf '%-9s %8s %6s %7s %7s %8s %9s %5s\n' objects "GET/s" "p50" "p99 ms" "dev rd" "blocks" "bytes" errs
+printf '%-9s %8s %6s %7s %7s %8s %9s %5s\n' "" "" "" "" "/GET" "/GET" "read/GET" ""
+printf '%s\n' "${warm_rows[@]}"
+echo
 echo "write amp: the kernel's count of the service's dirtied bytes (/proc/<pid>/io, a whole large folio per dirtied"
 echo "block) and the block device's sectors written (whole machine), each over the load and its settling, ÷ user bytes."
 echo "dev rd/GET: reads completed by the whole block device (other processes included); blocks/GET: the engine's"
