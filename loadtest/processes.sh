@@ -3,10 +3,15 @@
 # in messages), `workdir`, `keep` (0: remove workdir at exit) and appends to `pids`; it may define
 # `stop_more` for what else to stop at exit.
 
+# Below the kernel's ephemeral range: a client that keeps connecting to a stopped server's port in
+# that range can be given the same port as its own, connect to itself, and hold the port, so the
+# server's restart fails to bind.
 free_port() {
-  local port
+  local port low=32768
+  [ -r /proc/sys/net/ipv4/ip_local_port_range ] && read -r low _ </proc/sys/net/ipv4/ip_local_port_range
+  [ "$low" -gt 12000 ] || low=32768
   while :; do
-    port=$((20000 + RANDOM % 40000))
+    port=$((10000 + RANDOM % (low - 10000)))
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       echo "$port"
       return

@@ -97,6 +97,9 @@ await_port redis-server "$redis_port" "${pids[-1]}"
 access_key=scale
 secret_key=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
 lt() { "$root/bin/cairn" loadtest "$@"; }
+# For clients run in the background: bin/cairn execs the JVM, so $! is the client itself and a kill stops
+# it. A backgrounded shell function would leave its JVM running after the kill.
+lt_exec() { exec "$root/bin/cairn" loadtest "$@"; }
 # Builds the tools and the service jar (when missing or older than their sources) before anything is timed.
 "$root/bin/cairn" loadtest --help >/dev/null
 "$root/bin/cairn" keys --help >/dev/null 2>&1 || true
@@ -113,10 +116,15 @@ start_cairn() { # data-dir log; sets cairn_pid and start_ms (time until a signed
       start_ms=$(( $(now_ms) - t0 ))
       return 0
     fi
-    kill -0 "$cairn_pid" 2>/dev/null || { echo "$me: the service exited while starting; see $2" >&2; exit 1; }
+    if ! kill -0 "$cairn_pid" 2>/dev/null; then
+      echo "$me: the service exited while starting; the end of its log (deleted at exit):" >&2
+      tail -n 60 "$2" >&2
+      exit 1
+    fi
     sleep 0.05
   done
-  echo "$me: the service did not start; see $2" >&2
+  echo "$me: the service did not start; the end of its log (deleted at exit):" >&2
+  tail -n 60 "$2" >&2
   exit 1
 }
 stop_cairn() { # signal; sets stop_ms
@@ -180,9 +188,10 @@ for count in "${counts[@]}"; do
   echo "== $count objects: load through S3 ($threads threads)" >&2
   read -r rb0 wb0 cw0 < <(proc_io "$cairn_pid")
   dw0=$(device_written)
-  lt load "${common[@]}" "${s3[@]}" --public-read --count "$count" --threads "$threads" \
+  lt_exec load "${common[@]}" "${s3[@]}" --public-read --count "$count" --threads "$threads" \
     >"$workdir/results/load-$count.txt" 2>&1 &
   load_pid=$!
+  pids+=("$load_pid")
   while kill -0 "$load_pid" 2>/dev/null; do
     if [ "$(free_kb)" -lt "$min_free_kb" ]; then
       kill "$load_pid"
@@ -225,9 +234,10 @@ for count in "${counts[@]}"; do
   read -r get_ops get_p50 get_p99 get_errors device_reads_per_get block_reads_per_get bytes_per_get <<<"${started[*]}"
 
   echo "== $count objects: kill -9 during PUTs, then start" >&2
-  lt run "${common[@]}" "${s3[@]}" -w write-only --threads "$threads" --duration 30s --ops 100000000 --quiet \
-    --label "put-$count" --out "$workdir/results/put-$count.json" >/dev/null 2>&1 &
+  lt_exec run "${common[@]}" "${s3[@]}" -w write-only --threads "$threads" --duration 30s --ops 100000000 \
+    --quiet --label "put-$count" --out "$workdir/results/put-$count.json" >/dev/null 2>&1 &
   put_pid=$!
+  pids+=("$put_pid")
   sleep 5
   stop_cairn KILL
   kill "$put_pid" 2>/dev/null || true
