@@ -200,7 +200,12 @@ for count in "${counts[@]}"; do
     fi
     sleep 2
   done
-  wait "$load_pid" || { cat "$workdir/results/load-$count.txt" >&2; exit 1; }
+  if ! wait "$load_pid"; then
+    cat "$workdir/results/load-$count.txt" >&2
+    echo "$me: the service's warnings and errors during the load (its log is deleted at exit):" >&2
+    grep -E -A4 '^[0-9TZ:.-]+ +(WARN|ERROR) ' "$log" | tail -n 60 >&2 || true
+    exit 1
+  fi
   summary=$(grep '^loaded ' "$workdir/results/load-$count.txt")
   echo "$summary" >&2
   load_ops=$(sed -E 's/.* ([0-9,.]+) objects\/s.*/\1/' <<<"$summary" | tr -d ,)

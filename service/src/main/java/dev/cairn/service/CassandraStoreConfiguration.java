@@ -2,11 +2,13 @@ package dev.cairn.service;
 
 import dev.cairn.engine.TieredCache;
 import dev.cairn.engine.TieredCacheOptions;
-import dev.cairn.store.cassandra.CassandraCacheSettings;
-import dev.cairn.store.cassandra.CassandraObjectStore;
+import dev.cairn.service.config.CairnProperties;
+import dev.cairn.service.console.ClusterNodes;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.RedisInvalidationChannel;
 import dev.cairn.store.RowCachingObjectStore;
+import dev.cairn.store.cassandra.CassandraCacheSettings;
+import dev.cairn.store.cassandra.CassandraObjectStore;
 import dev.cairn.store.cassandra.SettleStats;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -30,7 +32,7 @@ public class CassandraStoreConfiguration {
     static final String ROW_CACHE_DIR = "cassandra-row-cache";
 
     /**
-     * The store itself, for what only it can tell (the cluster's nodes). Not an
+     * The store itself, for what only it can tell (the cluster's nodes, its settling). Not an
      * {@link ObjectStore} bean: requests go through {@link #cassandraObjectStore}, which closes it.
      */
     public record CassandraBackend(CassandraObjectStore store) {
@@ -40,6 +42,11 @@ public class CassandraStoreConfiguration {
     public CassandraBackend cassandraBackend(CairnProperties props) throws IOException {
         props.validate();
         return new CassandraBackend(CassandraObjectStore.open(props.getCassandra()));
+    }
+
+    @Bean
+    public ClusterNodes clusterNodes(CassandraBackend backend) {
+        return backend.store()::nodes;
     }
 
     @Bean(destroyMethod = "close")

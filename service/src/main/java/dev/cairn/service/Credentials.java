@@ -1,5 +1,11 @@
 package dev.cairn.service;
 
+import dev.cairn.service.config.AuthProperties;
+import dev.cairn.service.config.CairnProperties;
+import dev.cairn.service.keys.AccessKey;
+import dev.cairn.service.keys.Grant;
+import dev.cairn.service.keys.KeyRing;
+import dev.cairn.service.keys.Role;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Writer;
@@ -9,14 +15,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
-import dev.cairn.service.keys.AccessKey;
-import dev.cairn.service.keys.Grant;
-import dev.cairn.service.keys.KeyRing;
-import dev.cairn.service.keys.Role;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 

@@ -1,5 +1,6 @@
 package dev.cairn.service;
 
+import dev.cairn.service.config.CairnProperties;
 import java.io.PrintStream;
 import java.util.Map;
 import org.springframework.boot.web.context.WebServerInitializedEvent;

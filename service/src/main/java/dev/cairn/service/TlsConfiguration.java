@@ -1,5 +1,7 @@
 package dev.cairn.service;
 
+import dev.cairn.service.config.CairnProperties;
+import dev.cairn.service.config.TlsProperties;
 import java.security.KeyStore;
 import java.security.KeyStoreException;
 import java.security.cert.X509Certificate;

@@ -1,5 +1,6 @@
 package dev.cairn.service;
 
+import dev.cairn.service.config.TlsProperties;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * The wall between the service (and the object store library it runs on) and the storage
  * engine, checked on compiled classes: their code uses only the engine's API package {@code dev.cairn.engine}; its tests may also use the
  * engine's file systems ({@code dev.cairn.engine.fs}, for fault injection) and dump tool
- * ({@code dev.cairn.engine.tool}). docs/design.md lists the exported packages.
+ * ({@code dev.cairn.engine.tool}). docs/design.md lists the exported packages. Inside the service,
+ * its packages form no cycle and none depends on the root package, which wires them together.
  */
 class ArchitectureTest {
     /** A class that breaks the wall, to show that the rules see a violation. */
@@ -53,6 +54,27 @@ class ArchitectureTest {
                 .because("the backends implement the ObjectStore API; the service's wiring chooses one")
                 .check(store);
         slices().matching("dev.cairn.store.(*)..").should().notDependOnEachOther().check(store);
+    }
+
+    private static JavaClasses serviceMain() {
+        JavaClasses main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.contains("-tests.jar"))
+                .importPackages("dev.cairn.service");
+        assertTrue(main.size() > 20, "found only " + main.size() + " service classes");
+        return main;
+    }
+
+    @Test
+    void theServicesPackagesFormNoCycle() {
+        slices().matching("dev.cairn.service.(*)..").should().beFreeOfCycles().check(serviceMain());
+    }
+
+    @Test
+    void onlyTheWiringKnowsTheWiring() {
+        noClasses().that().resideOutsideOfPackage("dev.cairn.service")
+                .should().dependOnClassesThat().resideInAPackage("dev.cairn.service")
+                .because("the root package wires the others together; the settings they read are in .config")
+                .check(serviceMain());
     }
 
     @Test

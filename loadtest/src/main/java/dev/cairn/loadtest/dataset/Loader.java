@@ -136,7 +136,7 @@ public final class Loader {
             try {
                 target.put(key, value);
             } catch (TargetException e) {
-                errors.computeIfAbsent(e.kind(), k -> new LongAdder()).increment();
+                failed(e.kind(), e.getMessage());
                 ok = false;
             }
         }
@@ -146,10 +146,20 @@ public final class Loader {
                 Files.createDirectories(file.getParent());
                 Files.write(file, value);
             } catch (IOException e) {
-                errors.computeIfAbsent("file", k -> new LongAdder()).increment();
+                failed("file", key + ": " + e);
                 ok = false;
             }
         }
         return ok;
+    }
+
+    /** Counts a failed write; the first of each kind is described on the progress stream, as it happens. */
+    private void failed(String kind, String message) {
+        boolean first = errors.putIfAbsent(kind, new LongAdder()) == null;
+        errors.get(kind).increment();
+        if (first && progress != null) {
+            progress.printf(Locale.ROOT, "first failed write of kind %s: %s%n", kind, message);
+            progress.flush();
+        }
     }
 }

@@ -3,6 +3,7 @@ package dev.cairn.service.admin;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.service.s3.AdminRoute;
 import dev.cairn.service.s3.Authentication;
 import dev.cairn.service.s3.Authenticator;
 import dev.cairn.service.s3.HttpExchange;
@@ -29,9 +30,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safety: stateless apart from thread-safe collaborators.
  */
-public final class AdminEndpoint {
+public final class AdminEndpoint implements AdminRoute {
     private static final Logger LOG = LoggerFactory.getLogger(AdminEndpoint.class);
-    public static final String PREFIX = "/_admin/";
     private static final String CHECKPOINTS = PREFIX + "checkpoints";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -50,11 +50,7 @@ public final class AdminEndpoint {
         this.mayCheckpoint = mayCheckpoint;
     }
 
-    public static boolean isAdmin(String rawPath) {
-        return rawPath != null && (rawPath.startsWith(PREFIX) || rawPath.equals("/_admin"));
-    }
-
-    /** Answers one admin request completely, errors included. */
+    @Override
     public void serve(HttpExchange http) throws IOException {
         try {
             Authentication auth;

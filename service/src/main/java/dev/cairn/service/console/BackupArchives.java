@@ -1,5 +1,7 @@
 package dev.cairn.service.console;
 
+import dev.cairn.service.config.BackupArchiveLocation;
+import dev.cairn.service.config.ConsoleProperties;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -12,37 +14,12 @@ final class BackupArchives {
     private BackupArchives() {
     }
 
-    /**
-     * Where an archive is: a directory, or a bucket and a prefix (empty or ending in {@code /}),
-     * as backup-dc's {@code --target} names it.
-     */
-    record Location(Path directory, String bucket, String prefix) {
-        static Location parse(String archive) {
-            if (archive.startsWith("s3://")) {
-                String rest = archive.substring("s3://".length());
-                int slash = rest.indexOf('/');
-                String bucket = slash < 0 ? rest : rest.substring(0, slash);
-                String prefix = slash < 0 ? "" : rest.substring(slash + 1);
-                if (bucket.isEmpty()) {
-                    throw new IllegalArgumentException("invalid setting: cairn.console.backup-archive " + archive + " names no bucket");
-                }
-                return new Location(null, bucket, prefix.isEmpty() || prefix.endsWith("/") ? prefix : prefix + "/");
-            }
-            String dir = archive.startsWith("dir:") ? archive.substring("dir:".length()) : archive;
-            if (dir.isEmpty() || archive.contains("://")) {
-                throw new IllegalArgumentException("invalid setting: cairn.console.backup-archive " + archive
-                        + ": expected dir:/path, /path or s3://bucket/prefix");
-            }
-            return new Location(Path.of(dir), null, null);
-        }
-    }
-
     /** The source of the archive's run reports; null when no archive is set. */
-    static BackupHistory.Source open(ConsoleSettings settings, Map<String, String> environment, Clock clock) {
+    static BackupHistory.Source open(ConsoleProperties settings, Map<String, String> environment, Clock clock) {
         if (settings.getBackupArchive() == null) {
             return null;
         }
-        Location at = Location.parse(settings.getBackupArchive());
+        BackupArchiveLocation at = BackupArchiveLocation.parse(settings.getBackupArchive());
         if (at.directory() != null) {
             return new DirectoryReports(at.directory());
         }
@@ -53,7 +30,7 @@ final class BackupArchives {
     }
 
     /** The key files, read at each request; else the environment's keys, which must be there at start. */
-    static S3ArchiveClient.CredentialSource credentials(ConsoleSettings settings, Map<String, String> environment) {
+    static S3ArchiveClient.CredentialSource credentials(ConsoleProperties settings, Map<String, String> environment) {
         Path accessFile = settings.getBackupArchiveAccessKeyFile();
         Path secretFile = settings.getBackupArchiveSecretKeyFile();
         if (accessFile != null) {

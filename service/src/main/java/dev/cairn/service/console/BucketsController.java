@@ -1,5 +1,6 @@
 package dev.cairn.service.console;
 
+import dev.cairn.service.config.ConsoleProperties;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ListPage;
@@ -32,7 +33,7 @@ class BucketsController {
     private final ConsoleAccess access;
     private final int countLimit;
 
-    BucketsController(ObjectStore store, ConsoleAccess access, ConsoleSettings settings) {
+    BucketsController(ObjectStore store, ConsoleAccess access, ConsoleProperties settings) {
         this.store = store;
         this.access = access;
         this.countLimit = settings.getBucketCountLimit();

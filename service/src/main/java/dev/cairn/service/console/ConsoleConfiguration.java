@@ -1,8 +1,10 @@
 package dev.cairn.service.console;
 
 import dev.cairn.engine.Engine;
-import dev.cairn.service.CairnProperties;
+import dev.cairn.service.config.CairnProperties;
+import dev.cairn.service.config.ConsoleProperties;
 import dev.cairn.service.keys.KeyRing;
+import dev.cairn.service.s3.ConsoleRoute;
 import dev.cairn.store.ObjectStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
@@ -30,8 +32,8 @@ public class ConsoleConfiguration {
     static final String THUMBNAIL_DIR = "console/thumbnails";
 
     @Bean
-    ConsoleSettings consoleSettings(CairnProperties props) {
-        ConsoleSettings s = props.getConsole();
+    ConsoleProperties consoleSettings(CairnProperties props) {
+        ConsoleProperties s = props.getConsole();
         s.validate();
         return s;
     }
@@ -43,19 +45,19 @@ public class ConsoleConfiguration {
 
     /** Signs in every key S3 knows, the key file's included, as they are reloaded. */
     @Bean
-    ConsoleSessions consoleSessions(KeyRing keys, ConsoleSettings settings) {
+    ConsoleSessions consoleSessions(KeyRing keys, ConsoleProperties settings) {
         return new ConsoleSessions(keys, Clock.systemUTC(), settings.getSessionIdleTimeout(),
                 settings.getSessionMaxAge());
     }
 
     @Bean
-    ThumbnailCache thumbnailCache(ConsoleSettings settings, CairnProperties props) {
+    ThumbnailCache thumbnailCache(ConsoleProperties settings, CairnProperties props) {
         return new ThumbnailCache(new Thumbnailer(settings.getThumbnailMaxPixels()),
                 props.getDataDir().resolve(THUMBNAIL_DIR), settings.getThumbnailCacheSize().toBytes());
     }
 
     @Bean(destroyMethod = "close")
-    ThumbnailSweeper thumbnailSweeper(ThumbnailCache cache, ObjectStore store, ConsoleSettings settings) {
+    ThumbnailSweeper thumbnailSweeper(ThumbnailCache cache, ObjectStore store, ConsoleProperties settings) {
         return new ThumbnailSweeper(cache, store, settings.getThumbnailSweepInterval());
     }
 
@@ -70,13 +72,13 @@ public class ConsoleConfiguration {
     }
 
     @Bean
-    BackupStatus backupStatus(ConsoleSettings settings) {
+    BackupStatus backupStatus(ConsoleProperties settings) {
         return new BackupStatus(settings.getBackupMetricsFile(), Clock.systemUTC());
     }
 
     /** The history of backup runs, shown when {@code cairn.console.backup-archive} names an archive. */
     @Bean(destroyMethod = "close")
-    BackupHistory backupHistory(ConsoleSettings settings) {
+    BackupHistory backupHistory(ConsoleProperties settings) {
         BackupHistory.Source source = BackupArchives.open(settings, System.getenv(), Clock.systemUTC());
         return new BackupHistory(source, settings.getBackupArchiveRefresh(), System::nanoTime, Clock.systemUTC());
     }

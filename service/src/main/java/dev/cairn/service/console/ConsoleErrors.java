@@ -1,5 +1,6 @@
 package dev.cairn.service.console;
 
+import dev.cairn.service.s3.ConsoleRoute;
 import dev.cairn.store.StoreException;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.MediaType;

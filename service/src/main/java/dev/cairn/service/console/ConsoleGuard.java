@@ -1,5 +1,6 @@
 package dev.cairn.service.console;
 
+import dev.cairn.service.s3.ConsoleRoute;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

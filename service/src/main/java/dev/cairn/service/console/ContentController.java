@@ -1,5 +1,6 @@
 package dev.cairn.service.console;
 
+import dev.cairn.service.config.ConsoleProperties;
 import dev.cairn.store.ContentRead;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
@@ -31,7 +32,7 @@ class ContentController {
     private final ThumbnailCache thumbnails;
     private final long maxInput;
 
-    ContentController(ObjectStore store, ConsoleAccess access, ThumbnailCache thumbnails, ConsoleSettings settings) {
+    ContentController(ObjectStore store, ConsoleAccess access, ThumbnailCache thumbnails, ConsoleProperties settings) {
         this.store = store;
         this.access = access;
         this.thumbnails = thumbnails;

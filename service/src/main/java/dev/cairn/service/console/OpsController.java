@@ -1,6 +1,5 @@
 package dev.cairn.service.console;
 
-import dev.cairn.service.CassandraStoreConfiguration.CassandraBackend;
 import dev.cairn.service.admin.Checkpoints;
 import dev.cairn.store.cassandra.CassandraObjectStore;
 import jakarta.servlet.http.HttpServletRequest;
@@ -25,16 +24,16 @@ class OpsController {
     private final ConsoleAccess access;
     private final OpsSampler sampler;
     private final Checkpoints checkpoints;
-    private final CassandraBackend cassandra;
+    private final ClusterNodes cluster;
     private final BackupStatus backups;
     private final BackupHistory history;
 
     OpsController(ConsoleAccess access, OpsSampler sampler, ObjectProvider<Checkpoints> checkpoints,
-                  ObjectProvider<CassandraBackend> cassandra, BackupStatus backups, BackupHistory history) {
+                  ObjectProvider<ClusterNodes> cluster, BackupStatus backups, BackupHistory history) {
         this.access = access;
         this.sampler = sampler;
         this.checkpoints = checkpoints.getIfAvailable();
-        this.cassandra = cassandra.getIfAvailable();
+        this.cluster = cluster.getIfAvailable();
         this.backups = backups;
         this.history = history;
     }
@@ -69,7 +68,7 @@ class OpsController {
                     .raw("<th scope=\"col\">Objects</th><th scope=\"col\">Copied</th><th scope=\"col\">Errors</th></tr>")
                     .raw("</thead><tbody></tbody></table>");
         }
-        if (cassandra != null) {
+        if (cluster != null) {
             h.raw("<h2>Cassandra nodes</h2><table id=\"nodes\" class=\"details\"><caption>Every node as this service's")
                     .raw(" driver sees it (other datacenters: from the cluster's status events)</caption><thead><tr>")
                     .raw("<th scope=\"col\">Node</th><th scope=\"col\">Datacenter</th><th scope=\"col\">State</th>")
@@ -104,9 +103,9 @@ class OpsController {
         if (history.configured()) {
             out.put("backupHistory", history.view());
         }
-        if (cassandra != null) {
+        if (cluster != null) {
             List<Map<String, Object>> nodes = new ArrayList<>();
-            for (CassandraObjectStore.NodeStatus n : cassandra.store().nodes()) {
+            for (CassandraObjectStore.NodeStatus n : cluster.nodes()) {
                 nodes.add(Map.of("address", n.address(), "datacenter", n.datacenter(), "state", n.state(),
                         "openConnections", n.openConnections()));
             }

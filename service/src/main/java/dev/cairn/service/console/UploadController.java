@@ -1,9 +1,9 @@
 package dev.cairn.service.console;
 
-import dev.cairn.service.CairnProperties;
 import dev.cairn.service.auth.CredentialsProvider;
-import dev.cairn.service.keys.KeyRing;
 import dev.cairn.service.auth.UriEncoding;
+import dev.cairn.service.config.CairnProperties;
+import dev.cairn.service.keys.KeyRing;
 import dev.cairn.service.s3.S3Context;
 import dev.cairn.service.s3.S3Exception;
 import dev.cairn.service.s3.SpooledBody;

@@ -1,6 +1,5 @@
 package dev.cairn.service.s3;
 
-import dev.cairn.service.console.ConsoleRoute;
 import java.util.concurrent.RejectedExecutionException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;

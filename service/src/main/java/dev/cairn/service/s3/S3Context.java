@@ -1,6 +1,6 @@
 package dev.cairn.service.s3;
 
-import dev.cairn.service.CairnProperties;
+import dev.cairn.service.config.CairnProperties;
 import dev.cairn.store.ObjectStore;
 import java.nio.file.Path;
 

@@ -44,7 +44,7 @@ public final class S3FrontDoor {
     private final ObjectAttributesHandler attributes;
     private final String idPrefix;
     private final AtomicLong ids = new AtomicLong();
-    private final dev.cairn.service.admin.AdminEndpoint admin;
+    private final AdminRoute admin;
     private final Authorizer authorizer;
 
     /** Every signed request is the admin's; no admin endpoint. */
@@ -56,7 +56,7 @@ public final class S3FrontDoor {
      * @param admin answers {@code /_admin/} paths (no bucket name starts with {@code _}); null: none
      * @param keys  what each access key may do; null: every signed request may do everything
      */
-    public S3FrontDoor(S3Context ctx, S3Metrics metrics, dev.cairn.service.admin.AdminEndpoint admin,
+    public S3FrontDoor(S3Context ctx, S3Metrics metrics, AdminRoute admin,
                        dev.cairn.service.keys.KeyRing keys) {
         this.admin = admin;
         this.authorizer = new Authorizer(ctx, keys);
@@ -102,7 +102,7 @@ public final class S3FrontDoor {
      */
     public void serve(HttpExchange http) throws IOException {
         String uri = http.rawPath();
-        if (admin != null && dev.cairn.service.admin.AdminEndpoint.isAdmin(uri) && !isVirtualHosted(http.serverName())) {
+        if (admin != null && AdminRoute.isAdmin(uri) && !isVirtualHosted(http.serverName())) {
             if (!http.mayBlock()) {
                 throw WouldBlock.INSTANCE;
             }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.service.config.BackupArchiveLocation;
+import dev.cairn.service.config.ConsoleProperties;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,13 +121,13 @@ class BackupHistoryTest {
 
     @Test
     void theArchiveSettingNamesADirectoryOrABucketAndAPrefix() {
-        assertEquals(Path.of("/b"), BackupArchives.Location.parse("dir:/b").directory());
-        assertEquals(Path.of("/b"), BackupArchives.Location.parse("/b").directory());
-        BackupArchives.Location s3 = BackupArchives.Location.parse("s3://archive/cairn/backups");
+        assertEquals(Path.of("/b"), BackupArchiveLocation.parse("dir:/b").directory());
+        assertEquals(Path.of("/b"), BackupArchiveLocation.parse("/b").directory());
+        BackupArchiveLocation s3 = BackupArchiveLocation.parse("s3://archive/cairn/backups");
         assertEquals("archive", s3.bucket());
         assertEquals("cairn/backups/", s3.prefix());
-        assertEquals("", BackupArchives.Location.parse("s3://archive").prefix());
-        assertEquals("p/", BackupArchives.Location.parse("s3://archive/p/").prefix());
+        assertEquals("", BackupArchiveLocation.parse("s3://archive").prefix());
+        assertEquals("p/", BackupArchiveLocation.parse("s3://archive/p/").prefix());
         assertThrowsIllegal("s3:///prefix");
         assertThrowsIllegal("http://example.net/archive");
         assertThrowsIllegal("dir:");
@@ -133,7 +135,7 @@ class BackupHistoryTest {
 
     @Test
     void anS3ArchiveNeedsKeysFromFilesOrTheEnvironment() throws Exception {
-        ConsoleSettings settings = new ConsoleSettings();
+        ConsoleProperties settings = new ConsoleProperties();
         settings.setBackupArchive("s3://archive/p");
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> BackupArchives.open(settings, Map.of(), clock));
@@ -155,7 +157,7 @@ class BackupHistoryTest {
 
     private static void assertThrowsIllegal(String archive) {
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                () -> BackupArchives.Location.parse(archive), archive);
+                () -> BackupArchiveLocation.parse(archive), archive);
     }
 
     /** Views until {@code done} holds (the read runs on the history's own thread). */

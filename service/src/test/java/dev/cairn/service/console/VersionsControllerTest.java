@@ -11,6 +11,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.service.auth.CredentialsProvider;
+import dev.cairn.service.config.ConsoleProperties;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.ObjectAttributes;
@@ -65,7 +66,7 @@ class VersionsControllerTest {
                 || (action == ConsoleAccess.Action.LIST || action == ConsoleAccess.Action.READ);
         VersionsController versions = new VersionsController(store, access);
         mvc = MockMvcBuilders.standaloneSetup(new BrowseController(store, access, versions), versions,
-                        new ContentController(store, access, null, new ConsoleSettings()))
+                        new ContentController(store, access, null, new ConsoleProperties()))
                 .addInterceptors(new ConsoleGuard(sessions)).setControllerAdvice(new ConsoleErrors()).build();
         store.createBucket("v", BucketAcl.PRIVATE);
         store.setBucketVersioning("v", Versioning.ENABLED);

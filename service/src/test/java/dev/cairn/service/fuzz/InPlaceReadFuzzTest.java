@@ -10,7 +10,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.fs.MemFileSystem;
-import dev.cairn.service.CairnProperties;
+import dev.cairn.service.config.CairnProperties;
 import dev.cairn.service.s3.S3Context;
 import dev.cairn.service.s3.S3FrontDoor;
 import dev.cairn.service.s3.S3Metrics;

@@ -7,7 +7,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.fs.MemFileSystem;
-import dev.cairn.service.CairnProperties;
+import dev.cairn.service.config.CairnProperties;
 import dev.cairn.service.s3.Authentication;
 import dev.cairn.service.s3.Authenticator;
 import dev.cairn.service.s3.HttpExchange;

@@ -1,13 +1,13 @@
-package dev.cairn.service;
+package dev.cairn.service.config;
 
-import static dev.cairn.service.CairnProperties.require;
+import static dev.cairn.service.config.CairnProperties.require;
 
 import java.nio.file.Path;
 
 /**
  * HTTPS on the service's port ({@code server.port}), from PEM files that are reloaded when they
- * change. {@link TlsEnvironment} turns these settings into Spring Boot's SSL bundle
- * {@value TlsEnvironment#BUNDLE}.
+ * change. {@code TlsEnvironment} turns these settings into Spring Boot's SSL bundle
+ * "cairn".
  */
 public class TlsProperties {
     /** The default of {@code cairn.tls.http-address}. */

@@ -1,4 +1,4 @@
-package dev.cairn.service;
+package dev.cairn.service.config;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -8,8 +8,8 @@ import org.springframework.validation.annotation.Validated;
 /**
  * Every Cairn setting, under {@code cairn.*}: the top-level ones here, each group in a class of its
  * own ({@link AuthProperties}, {@link LimitsProperties}, {@link EngineProperties},
- * {@link CacheProperties}, {@link AdminProperties}, {@link TlsProperties}; the Cassandra store's and
- * the console's beside their code). Each default is written once, in the class that holds it;
+ * {@link CacheProperties}, {@link AdminProperties}, {@link TlsProperties}, {@link ConsoleProperties};
+ * the Cassandra store's beside its code, in the object store library). Each default is written once, in the class that holds it;
  * Spring's relaxed binding maps environment variables ({@code CAIRN_DATA_DIR}) and YAML onto them.
  * Invalid values fail at startup with a message naming the setting.
  */
@@ -111,9 +111,9 @@ public class CairnProperties {
     }
 
     /** The web console ({@code cairn.console.*}, docs/console.md). */
-    private final dev.cairn.service.console.ConsoleSettings console = new dev.cairn.service.console.ConsoleSettings();
+    private final ConsoleProperties console = new ConsoleProperties();
 
-    public dev.cairn.service.console.ConsoleSettings getConsole() {
+    public ConsoleProperties getConsole() {
         return console;
     }
 

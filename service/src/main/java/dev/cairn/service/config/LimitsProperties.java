@@ -1,6 +1,6 @@
-package dev.cairn.service;
+package dev.cairn.service.config;
 
-import static dev.cairn.service.CairnProperties.require;
+import static dev.cairn.service.config.CairnProperties.require;
 
 import org.springframework.util.unit.DataSize;
 

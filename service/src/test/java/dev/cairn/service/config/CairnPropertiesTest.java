@@ -1,4 +1,4 @@
-package dev.cairn.service;
+package dev.cairn.service.config;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertThrows;

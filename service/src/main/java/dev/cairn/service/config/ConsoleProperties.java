@@ -1,4 +1,4 @@
-package dev.cairn.service.console;
+package dev.cairn.service.config;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -6,7 +6,7 @@ import java.time.Duration;
 import org.springframework.util.unit.DataSize;
 
 /** The console's settings, {@code cairn.console.*}; each default is written here once. */
-public class ConsoleSettings {
+public class ConsoleProperties {
     /** The default of {@code cairn.console.enabled}; a constant so that the condition can name it. */
     public static final boolean DEFAULT_ENABLED = true;
 
@@ -175,7 +175,7 @@ public class ConsoleSettings {
     }
 
     /** Checks the settings; called when the console starts. */
-    void validate() {
+    public void validate() {
         require(!sessionIdleTimeout.isNegative() && !sessionIdleTimeout.isZero(),
                 "cairn.console.session-idle-timeout must be positive");
         require(!sessionMaxAge.isNegative() && !sessionMaxAge.isZero(), "cairn.console.session-max-age must be positive");
@@ -195,7 +195,7 @@ public class ConsoleSettings {
                         || "https".equals(backupArchiveEndpoint.getScheme())) && backupArchiveEndpoint.getHost() != null),
                 "cairn.console.backup-archive-endpoint must be an http:// or https:// URL, got " + backupArchiveEndpoint);
         if (backupArchive != null) {
-            BackupArchives.Location.parse(backupArchive);
+            BackupArchiveLocation.parse(backupArchive);
         }
     }
 
