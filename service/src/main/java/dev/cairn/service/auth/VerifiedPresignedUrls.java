@@ -91,7 +91,7 @@ final class VerifiedPresignedUrls {
                 payloadHash, claim, signingKey));
     }
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private static List<String>[] newListArray(int size) {
         return new List[size];
     }

@@ -37,7 +37,7 @@ public final class HttpDates {
 
     private static String format(long seconds) {
         long days = Math.floorDiv(seconds, 86400);
-        int secondOfDay = (int) Math.floorMod(seconds, 86400);
+        int secondOfDay = Math.floorMod(seconds, 86400);
         // Civil date from days since 1970-01-01 (H. Hinnant's algorithm): 400-year eras of 146097 days.
         long z = days + 719468;
         long era = Math.floorDiv(z, 146097);
@@ -49,7 +49,7 @@ public final class HttpDates {
         int month = (int) (mp < 10 ? mp + 3 : mp - 9);
         long year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
         char[] c = new char[29];
-        DAYS[(int) Math.floorMod(days + 3, 7)].getChars(0, 3, c, 0);
+        DAYS[Math.floorMod(days + 3, 7)].getChars(0, 3, c, 0);
         c[3] = ',';
         c[4] = ' ';
         two(c, 5, day);

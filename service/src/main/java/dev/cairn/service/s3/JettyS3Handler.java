@@ -92,7 +92,7 @@ public final class JettyS3Handler extends Handler.Wrapper {
 
     private static void onPoolThread(Request request, Callback callback, Runnable task) {
         try {
-            request.getComponents().getThreadPool().execute(task);
+            request.getComponents().getExecutor().execute(task);
         } catch (RejectedExecutionException e) {
             callback.failed(e);
         }

@@ -27,7 +27,6 @@ public final class LenientExpectConnectionFactory extends HttpConnectionFactory 
     /** A factory to put in place of {@code original}, with its configuration and settings. */
     public static LenientExpectConnectionFactory replacing(HttpConnectionFactory original) {
         LenientExpectConnectionFactory f = new LenientExpectConnectionFactory(original.getHttpConfiguration());
-        f.setRecordHttpComplianceViolations(original.isRecordHttpComplianceViolations());
         f.setUseInputDirectByteBuffers(original.isUseInputDirectByteBuffers());
         f.setUseOutputDirectByteBuffers(original.isUseOutputDirectByteBuffers());
         return f;
@@ -35,8 +34,7 @@ public final class LenientExpectConnectionFactory extends HttpConnectionFactory 
 
     @Override
     public Connection newConnection(Connector connector, EndPoint endPoint) {
-        LenientConnection connection = new LenientConnection(getHttpConfiguration(), connector, endPoint,
-                isRecordHttpComplianceViolations());
+        LenientConnection connection = new LenientConnection(getHttpConfiguration(), connector, endPoint);
         connection.setUseInputDirectByteBuffers(isUseInputDirectByteBuffers());
         connection.setUseOutputDirectByteBuffers(isUseOutputDirectByteBuffers());
         return configure(connection, connector, endPoint);
@@ -48,8 +46,8 @@ public final class LenientExpectConnectionFactory extends HttpConnectionFactory 
     }
 
     private static final class LenientConnection extends HttpConnection {
-        LenientConnection(HttpConfiguration config, Connector connector, EndPoint endPoint, boolean recordViolations) {
-            super(config, connector, endPoint, recordViolations);
+        LenientConnection(HttpConfiguration config, Connector connector, EndPoint endPoint) {
+            super(config, connector, endPoint);
         }
 
         @Override
