@@ -79,7 +79,6 @@ public final class KeysCommand {
         return 0;
     }
 
-    @SuppressWarnings("try") // the lock is held across the block, not used in it
     private static int add(Path file, List<String> args, PrintStream out) throws IOException {
         String id = null;
         int a = args.indexOf("--access-key");
@@ -111,7 +110,6 @@ public final class KeysCommand {
         return 0;
     }
 
-    @SuppressWarnings("try") // the lock is held across the block, not used in it
     private static int change(Path file, List<String> args, boolean rotate, PrintStream out) throws IOException {
         if (args.size() != 1) {
             throw new IllegalArgumentException((rotate ? "rotate" : "remove") + " takes one access key");
