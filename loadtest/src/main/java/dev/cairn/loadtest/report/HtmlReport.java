@@ -112,7 +112,7 @@ public final class HtmlReport {
         }
         SvgChart chart = new SvgChart("Latency by percentile (whole run)", "percentile", "milliseconds").logX(ticks).logY();
         int colour = 0;
-        for (Iterator<Map.Entry<String, JsonNode>> it = r.path("perOperation").fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = r.path("perOperation").properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             String c = COLOURS[colour++ % COLOURS.length];
             String encoded = e.getValue().path("histogram").asText("");

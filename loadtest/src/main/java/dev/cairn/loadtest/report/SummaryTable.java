@@ -23,7 +23,7 @@ public final class SummaryTable {
                 r.path("verifiedReads").asBoolean() ? ", every read verified" : ""));
         out.append(String.format(Locale.ROOT, "%-18s %12s %11s %9s %9s %9s %9s %9s  %s%n", "operation", "count",
                 "ops/s", "p50 ms", "p95 ms", "p99 ms", "p99.9 ms", "max ms", "errors"));
-        for (Iterator<Map.Entry<String, JsonNode>> it = r.path("perOperation").fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = r.path("perOperation").properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             JsonNode o = e.getValue();
             out.append(String.format(Locale.ROOT, "%-18s %,12d %,11.1f %9.3f %9.3f %9.3f %9.3f %9.3f  %s%n",
@@ -43,9 +43,9 @@ public final class SummaryTable {
                     t.path("errors").isEmpty() ? "" : ", errors " + t.path("errors")));
             out.append(String.format(Locale.ROOT, "%-18s %-7s %12s %9s %9s %9s %9s%n", "serving latency", "phase",
                     "count", "p50 ms", "p99 ms", "p99.9 ms", "max ms"));
-            for (Iterator<Map.Entry<String, JsonNode>> ph = r.path("phases").fields(); ph.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> ph = r.path("phases").properties().iterator(); ph.hasNext(); ) {
                 Map.Entry<String, JsonNode> phase = ph.next();
-                for (Iterator<Map.Entry<String, JsonNode>> it = phase.getValue().fields(); it.hasNext(); ) {
+                for (Iterator<Map.Entry<String, JsonNode>> it = phase.getValue().properties().iterator(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> e = it.next();
                     JsonNode o = e.getValue();
                     out.append(String.format(Locale.ROOT, "%-18s %-7s %,12d %9.3f %9.3f %9.3f %9.3f%n", e.getKey(),
@@ -63,7 +63,7 @@ public final class SummaryTable {
         }
         StringBuilder s = new StringBuilder().append(o.path("errorCount").asLong()).append(" (");
         boolean first = true;
-        for (Iterator<Map.Entry<String, JsonNode>> it = o.path("errors").fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = o.path("errors").properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             s.append(first ? "" : ", ").append(e.getKey()).append(' ').append(e.getValue().asLong());
             first = false;
