@@ -34,21 +34,23 @@ class ArchitectureTest {
                 .because("the engine exports only its API packages (docs/design.md)");
     }
 
-    @Test
-    void serviceCodeUsesOnlyTheEngineApi() {
+    /** The main classes of these packages, without test classes or test jars. */
+    private static JavaClasses mainClasses(String... packages) {
         JavaClasses main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .withImportOption(location -> !location.contains("-tests.jar"))
-                .importPackages("dev.cairn.service", "dev.cairn.store");
-        assertTrue(main.size() > 20, "found only " + main.size() + " service classes");
-        onlyUses("dev.cairn.engine").check(main);
+                .importPackages(packages);
+        assertTrue(main.size() > 20, "found only " + main.size() + " classes in " + String.join(", ", packages));
+        return main;
+    }
+
+    @Test
+    void serviceCodeUsesOnlyTheEngineApi() {
+        onlyUses("dev.cairn.engine").check(mainClasses("dev.cairn.service", "dev.cairn.store"));
     }
 
     @Test
     void theObjectStoreApiKnowsNoBackendAndTheBackendsNotEachOther() {
-        JavaClasses store = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .withImportOption(location -> !location.contains("-tests.jar"))
-                .importPackages("dev.cairn.store");
-        assertTrue(store.size() > 20, "found only " + store.size() + " object store classes");
+        JavaClasses store = mainClasses("dev.cairn.store");
         noClasses().that().resideInAPackage("dev.cairn.store")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.cairn.store.embedded..", "dev.cairn.store.cassandra..")
                 .because("the backends implement the ObjectStore API; the service's wiring chooses one")
@@ -56,17 +58,9 @@ class ArchitectureTest {
         slices().matching("dev.cairn.store.(*)..").should().notDependOnEachOther().check(store);
     }
 
-    private static JavaClasses serviceMain() {
-        JavaClasses main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .withImportOption(location -> !location.contains("-tests.jar"))
-                .importPackages("dev.cairn.service");
-        assertTrue(main.size() > 20, "found only " + main.size() + " service classes");
-        return main;
-    }
-
     @Test
     void theServicesPackagesFormNoCycle() {
-        slices().matching("dev.cairn.service.(*)..").should().beFreeOfCycles().check(serviceMain());
+        slices().matching("dev.cairn.service.(*)..").should().beFreeOfCycles().check(mainClasses("dev.cairn.service"));
     }
 
     @Test
@@ -74,7 +68,7 @@ class ArchitectureTest {
         noClasses().that().resideOutsideOfPackage("dev.cairn.service")
                 .should().dependOnClassesThat().resideInAPackage("dev.cairn.service")
                 .because("the root package wires the others together; the settings they read are in .config")
-                .check(serviceMain());
+                .check(mainClasses("dev.cairn.service"));
     }
 
     @Test
