@@ -97,24 +97,22 @@ int cairn_fixups(request_rec *r)
     return OK;
 }
 
-static const int MASKING = 1;
-
+/* Sees the first brigade only: the response headers are not sent yet. */
 apr_status_t cairn_response_filter(ap_filter_t *f, apr_bucket_brigade *bb)
 {
     request_rec *r = f->r;
-    if (f->ctx == &MASKING) {
-        apr_brigade_cleanup(bb); /* the body of the masked 403 */
-        return APR_SUCCESS;
-    }
-    /* the first brigade: the response headers are not sent yet */
     cairn_dir_conf *c = ap_get_module_config(r->per_dir_config, &cairn_module);
     if (c->mask_403 > 0 && r->status == HTTP_FORBIDDEN) {
-        f->ctx = (void *) &MASKING;
         apr_brigade_cleanup(bb);
-        apr_bucket_brigade *error = apr_brigade_create(r->pool, f->c->bucket_alloc);
-        APR_BRIGADE_INSERT_TAIL(error, ap_bucket_error_create(HTTP_NOT_FOUND, NULL, r->pool, f->c->bucket_alloc));
-        APR_BRIGADE_INSERT_TAIL(error, apr_bucket_eos_create(f->c->bucket_alloc));
-        return ap_pass_brigade(f->next, error);
+        /*
+         * httpd's own 404, answered from here while nothing went out yet, so that its page gets a
+         * Content-Length. The status is cleared first: ap_die would otherwise take the 404 for an
+         * error met while answering the 403 and say so on the page. The error return stops
+         * mod_proxy from passing the rest of Cairn's 403.
+         */
+        r->status = HTTP_OK;
+        ap_die(HTTP_NOT_FOUND, r);
+        return AP_FILTER_ERROR;
     }
     if (c->cas > 0 && (r->status == HTTP_OK || r->status == HTTP_PARTIAL_CONTENT || r->status == HTTP_NOT_MODIFIED)) {
         apr_table_setn(r->headers_out, "Cache-Control", CAIRN_CAS_CACHE_CONTROL);
