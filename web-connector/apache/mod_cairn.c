@@ -190,10 +190,31 @@ static int object_path(request_rec *r, cairn_dir_conf *c, char **out)
     return OK;
 }
 
-static int cairn_translate(request_rec *r)
+static cairn_dir_conf *served_here(request_rec *r)
 {
     cairn_dir_conf *c = ap_get_module_config(r->per_dir_config, &cairn_module);
-    if (c->backend == NULL || r->main != NULL || r->prev != NULL) {
+    return c->backend == NULL || r->main != NULL || r->prev != NULL ? NULL : c;
+}
+
+/*
+ * Before httpd decodes the path, which answers 404 to a "%2F" unless AllowEncodedSlashes is set
+ * server-wide: a key may hold one. The key is taken from the raw path (object_path); r->uri, which
+ * <Location> sections match, is decoded here as AllowEncodedSlashes NoDecode would, and DONE
+ * tells httpd it is decoded.
+ */
+static int cairn_pre_translate(request_rec *r)
+{
+    if (served_here(r) == NULL || r->uri == NULL) {
+        return DECLINED;
+    }
+    int rc = ap_unescape_url_ex(r->uri, AP_UNESCAPE_URL_KEEP_UNRESERVED | AP_UNESCAPE_URL_KEEP_SLASHES);
+    return rc == OK ? DONE : rc;
+}
+
+static int cairn_translate(request_rec *r)
+{
+    cairn_dir_conf *c = served_here(r);
+    if (c == NULL) {
         return DECLINED;
     }
     if (c->cas <= 0 && c->bucket == NULL) {
@@ -234,6 +255,7 @@ static void register_hooks(apr_pool_t *p)
 {
     (void) p;
     static const char *const before_proxy[] = {"mod_proxy.c", NULL};
+    ap_hook_pre_translate_name(cairn_pre_translate, NULL, before_proxy, APR_HOOK_FIRST);
     ap_hook_translate_name(cairn_translate, NULL, before_proxy, APR_HOOK_FIRST);
     ap_hook_fixups(cairn_fixups, NULL, NULL, APR_HOOK_LAST);
     ap_hook_insert_error_filter(cairn_insert_error_filter, NULL, NULL, APR_HOOK_MIDDLE);

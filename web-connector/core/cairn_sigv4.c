@@ -106,7 +106,9 @@ long cairn_path_decode(const char *in, size_t len, unsigned char *out)
             }
             c = (unsigned char) (hi << 4 | lo);
             i += 2;
-        } else if (c == '/') {
+        }
+        /* an encoded '/' ends a segment too: the key it makes is split there as well */
+        if (c == '/') {
             if (is_dot_segment(out + segment_start, n - segment_start)) {
                 return -1;
             }

@@ -74,7 +74,8 @@ size_t cairn_uri_encode(const unsigned char *in, size_t len, int keep_slash, cha
 /*
  * Decodes the %XX escapes of a request path (a '+' stays a '+'). out holds at least len bytes.
  * Returns the decoded length, or -1 for a malformed escape, an encoded NUL or a "." or ".."
- * segment (which the web server would have resolved in its own view of the path).
+ * segment (which the web server would have resolved in its own view of the path), segments
+ * being delimited by '/' and by "%2F" alike.
  */
 long cairn_path_decode(const char *in, size_t len, unsigned char *out);
 

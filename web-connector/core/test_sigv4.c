@@ -204,6 +204,11 @@ static void test_path_decode(void)
     expect_decode("/a/./b", NULL);
     expect_decode("/a/%2E%2E/b", NULL);
     expect_decode("/a/..", NULL);
+    expect_decode("/a%2Fb", "/a/b");
+    expect_decode("/a%2F.b%2f..c", "/a/.b/..c");
+    expect_decode("/pre/..%2Fb", NULL);
+    expect_decode("/a%2F..%2Fb", NULL);
+    expect_decode("/a/b%2F.", NULL);
 }
 
 static void test_amz_date(void)

@@ -31,7 +31,8 @@ OBJECTS = {
     "a.txt": b"0123456789abcdefghij",
     "img/x.jpg": b"body of img/x.jpg",
 }
-for key in ["sp ace.txt", "plus+x", "100%", "br[1]", "ünï.txt", "dbl//slash", "dir/", "a=b&c", "why?", "~t:c"]:
+for key in ["sp ace.txt", "plus+x", "100%", "br[1]", "ünï.txt", "dbl//slash", "dir/", "a=b&c", "why?", "~t:c",
+            "sub/dir.txt"]:
     OBJECTS[key] = f"body of {key}".encode()
 
 EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
@@ -95,7 +96,8 @@ def locations(workdir):
 def request(port, method, path, headers=None, body=None, timeout=30):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        conn.putrequest(method, path, skip_accept_encoding=True)
+        own_host = any(name.lower() == "host" for name, _ in (headers or []))
+        conn.putrequest(method, path, skip_accept_encoding=True, skip_host=own_host)
         for name, value in (headers or []):
             conn.putheader(name, value.encode("utf-8"))
         if body is not None:

@@ -354,6 +354,15 @@ Group www-data
   Require all granted
 </Location>
 {chr(10).join(blocks)}
+# the first is the default; the second, asked for by Host, has the setting Apache's own docs
+# give for %2F in paths (a server-wide one)
+<VirtualHost 127.0.0.1:{self.port}>
+  ServerName 127.0.0.1
+</VirtualHost>
+<VirtualHost 127.0.0.1:{self.port}>
+  ServerName nodecode.test
+  AllowEncodedSlashes NoDecode
+</VirtualHost>
 """
 
     def logs(self):
