@@ -251,12 +251,23 @@ static int cairn_translate(request_rec *r)
     return OK;
 }
 
+/*
+ * The response's type is Cairn's: mod_mime must not guess one from the key's extension (which
+ * shows where Cairn's answer has none: a HEAD 404, a PUT 200), nor add a language, encoding or
+ * handler for it.
+ */
+static int cairn_type_checker(request_rec *r)
+{
+    return apr_table_get(r->notes, CAIRN_NOTE) != NULL ? OK : DECLINED;
+}
+
 static void register_hooks(apr_pool_t *p)
 {
     (void) p;
     static const char *const before_proxy[] = {"mod_proxy.c", NULL};
     ap_hook_pre_translate_name(cairn_pre_translate, NULL, before_proxy, APR_HOOK_FIRST);
     ap_hook_translate_name(cairn_translate, NULL, before_proxy, APR_HOOK_FIRST);
+    ap_hook_type_checker(cairn_type_checker, NULL, NULL, APR_HOOK_FIRST);
     ap_hook_fixups(cairn_fixups, NULL, NULL, APR_HOOK_LAST);
     ap_hook_insert_error_filter(cairn_insert_error_filter, NULL, NULL, APR_HOOK_MIDDLE);
     ap_register_output_filter("CAIRN_RESPONSE", cairn_response_filter, NULL, AP_FTYPE_CONTENT_SET);

@@ -29,9 +29,9 @@ extern module AP_MODULE_DECLARE_DATA cairn_module;
 
 /* Fixups: drops client x-amz-* headers, signs, and adds the response filter. */
 int cairn_fixups(request_rec *r);
-/* The response filter: immutable caching of /_cas/, the optional 403 mask. */
+/* The response filter: immutable caching of /_cas/, the optional 403 mask, Cairn's length of HEAD answers. */
 apr_status_t cairn_response_filter(ap_filter_t *f, apr_bucket_brigade *bb);
-/* Error responses mod_proxy makes when Cairn cannot be reached become 502 with a clear text. */
+/* Error responses mod_proxy makes when Cairn cannot be reached (502) or is too slow (504), with a clear text. */
 void cairn_insert_error_filter(request_rec *r);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * mod_cairn's request signing (fixups, after every other module changed the request) and its
- * response side: immutable caching of /_cas/, the optional 403 mask, and a clear 502 when
- * Cairn cannot be reached.
+ * response side: immutable caching of /_cas/, the optional 403 mask, Cairn's Content-Length on
+ * HEAD, and a clear 502 when Cairn cannot be reached, 504 when it answers too late.
  */
 #include "mod_cairn.h"
 
@@ -117,16 +117,36 @@ apr_status_t cairn_response_filter(ap_filter_t *f, apr_bucket_brigade *bb)
     if (c->cas > 0 && (r->status == HTTP_OK || r->status == HTTP_PARTIAL_CONTENT || r->status == HTTP_NOT_MODIFIED)) {
         apr_table_setn(r->headers_out, "Cache-Control", CAIRN_CAS_CACHE_CONTROL);
     }
+    const char *length = apr_table_get(r->headers_out, "Content-Length");
+    if (r->header_only && length != NULL && strcmp(length, "0") == 0) {
+        /*
+         * httpd's header filter drops "Content-Length: 0" from HEAD answers (for handlers that
+         * answer HEAD without computing a length); Cairn's is the object's. No body follows:
+         * mod_proxy passes none for a HEAD.
+         */
+        r->header_only = 0;
+    }
     ap_remove_output_filter(f);
     return ap_pass_brigade(f->next, bb);
 }
 
-/* mod_proxy answers 503 when it cannot connect; for Cairn that is a bad gateway, said plainly. */
+/*
+ * mod_proxy answers 503 when it cannot connect, and 502 when Cairn's answer does not come within
+ * the timeout; for Cairn these are a bad gateway and a gateway timeout, said plainly (the page is
+ * the one of the status mod_proxy chose, hence the custom text for that one).
+ */
 void cairn_insert_error_filter(request_rec *r)
 {
-    if (r->status == HTTP_SERVICE_UNAVAILABLE && apr_table_get(r->notes, CAIRN_NOTE) != NULL) {
+    if (apr_table_get(r->notes, CAIRN_NOTE) == NULL) {
+        return;
+    }
+    if (r->status == HTTP_SERVICE_UNAVAILABLE) {
         ap_custom_response(r, HTTP_SERVICE_UNAVAILABLE, "Bad gateway: the Cairn service did not answer.\n");
         r->status = HTTP_BAD_GATEWAY;
+        r->status_line = NULL;
+    } else if (r->status == HTTP_BAD_GATEWAY && apr_table_get(r->notes, "proxy_timedout") != NULL) {
+        ap_custom_response(r, HTTP_BAD_GATEWAY, "Gateway timeout: the Cairn service did not answer in time.\n");
+        r->status = HTTP_GATEWAY_TIME_OUT;
         r->status_line = NULL;
     }
 }

@@ -30,9 +30,10 @@ from servers import ACCESS_KEY, SECRET_KEY  # noqa: E402
 OBJECTS = {
     "a.txt": b"0123456789abcdefghij",
     "img/x.jpg": b"body of img/x.jpg",
+    "empty.txt": b"",
 }
 for key in ["sp ace.txt", "plus+x", "100%", "br[1]", "ünï.txt", "dbl//slash", "dir/", "a=b&c", "why?", "~t:c",
-            "sub/dir.txt"]:
+            "sub/dir.txt", "doc.en"]:
     OBJECTS[key] = f"body of {key}".encode()
 
 EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
@@ -72,7 +73,7 @@ def load_data(s3):
     return facts
 
 
-def locations(workdir):
+def locations(workdir, silent_port):
     good = os.path.join(workdir, "credentials")
     wrong = os.path.join(workdir, "credentials-wrong")
     rotating = os.path.join(workdir, "credentials-rotating")
@@ -90,6 +91,7 @@ def locations(workdir):
         {"path": "/_cas/", "cas": True, "credentials": good},
         {"path": "/cache/", "bucket": "priv", "credentials": good, "cache": True},
         {"path": "/ccas/", "cas": True, "credentials": good, "cache": True},
+        {"path": "/slow/", "bucket": "priv", "credentials": good, "backend": silent_port, "read_timeout": 2},
     ], rotating
 
 
@@ -268,11 +270,13 @@ def main():
     workdir = tempfile.mkdtemp(prefix="cairn-connector-")
     results = Results()
     cairn = servers.Cairn(workdir)
+    silent = servers.SilentBackend()
     started = []
     try:
         cairn.start()
+        silent.start()
         facts = load_data(s3_client(cairn.port))
-        locs, rotating = locations(workdir)
+        locs, rotating = locations(workdir, silent.port)
         clock_file = os.path.join(workdir, "clock")
         env = dict(os.environ, CAIRN_TEST_CLOCK_FILE=clock_file)
         web = []
@@ -306,6 +310,7 @@ def main():
             if memcheck:
                 results.check(f"{server.name}: memory checker report clean", not report, report[:3000])
         cairn.stop()
+        silent.stop()
         if args.keep or results.failed:
             print(f"logs kept in {workdir}")
         else:

@@ -13,6 +13,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 import urllib.request
 
@@ -143,6 +144,39 @@ def write_credentials(path, access, secret):
     os.chmod(path, 0o600)
 
 
+class SilentBackend:
+    """A backend that accepts connections and never answers: what a web server meets when Cairn
+    is too slow. Its connections stay open until stop()."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.port = self.sock.getsockname()[1]
+        self.conns = []
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self.accept, daemon=True)
+
+    def start(self):
+        self.thread.start()
+
+    def accept(self):
+        self.sock.settimeout(0.2)
+        while not self.stopped.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue  # the timeout, or the socket closed by stop()
+            self.conns.append(conn)
+
+    def stop(self):
+        self.stopped.set()
+        if self.thread.is_alive():
+            self.thread.join(5)
+        for conn in self.conns + [self.sock]:
+            conn.close()
+
+
 class Cairn:
     """The real service from service/target/cairn-service.jar."""
 
@@ -203,7 +237,9 @@ class Nginx:
     def config(self):
         blocks = []
         for loc in self.locations:
-            lines = [f"cairn_pass cairn;"]
+            lines = [f"cairn_pass {'127.0.0.1:' + str(loc['backend']) if loc.get('backend') else 'cairn'};"]
+            if loc.get("read_timeout"):
+                lines.append(f"proxy_read_timeout {loc['read_timeout']}s;")
             if loc.get("cas"):
                 lines.append("cairn_cas on;")
             else:
@@ -288,8 +324,9 @@ http {{
 
 
 class Apache:
-    """Debian's Apache httpd (event MPM, one child) with mod_cairn; the AddressSanitizer build of
-    the module, with libasan preloaded, when asked."""
+    """Debian's Apache httpd (event MPM, one child) with mod_cairn, and mod_mime with Debian's
+    mime.conf as a default install enables them; the AddressSanitizer build of the module, with
+    libasan preloaded, when asked."""
 
     name = "apache"
     MODULES = "/usr/lib/apache2/modules"
@@ -312,7 +349,10 @@ class Apache:
         for loc in self.locations:
             if loc.get("cache"):
                 continue  # nginx's proxy cache
-            lines = [f"CairnPass http://127.0.0.1:{self.cairn_port}"]
+            backend = f"http://127.0.0.1:{loc.get('backend') or self.cairn_port}"
+            if loc.get("read_timeout"):
+                blocks.append(f'<Proxy "{backend}">\n  ProxySet timeout={loc["read_timeout"]}\n</Proxy>')
+            lines = [f"CairnPass {backend}"]
             if loc.get("cas"):
                 lines.append("CairnCas On")
             else:
@@ -340,7 +380,9 @@ LoadModule mpm_event_module {m}/mod_mpm_event.so
 LoadModule authz_core_module {m}/mod_authz_core.so
 LoadModule proxy_module {m}/mod_proxy.so
 LoadModule proxy_http_module {m}/mod_proxy_http.so
+LoadModule mime_module {m}/mod_mime.so
 LoadModule cairn_module {self.module}
+Include /etc/apache2/mods-available/mime.conf
 StartServers 1
 ServerLimit 1
 MinSpareThreads 5
