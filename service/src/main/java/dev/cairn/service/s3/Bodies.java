@@ -1,12 +1,18 @@
 package dev.cairn.service.s3;
 
+import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Reading request bodies through authentication into a {@link SpooledBody}. Stateless; thread-safe. */
 final class Bodies {
+    private static final Logger LOG = LoggerFactory.getLogger(Bodies.class);
+
     private Bodies() {
     }
 
@@ -46,8 +52,31 @@ final class Bodies {
             if (failure != null) {
                 throw failure;
             }
+            S3Error stopped = bodyStopped(e);
+            if (stopped != null) {
+                // The client's doing, not the service's: one line, and the client is told why.
+                LOG.info("request {}: {} after {} of {} body bytes: {}", r.requestId, stopped.code(), r.bytesIn,
+                        declared < 0 ? "unknown" : Long.toString(declared), e.toString());
+                throw new S3Exception(stopped);
+            }
             throw e;
         }
+    }
+
+    /**
+     * The error of a body that stopped before its end: the connection sat idle past its timeout
+     * (RequestTimeout) or the client closed its side (IncompleteBody); null for any other failure.
+     */
+    static S3Error bodyStopped(IOException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof TimeoutException) {
+                return S3Error.REQUEST_TIMEOUT;
+            }
+            if (t instanceof EOFException) {
+                return S3Error.INCOMPLETE_BODY;
+            }
+        }
+        return null;
     }
 
     /** Whether the body comes in HTTP/1.1 chunks, its length known only at its end. */

@@ -37,6 +37,7 @@ public enum S3Error {
     NOT_IMPLEMENTED("NotImplemented", 501, "A header or query you provided requested a function that is not implemented."),
     NOT_MODIFIED("NotModified", 304, "Not Modified"),
     PRECONDITION_FAILED("PreconditionFailed", 412, "At least one of the pre-conditions you specified did not hold"),
+    REQUEST_TIMEOUT("RequestTimeout", 400, "Your socket connection to the server was not read from or written to within the timeout period."),
     SLOW_DOWN("SlowDown", 503, "Please reduce your request rate."),
     X_AMZ_CONTENT_SHA256_MISMATCH("XAmzContentSHA256Mismatch", 400, "The provided 'x-amz-content-sha256' header does not match what was computed.");
 
