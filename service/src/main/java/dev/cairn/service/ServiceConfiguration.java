@@ -121,7 +121,8 @@ public class ServiceConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public Authenticator authenticator(KeyRing keys, CairnProperties props) {
-        return new SigV4Authenticator(new SigV4Verifier(keys, Clock.systemUTC(), props.getAuth().getMaxClockSkew()));
+        return new SigV4Authenticator(new SigV4Verifier(keys, props.getRegion(), Clock.systemUTC(),
+                props.getAuth().getMaxClockSkew()));
     }
 
     @Bean

@@ -9,11 +9,27 @@ public final class AuthException extends RuntimeException {
 
     private final String s3Code;
     private final int httpStatus;
+    private final String region;
 
     public AuthException(String s3Code, int httpStatus, String message) {
+        this(s3Code, httpStatus, message, null);
+    }
+
+    private AuthException(String s3Code, int httpStatus, String message, String region) {
         super(message, null, false, false);
         this.s3Code = s3Code;
         this.httpStatus = httpStatus;
+        this.region = region;
+    }
+
+    /** The same failure, naming the region requests must be signed for (S3's {@code <Region>}). */
+    AuthException withRegion(String expected) {
+        return new AuthException(s3Code, httpStatus, getMessage(), expected);
+    }
+
+    /** The region requests must be signed for, when the failure is a wrong one; else null. */
+    public String region() {
+        return region;
     }
 
     /** The S3 error code, such as {@code SignatureDoesNotMatch}. */

@@ -47,6 +47,7 @@ public final class SigV4Verifier {
     private static final int SIGNING_KEY_CACHE_LIMIT = 1024;
 
     private final CredentialsProvider credentials;
+    private final String region;
     private final Clock clock;
     private final Duration maxClockSkew;
     private final Map<String, CachedSigningKey> signingKeys = new ConcurrentHashMap<>();
@@ -54,12 +55,10 @@ public final class SigV4Verifier {
     private final SignatureClaims claims = new SignatureClaims();
     private final VerifiedPresignedUrls verifiedUrls = new VerifiedPresignedUrls();
 
-    public SigV4Verifier(CredentialsProvider credentials) {
-        this(credentials, Clock.systemUTC(), DEFAULT_MAX_CLOCK_SKEW);
-    }
-
-    public SigV4Verifier(CredentialsProvider credentials, Clock clock, Duration maxClockSkew) {
+    /** @param region the one region requests must be signed for ({@code cairn.region}), as S3 checks it */
+    public SigV4Verifier(CredentialsProvider credentials, String region, Clock clock, Duration maxClockSkew) {
         this.credentials = Objects.requireNonNull(credentials, "credentials");
+        this.region = Objects.requireNonNull(region, "region");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.maxClockSkew = Objects.requireNonNull(maxClockSkew, "maxClockSkew");
         if (maxClockSkew.isNegative()) {
@@ -135,6 +134,14 @@ public final class SigV4Verifier {
      */
     private AuthResult verify(SignedRequest request, List<CanonicalRequest.QueryParam> query, ClaimedSignature sig,
                               VerifiedPresignedUrls.Entry seen) {
+        if (!sig.region().equals(region)) {
+            // S3's words: the client learns which region to sign for.
+            String wrong = "the region '" + sig.region() + "' is wrong; expecting '" + region + "'";
+            throw (sig.presigned()
+                    ? AuthException.queryMalformed("Error parsing the X-Amz-Credential parameter; " + wrong)
+                    : AuthException.headerMalformed("The authorization header is malformed; " + wrong))
+                    .withRegion(region);
+        }
         if (!sig.amzDate().startsWith(sig.scopeDate())) {
             throw SignatureClaims.malformed(sig.presigned(), "Invalid credential date \"" + sig.scopeDate()
                     + "\". This date is not the same as X-Amz-Date: \"" + sig.amzDate().substring(0, 8) + "\".");

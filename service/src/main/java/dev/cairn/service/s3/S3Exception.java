@@ -7,6 +7,7 @@ package dev.cairn.service.s3;
 public final class S3Exception extends Exception {
     private final String code;
     private final int status;
+    private final String region;
 
     public S3Exception(S3Error error) {
         this(error, error.message());
@@ -17,9 +18,20 @@ public final class S3Exception extends Exception {
     }
 
     public S3Exception(String code, int status, String message) {
+        this(code, status, message, null);
+    }
+
+    /** @param region the region requests must be signed for, answered as {@code <Region>}; null: none */
+    public S3Exception(String code, int status, String message, String region) {
         super(message, null, false, false);
         this.code = code;
         this.status = status;
+        this.region = region;
+    }
+
+    /** The region the error names (a request signed for another); null when none. */
+    public String region() {
+        return region;
     }
 
     public String code() {

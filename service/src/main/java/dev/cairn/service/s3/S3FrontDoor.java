@@ -135,7 +135,7 @@ public final class S3FrontDoor {
             throw e;
         } catch (S3Exception e) {
             errorCode = e.code();
-            sendError(http, r, e.status(), e.code(), e.getMessage(), requestId);
+            sendError(http, r, e.status(), e.code(), e.getMessage(), e.region(), requestId);
         } catch (StoreException e) {
             S3Error err = map(e.reason());
             errorCode = err.code();
@@ -389,6 +389,12 @@ public final class S3FrontDoor {
 
     private static void sendError(HttpExchange http, S3Request r, int status, String code, String message,
                                   String requestId) throws IOException {
+        sendError(http, r, status, code, message, null, requestId);
+    }
+
+    /** {@code region}: S3's {@code <Region>} of an error about the signing region; null: none. */
+    private static void sendError(HttpExchange http, S3Request r, int status, String code, String message,
+                                  String region, String requestId) throws IOException {
         if (http.isCommitted()) {
             throw new IOException("response already committed when " + code + " arose");
         }
@@ -415,6 +421,9 @@ public final class S3FrontDoor {
             return;
         }
         Xml x = Xml.plainDocument("Error").element("Code", code).element("Message", message);
+        if (region != null) {
+            x.element("Region", region);
+        }
         if (r != null) {
             x.element("Resource", r.resource());
         }

@@ -28,7 +28,7 @@ public final class SigV4Authenticator implements Authenticator {
             result = verifier.authenticate(new SignedRequest(request.method(), request.rawPath(),
                     request.rawQuery(), request.headers()));
         } catch (AuthException e) {
-            throw new S3Exception(e.s3Code(), e.httpStatus(), e.getMessage());
+            throw new S3Exception(e.s3Code(), e.httpStatus(), e.getMessage(), e.region());
         }
         return new Authentication() {
             @Override

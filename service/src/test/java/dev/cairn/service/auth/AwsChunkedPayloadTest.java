@@ -36,7 +36,7 @@ import software.amazon.awssdk.http.SdkHttpMethod;
 class AwsChunkedPayloadTest {
     private static final long SEED = Long.getLong("cairn.test.seed", System.nanoTime());
     private static final SigV4Verifier VERIFIER = new SigV4Verifier(
-            CredentialsProvider.of(Map.of(ACCESS_KEY, SECRET_KEY)), Clock.fixed(NOW, ZoneOffset.UTC),
+            CredentialsProvider.of(Map.of(ACCESS_KEY, SECRET_KEY)), "us-east-1", Clock.fixed(NOW, ZoneOffset.UTC),
             SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
 
     static {
@@ -388,7 +388,7 @@ class AwsChunkedPayloadTest {
                 + "x-amz-decoded-content-length;x-amz-storage-class,"
                 + "Signature=4f232c4386841ef735655705268965c44a0e4690baa4adea153f7db9fa80a0a9"));
         SigV4Verifier verifier = new SigV4Verifier(
-                CredentialsProvider.of(Map.of("AKIAIOSFODNN7EXAMPLE", DOC_SECRET_KEY)),
+                CredentialsProvider.of(Map.of("AKIAIOSFODNN7EXAMPLE", DOC_SECRET_KEY)), "us-east-1",
                 Clock.fixed(Instant.parse("2013-05-24T00:00:00Z"), ZoneOffset.UTC),
                 SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
         AuthResult result = verifier.authenticate(

@@ -37,7 +37,7 @@ class SigV4ParserFuzzTest {
     private static final String ACCESS_KEY = "AKFUZZ";
     private static final String SECRET = "fuzz-secret";
     private static final SigV4Verifier VERIFIER = new SigV4Verifier(
-            new MapCredentialsProvider(Map.of(ACCESS_KEY, SECRET)), Clock.fixed(NOW, ZoneOffset.UTC),
+            new MapCredentialsProvider(Map.of(ACCESS_KEY, SECRET)), "us-east-1", Clock.fixed(NOW, ZoneOffset.UTC),
             Duration.ofMinutes(15));
 
     @FuzzTest(maxDuration = "10s")

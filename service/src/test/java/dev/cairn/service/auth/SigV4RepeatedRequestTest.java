@@ -63,7 +63,7 @@ class SigV4RepeatedRequestTest {
     }
 
     private static SigV4Verifier verifier(CredentialsProvider credentials, Clock clock) {
-        return new SigV4Verifier(credentials, clock, SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
+        return new SigV4Verifier(credentials, "us-east-1", clock, SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
     }
 
     private static SigV4Verifier verifier() {
@@ -132,7 +132,7 @@ class SigV4RepeatedRequestTest {
         refusedByBoth(verifier, url.withQuery(query + "&versionId=x"), "SignatureDoesNotMatch");
         String region = query.replace("%2Fus-east-1%2F", "%2Feu-west-1%2F");
         assertNotEquals(query, region);
-        refusedByBoth(verifier, url.withQuery(region), "SignatureDoesNotMatch");
+        refusedByBoth(verifier, url.withQuery(region), "AuthorizationQueryParametersError");
         refusedByBoth(verifier, url.withQuery(query.replace("%2Fs3%2F", "%2Fec2%2F")), "AuthorizationQueryParametersError");
         String signature = query.replaceAll(".*X-Amz-Signature=([0-9a-f]{64}).*", "$1");
         String flipped = (signature.charAt(0) == '0' ? '1' : '0') + signature.substring(1);

@@ -63,7 +63,7 @@ class SigV4ReusedStateTest {
     @Test
     void signingKeyFollowsTheUtcDateAcrossMidnight() {
         MovableClock clock = new MovableClock(BEFORE_MIDNIGHT);
-        SigV4Verifier verifier = new SigV4Verifier(CredentialsProvider.of(Map.of(ACCESS_KEY, SECRET_KEY)), clock,
+        SigV4Verifier verifier = new SigV4Verifier(CredentialsProvider.of(Map.of(ACCESS_KEY, SECRET_KEY)), "us-east-1", clock,
                 SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
         Wire yesterday = spec().signedAt(BEFORE_MIDNIGHT).sign();
         Wire today = spec().signedAt(AFTER_MIDNIGHT).sign();
@@ -90,7 +90,7 @@ class SigV4ReusedStateTest {
         AtomicReference<String> secret = new AtomicReference<>(SECRET_KEY);
         CredentialsProvider rotating = accessKey -> accessKey.equals(ACCESS_KEY)
                 ? Optional.of(secret.get()) : Optional.empty();
-        SigV4Verifier verifier = new SigV4Verifier(rotating, Clock.fixed(NOW, ZoneOffset.UTC),
+        SigV4Verifier verifier = new SigV4Verifier(rotating, "us-east-1", Clock.fixed(NOW, ZoneOffset.UTC),
                 SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
         Wire old = spec().sign();
         assertEquals(ACCESS_KEY, verifier.authenticate(old.request()).accessKey());
@@ -105,7 +105,7 @@ class SigV4ReusedStateTest {
 
     @Test
     void acceptedAndRefusedRequestsAlternateOnOneThread() {
-        SigV4Verifier verifier = new SigV4Verifier(CredentialsProvider.of(Map.of(ACCESS_KEY, SECRET_KEY)),
+        SigV4Verifier verifier = new SigV4Verifier(CredentialsProvider.of(Map.of(ACCESS_KEY, SECRET_KEY)), "us-east-1",
                 Clock.fixed(NOW, ZoneOffset.UTC), SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
         Wire header = spec().key("bucket", "photos/a b+c.jpg").header("x-amz-meta-note", "a  b").sign();
         Wire presigned = spec().key("bucket", "k/ü").presigned(Duration.ofHours(1)).sign();
@@ -122,7 +122,7 @@ class SigV4ReusedStateTest {
 
     @Test
     void authorizationComponentsAreParsedAsBefore() {
-        SigV4Verifier verifier = new SigV4Verifier(CredentialsProvider.of(Map.of(ACCESS_KEY, SECRET_KEY)),
+        SigV4Verifier verifier = new SigV4Verifier(CredentialsProvider.of(Map.of(ACCESS_KEY, SECRET_KEY)), "us-east-1",
                 Clock.fixed(NOW, ZoneOffset.UTC), SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
         Wire wire = spec().sign();
         String authorization = wire.header("authorization");
@@ -176,7 +176,7 @@ class SigV4ReusedStateTest {
         // A PUT whose body is signed: the payload hash and every signed header go through the buffer.
         Wire wire = spec().method(SdkHttpMethod.PUT).key("bucket", "k").body(new byte[] {1, 2})
                 .header("x-amz-meta-a", "1").signedPayload().sign();
-        SigV4Verifier verifier = new SigV4Verifier(CredentialsProvider.of(Map.of(ACCESS_KEY, SECRET_KEY)),
+        SigV4Verifier verifier = new SigV4Verifier(CredentialsProvider.of(Map.of(ACCESS_KEY, SECRET_KEY)), "us-east-1",
                 Clock.fixed(NOW, ZoneOffset.UTC), SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
         assertEquals(ACCESS_KEY, verifier.authenticate(wire.request()).accessKey());
         String sha = wire.header("x-amz-content-sha256");

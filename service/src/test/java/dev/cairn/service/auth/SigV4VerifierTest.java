@@ -34,7 +34,7 @@ class SigV4VerifierTest {
             "AKIAOTHERUSER0000002", "anotherSecret"));
 
     private static SigV4Verifier verifierAt(Instant now) {
-        return new SigV4Verifier(CREDENTIALS, Clock.fixed(now, ZoneOffset.UTC), SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
+        return new SigV4Verifier(CREDENTIALS, "us-east-1", Clock.fixed(now, ZoneOffset.UTC), SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
     }
 
     private static AuthResult authenticate(Wire wire) {
@@ -128,9 +128,30 @@ class SigV4VerifierTest {
     }
 
     @Test
-    void anyRegionIsAccepted() {
-        Wire wire = spec().region("eu-central-1").sign();
-        assertEquals(ACCESS_KEY, authenticate(wire).accessKey());
+    void aSignatureForAnotherRegionIsRefusedNamingTheRegion() {
+        AuthException e = rejected(spec().region("us-west-2").sign(), "AuthorizationHeaderMalformed");
+        assertEquals(400, e.httpStatus());
+        assertEquals("The authorization header is malformed; the region 'us-west-2' is wrong; expecting 'us-east-1'",
+                e.getMessage());
+        assertEquals("us-east-1", e.region());
+    }
+
+    @Test
+    void aUrlPresignedForAnotherRegionIsRefusedNamingTheRegion() {
+        Wire url = spec().region("eu-central-1").presigned(Duration.ofMinutes(5)).sign();
+        AuthException e = rejected(url, "AuthorizationQueryParametersError");
+        assertEquals(400, e.httpStatus());
+        assertEquals("Error parsing the X-Amz-Credential parameter; the region 'eu-central-1' is wrong; "
+                + "expecting 'us-east-1'", e.getMessage());
+        assertEquals("us-east-1", e.region());
+    }
+
+    @Test
+    void theConfiguredRegionIsTheOneAccepted() {
+        SigV4Verifier frankfurt = new SigV4Verifier(CREDENTIALS, "eu-central-1", Clock.fixed(NOW, ZoneOffset.UTC),
+                SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
+        assertEquals(ACCESS_KEY, frankfurt.authenticate(spec().region("eu-central-1").sign().request()).accessKey());
+        assertEquals("eu-central-1", rejected(frankfurt, spec().sign(), "AuthorizationHeaderMalformed").region());
     }
 
     @Test
@@ -228,7 +249,7 @@ class SigV4VerifierTest {
 
     @Test
     void configuredSkewIsHonoured() {
-        SigV4Verifier strict = new SigV4Verifier(CREDENTIALS, Clock.fixed(NOW, ZoneOffset.UTC), Duration.ofSeconds(30));
+        SigV4Verifier strict = new SigV4Verifier(CREDENTIALS, "us-east-1", Clock.fixed(NOW, ZoneOffset.UTC), Duration.ofSeconds(30));
         rejected(strict, spec().signedAt(NOW.minusSeconds(31)).sign(), "RequestTimeTooSkewed");
         Wire withinSkew = spec().signedAt(NOW.minusSeconds(30)).sign();
         assertEquals(ACCESS_KEY, strict.authenticate(withinSkew.request()).accessKey());
@@ -238,7 +259,7 @@ class SigV4VerifierTest {
     void configurationIsValidatedAtConstruction() {
         assertEquals(Duration.ofMinutes(15), SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
         assertThrows(IllegalArgumentException.class,
-                () -> new SigV4Verifier(CREDENTIALS, Clock.systemUTC(), Duration.ofSeconds(-1)));
+                () -> new SigV4Verifier(CREDENTIALS, "us-east-1", Clock.systemUTC(), Duration.ofSeconds(-1)));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> CredentialsProvider.of(Map.of("AKIAEMPTYSECRET00000", "")));
         assertTrue(e.getMessage().contains("AKIAEMPTYSECRET00000"));
@@ -433,7 +454,7 @@ class SigV4VerifierTest {
     private static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
     private static SigV4Verifier docVerifier() {
-        return new SigV4Verifier(CredentialsProvider.of(Map.of(DOC_ACCESS_KEY, DOC_SECRET_KEY)),
+        return new SigV4Verifier(CredentialsProvider.of(Map.of(DOC_ACCESS_KEY, DOC_SECRET_KEY)), "us-east-1",
                 Clock.fixed(DOC_TIME, ZoneOffset.UTC), SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
     }
 
