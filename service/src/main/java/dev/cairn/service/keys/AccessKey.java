@@ -37,6 +37,16 @@ public record AccessKey(String id, String secret, List<Grant> grants) {
         return false;
     }
 
+    /** Whether the key holds an S3 role on some bucket; metrics and backup keys make no S3 request. */
+    public boolean s3() {
+        for (Grant g : grants) {
+            if (g.role().s3()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether the key holds any S3 role on {@code bucket} (ListBuckets shows it). */
     public boolean sees(String bucket) {
         for (Grant g : grants) {

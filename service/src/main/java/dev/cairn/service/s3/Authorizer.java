@@ -13,7 +13,7 @@ import java.util.function.Predicate;
  *
  * <ul>
  *   <li>a signed request needs its key's role to grant the operation's {@link Access} on the
- *       bucket (CopyObject and UploadPartCopy also READ on the source's);
+ *       bucket (CopyObject and UploadPartCopy also READ on the source's); a key without an S3 role (metrics, backup) may do nothing;
  *   <li>an anonymous request may only read: from a public-read bucket anything an anonymous
  *       operation reads, elsewhere a GET or HEAD of a public-read object, which the read handler
  *       checks once it has the object (a missing or private one answers AccessDenied, so an
@@ -52,10 +52,9 @@ final class Authorizer {
             return false;
         }
         AccessKey key = keys.key(r.auth.accessKey());
-        if (key == null) {
-            // Removed from the key file after its signature was checked.
-            throw new S3Exception(S3Error.ACCESS_DENIED);
-        }
+        // Null: removed from the key file after its signature was checked. Metrics and backup
+        // keys make no S3 request: a leaked one lists nothing and reads nothing, public or not.
+        require(key != null && key.s3());
         Operation op = r.operation;
         switch (op) {
             case LIST_BUCKETS, UNSUPPORTED -> {
