@@ -13,7 +13,8 @@ import java.util.function.Predicate;
  *
  * <ul>
  *   <li>a signed request needs its key's role to grant the operation's {@link Access} on the
- *       bucket (CopyObject and UploadPartCopy also READ on the source's); a key without an S3 role (metrics, backup) may do nothing;
+ *       bucket (CopyObject and UploadPartCopy also READ on the source's; PutObjectAcl and
+ *       DeleteObjectTagging READ and WRITE); a key without an S3 role (metrics, backup) may do nothing;
  *   <li>an anonymous request may only read: from a public-read bucket anything an anonymous
  *       operation reads, elsewhere a GET or HEAD of a public-read object, which the read handler
  *       checks once it has the object (a missing or private one answers AccessDenied, so an
@@ -58,6 +59,13 @@ final class Authorizer {
         Operation op = r.operation;
         switch (op) {
             case LIST_BUCKETS, UNSUPPORTED -> {
+                return false;
+            }
+            case PUT_OBJECT_ACL, DELETE_OBJECT_TAGGING -> {
+                // They change who may read an object, or nothing at all (Cairn holds no tags), of an
+                // object that must exist: to a key that cannot read, they would only reveal which
+                // keys exist, or let it grant a read it does not hold. Refused before any lookup.
+                require(key.allows(Access.READ, r.bucket()) && key.allows(Access.WRITE, r.bucket()));
                 return false;
             }
             case GET_CONTENT -> {

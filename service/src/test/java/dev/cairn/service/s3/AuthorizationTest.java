@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.Bucket;
+import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
@@ -123,8 +124,17 @@ class AuthorizationTest extends ServiceTestSupport {
             assertDenied(() -> writer.getObjectAsBytes(b -> b.bucket(photos).key("upload")));
             assertDenied(() -> writer.listObjectsV2(b -> b.bucket(photos)));
             assertDenied(() -> writer.putObject(b -> b.bucket(other).key("upload"), RequestBody.fromString("x")));
+            // Making an object public-read grants a read the key does not hold; the same refusal
+            // whether the key exists or not, so it reveals nothing either.
+            assertDenied(() -> writer.putObjectAcl(b -> b.bucket(photos).key("kept").acl(ObjectCannedACL.PUBLIC_READ)));
+            assertDenied(() -> writer.putObjectAcl(b -> b.bucket(photos).key("never-written").acl(ObjectCannedACL.PUBLIC_READ)));
+            assertDenied(() -> writer.deleteObjectTagging(b -> b.bucket(photos).key("never-written")));
+            writer.putObject(b -> b.bucket(photos).key("shared").acl(ObjectCannedACL.PUBLIC_READ),
+                    RequestBody.fromString("public from the start"));
             writer.deleteObject(b -> b.bucket(photos).key("upload"));
         }
+        assertTrue(s3.getObjectAcl(b -> b.bucket(photos).key("kept")).grants().stream().noneMatch(g -> g.grantee().uri() != null));
+        assertEquals(2, s3.getObjectAcl(b -> b.bucket(photos).key("shared")).grants().size());
         assertThrows(software.amazon.awssdk.services.s3.model.NoSuchKeyException.class,
                 () -> s3.headObject(b -> b.bucket(photos).key("upload")));
     }
