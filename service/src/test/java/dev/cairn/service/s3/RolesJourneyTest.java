@@ -113,6 +113,8 @@ class RolesJourneyTest {
             | PutObject by a URL presigned with the key | yes | yes | no | yes | no | no | no | n/a |
             | `GET /_cas/{sha256}` of content only private buckets hold | yes | yes | yes | no | no | no | no | no |
             | `GET /_cas/{sha256}` of content a public-read bucket holds | yes | yes | yes | yes | no | no | yes | yes |
+            | `GET /actuator/prometheus`, signed | yes | no | no | no | yes | no | no | no |
+            | `GET /_admin/checkpoints` | yes | no | no | no | no | yes | no | no |
             """;
 
     private static final String ROOT_KEY = "ROLESROOT";
@@ -500,5 +502,7 @@ class RolesJourneyTest {
                 (a, c, e) -> signedGet(a, "/_cas/" + (e ? sha256(EXISTING_BODY) : MISSING_SHA256)));
         op("`GET /_cas/{sha256}` of content a public-read bucket holds", false,
                 (a, c, e) -> signedGet(a, "/_cas/" + sha256(PUBLIC_BODY)));
+        op("`GET /actuator/prometheus`, signed", false, (a, c, e) -> signedGet(a, "/actuator/prometheus"));
+        op("`GET /_admin/checkpoints`", false, (a, c, e) -> signedGet(a, "/_admin/checkpoints"));
     }
 }
