@@ -87,6 +87,7 @@ class RolesJourneyTest {
             | ListObjects | yes | yes | yes | no | no | no | no | no |
             | ListObjectsV2 | yes | yes | yes | no | no | no | no | no |
             | ListObjectVersions | yes | yes | yes | no | no | no | no | no |
+            | ListObjectsV2 of a public-read bucket | yes | yes | yes | no | no | no | no | yes |
             | ListMultipartUploads | yes | yes | yes | yes | no | no | no | no |
             | GetObject | yes | yes | yes | no | no | no | no | no |
             | GetObject of a public-read object | yes | yes | yes | no | no | no | no | yes |
@@ -404,6 +405,8 @@ class RolesJourneyTest {
         op("ListObjects", false, (a, c, e) -> sdk(() -> a.s3().listObjects(b -> b.bucket(BUCKET))));
         op("ListObjectsV2", false, (a, c, e) -> sdk(() -> a.s3().listObjectsV2(b -> b.bucket(BUCKET))));
         op("ListObjectVersions", false, (a, c, e) -> sdk(() -> a.s3().listObjectVersions(b -> b.bucket(BUCKET))));
+        op("ListObjectsV2 of a public-read bucket", false,
+                (a, c, e) -> sdk(() -> a.s3().listObjectsV2(b -> b.bucket(PUBLIC_BUCKET))));
         op("ListMultipartUploads", false, (a, c, e) -> sdk(() -> a.s3().listMultipartUploads(b -> b.bucket(BUCKET))));
         op("GetObject", true, (a, c, e) -> sdk(() -> a.s3().getObjectAsBytes(b -> b.bucket(BUCKET).key(object(c, e)))));
         op("GetObject of a public-read object", false,
