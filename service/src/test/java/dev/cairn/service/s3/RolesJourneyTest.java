@@ -123,6 +123,9 @@ class RolesJourneyTest {
     private static final String BUCKET = "roles";
     private static final String OTHER = "roles-other";
     private static final String PUBLIC_BUCKET = "roles-public";
+    /** The grant of each column's key, in the table's order; null: anonymous. */
+    private static final List<String> GRANTS = Arrays.asList("admin", "read-write", "read-only", "write-only",
+            "metrics", "backup", "admin:" + OTHER, null);
     private static final String EXISTING = "existing";
     private static final String EXISTING_BODY = "existing object of the roles journey";
     private static final String OPEN = "open";
@@ -166,20 +169,27 @@ class RolesJourneyTest {
 
     @BeforeAll
     void start() throws Exception {
+        String[] header = cells(TABLE.lines().findFirst().orElseThrow());
+        StringBuilder keyFile = new StringBuilder();
+        for (int i = 1; i < header.length; i++) {
+            String grant = GRANTS.get(i - 1);
+            if (grant != null) {
+                keyFile.append("ROLEKEY").append(i).append(" role-journey-secret-").append(i).append(' ')
+                        .append(grant).append('\n');
+            }
+        }
         Path keys = dataDir.resolve("keys");
         Files.createFile(keys, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(keys, String.join("\n",
-                "ROLEADMIN role-admin-secret-00000 admin",
-                "ROLEREADWRITE role-rw-secret-000000 read-write",
-                "ROLEREADONLY role-ro-secret-000000 read-only",
-                "ROLEWRITEONLY role-wo-secret-000000 write-only",
-                "ROLEMETRICS role-metrics-secret-00 metrics",
-                "ROLEBACKUP role-backup-secret-000 backup",
-                "ROLEELSEWHERE role-elsewhere-secret-0 admin:" + OTHER) + "\n");
+        Files.writeString(keys, keyFile);
         service = StandaloneService.start(dataDir.resolve("data"), Map.of(
                 "cairn.auth.access-key", ROOT_KEY, "cairn.auth.secret-key", ROOT_SECRET,
                 "cairn.auth.keys-file", keys.toString()));
         port = StandaloneService.port(service);
+        for (int i = 1; i < header.length; i++) {
+            boolean anonymous = GRANTS.get(i - 1) == null;
+            actors.put(header[i], actor(header[i], anonymous ? null : "ROLEKEY" + i,
+                    anonymous ? null : "role-journey-secret-" + i));
+        }
         root = StandaloneService.client(service, ROOT_KEY, ROOT_SECRET);
         root.createBucket(b -> b.bucket(BUCKET));
         root.createBucket(b -> b.bucket(OTHER));
@@ -188,15 +198,6 @@ class RolesJourneyTest {
         root.putObject(b -> b.bucket(BUCKET).key(OPEN).acl(ObjectCannedACL.PUBLIC_READ), RequestBody.fromString("open"));
         root.putObject(b -> b.bucket(OTHER).key(EXISTING), RequestBody.fromString("source in the other bucket"));
         root.putObject(b -> b.bucket(PUBLIC_BUCKET).key(OPEN), RequestBody.fromString(PUBLIC_BODY));
-        String[] header = cells(TABLE.lines().findFirst().orElseThrow());
-        String[][] keyOfColumn = {{"ROLEADMIN", "role-admin-secret-00000"}, {"ROLEREADWRITE", "role-rw-secret-000000"},
-            {"ROLEREADONLY", "role-ro-secret-000000"}, {"ROLEWRITEONLY", "role-wo-secret-000000"},
-            {"ROLEMETRICS", "role-metrics-secret-00"}, {"ROLEBACKUP", "role-backup-secret-000"},
-            {"ROLEELSEWHERE", "role-elsewhere-secret-0"}, {null, null}};
-        for (int i = 1; i < header.length; i++) {
-            String[] key = keyOfColumn[i - 1];
-            actors.put(header[i], actor(header[i], key[0], key[1]));
-        }
         defineOps();
     }
 
