@@ -48,8 +48,10 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.BucketCannedACL;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.ObjectAttributes;
 import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.Permission;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
@@ -455,7 +457,7 @@ class RolesJourneyTest {
         op("DeleteObjects", true, (a, c, e) -> {
             String key = e ? prepared("batch/" + c) : object(c, false);
             Outcome o = sdk(() -> a.s3().deleteObjects(b -> b.bucket(BUCKET)
-                    .delete(d -> d.objects(id -> id.key(key)))));
+                    .delete(d -> d.objects(ObjectIdentifier.builder().key(key).build()))));
             if (e) {
                 assertEquals(o.ok(), !rootSees(BUCKET, key), "deleted when allowed only");
             }
@@ -478,7 +480,7 @@ class RolesJourneyTest {
             String etag = root.uploadPart(b -> b.bucket(BUCKET).key("mpu/" + c).uploadId(id).partNumber(1),
                     RequestBody.fromString("part")).eTag();
             Outcome o = sdk(() -> a.s3().completeMultipartUpload(b -> b.bucket(BUCKET).key("mpu/" + c).uploadId(id)
-                    .multipartUpload(m -> m.parts(p -> p.partNumber(1).eTag(etag)))));
+                    .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(etag).build()))));
             assertEquals(o.ok(), rootSees(BUCKET, "mpu/" + c), "completed when allowed only");
             return o;
         });
