@@ -15,8 +15,8 @@ import javax.crypto.Mac;
  * Verifies AWS Signature Version 4 as S3 uses it: in the {@code Authorization} header or in a
  * presigned URL's query, with every payload mode current SDKs send.
  *
- * <p>{@link #authenticate} checks everything known before the body: credential, scope, time,
- * signature. What depends on the body (payload hash, chunk and trailer signatures, trailer
+ * <p>{@link #authenticate} checks everything known before the body: credential, scope (its region
+ * the configured one, as S3 checks), time, signature. What depends on the body (payload hash, chunk and trailer signatures, trailer
  * checksums) is checked by the stream from {@link AuthResult#wrapBody} as it is read.
  *
  * <p>Canonical path and query: SDKs sign the path and query URI-encoded strictly; most send them
