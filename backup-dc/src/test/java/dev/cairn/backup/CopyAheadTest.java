@@ -124,7 +124,7 @@ class CopyAheadTest {
             before = StoreFixture.snapshot(store);
         }
 
-        RunReport first = backup(() -> CheckpointReader.open(storeDir, true, 0, false, "test store"), archive);
+        RunReport first = backup(() -> CheckpointReader.open(storeDir.resolve(EmbeddedStoreDir.ENGINE_DIR), true, 0, false, "test store"), archive);
         assertEquals(82, first.objects());
         assertEquals(distinct.size(), first.copiedBlobs(), "every distinct content counted as copied once");
         assertEquals(distinct.values().stream().mapToLong(Long::longValue).sum(), first.copiedBytes());
@@ -153,7 +153,7 @@ class CopyAheadTest {
             store.deleteObject("thumbs", "k/31");
             after = StoreFixture.snapshot(store);
         }
-        RunReport second = backup(() -> CheckpointReader.open(storeDir, true, 0, false, "test store"), archive);
+        RunReport second = backup(() -> CheckpointReader.open(storeDir.resolve(EmbeddedStoreDir.ENGINE_DIR), true, 0, false, "test store"), archive);
         assertEquals(first.backupId(), second.parentId());
         assertEquals(81, second.objects());
         assertEquals(4, second.copiedBlobs());

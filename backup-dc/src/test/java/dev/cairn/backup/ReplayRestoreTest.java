@@ -137,7 +137,7 @@ class ReplayRestoreTest {
         try (EmbeddedStoreDir s = EmbeddedStoreDir.open(source)) {
             VersionedBackupTest.seed(s.store());
         }
-        SourceFactory factory = options -> CheckpointReader.open(source, true, 0, false, "test checkpoint");
+        SourceFactory factory = options -> CheckpointReader.open(source.resolve(EmbeddedStoreDir.ENGINE_DIR), true, 0, false, "test checkpoint");
         Path report = dir.resolve("report.json");
         assertEquals(0, Main.commandLine(factory).execute("run", "--source", "embedded", "--target",
                 "dir:" + dir.resolve("archive"), "--report", report.toString()));

@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
  */
 public final class DestinationOptions {
     @Option(names = "--into", required = true,
-            description = "embedded:/path (a store directory no process has open), cassandra, or s3")
+            description = "embedded:/path (the service's data directory, cairn.data-dir, no process has open), cassandra, or s3")
     String into;
 
     @Option(names = "--into-endpoint", description = "s3: endpoint URL (path-style requests)")

@@ -73,7 +73,7 @@ class CassandraRestoreThroughputBench {
             }
         }
         Path report = dir.resolve("report.json");
-        int exit = Main.commandLine(o -> CheckpointReader.open(source, true, 0, false, "bench checkpoint"))
+        int exit = Main.commandLine(o -> CheckpointReader.open(source.resolve(EmbeddedStoreDir.ENGINE_DIR), true, 0, false, "bench checkpoint"))
                 .execute("run", "--source", "embedded", "--target", "dir:" + dir.resolve("archive"), "--report", report.toString());
         if (exit != 0) {
             throw new IllegalStateException("the backup failed: exit " + exit);

@@ -36,7 +36,7 @@ class CheckpointReaderTest {
                 putMultipart(s.store(), "b", "k" + i);
             }
         }
-        try (CheckpointReader reader = CheckpointReader.open(dir, true, RATE, false, "test store")) {
+        try (CheckpointReader reader = CheckpointReader.open(dir.resolve(EmbeddedStoreDir.ENGINE_DIR), true, RATE, false, "test store")) {
             List<ObjectInfo> rows = new ArrayList<>();
             reader.scan(reader.splits().get(0), null, (bucket, row, position) -> rows.add(row));
             assertEquals(MULTIPART_OBJECTS, rows.size());

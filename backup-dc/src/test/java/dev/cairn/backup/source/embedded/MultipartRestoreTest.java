@@ -65,7 +65,7 @@ class MultipartRestoreTest {
     void partsOfARestoredMultipartObjectAreServedByNumberFromAFreshEmbeddedStore() throws Exception {
         Map<String, String> before = backupWithIncremental();
         assertEquals(0, fixture.cli("restore", "--target", "dir:" + fixture.archive(),
-                "--into", "embedded:" + dir.resolve("restored").resolve("engine")));
+                "--into", "embedded:" + dir.resolve("restored")));
         try (ServiceProcess restored = fixture.start("restored", RestoreFixture.MIN_PART);
              S3Client s3 = fixture.client(restored)) {
             assertEquals(before, RestoreFixture.parts(s3, true, BUCKETS));

@@ -127,7 +127,7 @@ class VersionedServiceBackupTest {
         assertTrue(before.stream().anyMatch(l -> l.startsWith("legacy/gone.jpg marker null latest=true")), before.toString());
         assertTrue(before.stream().anyMatch(l -> l.startsWith("legacy/old.jpg null latest=true")), before.toString());
         assertEquals(0, Main.commandLine(BackupSources::open).execute("restore", "--target", "dir:" + dir.resolve("archive"),
-                "--into", "embedded:" + dir.resolve("restored").resolve("engine")));
+                "--into", "embedded:" + dir.resolve("restored")));
         try (ServiceProcess restored = ServiceProcess.start(dir.resolve("restored"), ACCESS, SECRET);
              S3Client s3 = client(restored)) {
             assertEquals(before, versions(s3));
