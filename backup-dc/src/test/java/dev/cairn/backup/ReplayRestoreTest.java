@@ -190,7 +190,8 @@ class ReplayRestoreTest {
 
     private static void run(DirectoryTarget archive, String id, RestoreDestination into) throws Exception {
         try (Progress progress = new Progress("restore", 0, new PrintStream(new ByteArrayOutputStream()), false)) {
-            new Restore(archive, id, into, Set.of(), "", false, 1, new PrintStream(new ByteArrayOutputStream())).run(progress);
+            new Restore(archive, id, into, Set.of(), "", false, 1, new PrintStream(new ByteArrayOutputStream()),
+                    archive.root().resolveSibling("restore-state")).run(progress);
         }
     }
 }

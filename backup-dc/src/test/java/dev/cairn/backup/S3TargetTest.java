@@ -79,7 +79,8 @@ class S3TargetTest {
 
             // Restore into the same service's S3 API: the bucket "pics" is created there.
             List<String> restore = new ArrayList<>(List.of("restore", "--into", "s3", "--into-endpoint", service.endpoint(),
-                    "--into-access-key-file", access.toString(), "--into-secret-key-file", secret.toString()));
+                    "--into-access-key-file", access.toString(), "--into-secret-key-file", secret.toString(),
+                    "--state-dir", dir.resolve("restore-state").toString()));
             restore.addAll(target);
             restore.addAll(List.of("--target-secret-key-file", secret.toString()));
             assertEquals(0, Main.commandLine(factory).execute(restore.toArray(String[]::new)));

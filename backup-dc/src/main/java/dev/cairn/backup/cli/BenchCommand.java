@@ -182,7 +182,8 @@ public final class BenchCommand implements Callable<Integer> {
             try (EmbeddedStoreDir dest = EmbeddedStoreDir.open(restoreDir);
                  StoreDestination d = new StoreDestination(dest.store(), "bench restore", null);
                  Progress p = Progress.onStderr("restore", incr.trailer().objects())) {
-                restored = new Restore(target, incr.backupId(), d, Set.of(), "", false, Restore.DEFAULT_THREADS, System.err).run(p);
+                restored = new Restore(target, incr.backupId(), d, Set.of(), "", false, Restore.DEFAULT_THREADS, System.err,
+                        restoreDir.resolve("restores")).run(p);
             }
             double restoreS = (System.nanoTime() - rt) / 1e9;
             double restoreCpu = cpuSeconds() - c2;

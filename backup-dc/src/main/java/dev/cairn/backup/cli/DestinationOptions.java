@@ -47,12 +47,28 @@ public final class DestinationOptions {
             + " versions again, oldest first (new version ids and times: S3 lets no client set them)")
     boolean replayVersions;
 
+    /**
+     * Where a restore records its progress unless told: beside the destination, in the data
+     * directory of an embedded store, else in the user's home (a keyspace or an endpoint has no
+     * local place).
+     */
+    Path defaultStateDir() {
+        if (into.startsWith("embedded:")) {
+            return embeddedDir().resolve("restores");
+        }
+        return Path.of(System.getProperty("user.home"), ".cairn", "restores");
+    }
+
+    private Path embeddedDir() {
+        return Path.of(into.substring("embedded:".length()));
+    }
+
     RestoreDestination open() throws IOException {
         if (replayVersions && !into.equals("s3")) {
             throw new IllegalArgumentException("--replay-versions is for --into s3; a store restores each version in its place");
         }
         if (into.startsWith("embedded:")) {
-            Path dir = Path.of(into.substring("embedded:".length()));
+            Path dir = embeddedDir();
             EmbeddedStoreDir store = EmbeddedStoreDir.open(dir);
             return new StoreDestination(store.store(), "embedded store " + dir.toAbsolutePath(), store);
         }

@@ -6,6 +6,7 @@ import dev.cairn.backup.restore.Restore;
 import dev.cairn.backup.restore.RestoreDestination;
 import dev.cairn.backup.target.Target;
 import dev.cairn.backup.target.TargetOptions;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -40,6 +41,10 @@ public final class RestoreCommand implements Callable<Integer> {
             description = "objects written at once (default: ${DEFAULT-VALUE})")
     int threads;
 
+    @Option(names = "--state-dir", description = "where the restore records its progress to resume from (default: DIR/restores"
+            + " for --into embedded:DIR, else ~/.cairn/restores); never the archive, which a restore only reads")
+    Path stateDir;
+
     @Override
     public Integer call() throws Exception {
         try (Target archive = target.open()) {
@@ -48,7 +53,7 @@ public final class RestoreCommand implements Callable<Integer> {
                  Progress progress = Progress.onStderr("restore", backup.trailer().objects())) {
                 System.err.println("restoring backup " + backup.id() + " from " + archive.describe() + " into " + dest.describe());
                 Restore.Result r = new Restore(archive, backup.id(), dest, new HashSet<>(buckets), prefix, allowNonEmpty,
-                        threads, System.err).run(progress);
+                        threads, System.err, stateDir != null ? stateDir : destination.defaultStateDir()).run(progress);
                 for (String warning : dest.warnings()) {
                     System.err.println("warning: " + warning);
                 }

@@ -7,6 +7,7 @@ import dev.cairn.backup.archive.ManifestHeader;
 import dev.cairn.backup.archive.ManifestReader;
 import dev.cairn.backup.report.Progress;
 import dev.cairn.backup.run.Json;
+import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.backup.target.Target;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.Hex;
@@ -15,6 +16,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,8 +32,10 @@ import java.util.concurrent.Future;
  * least {@link #BATCH_ROWS} rows written in parallel; the versions of one key go in one task,
  * so a batch never ends inside a key: each in its place, or replayed oldest first into a
  * destination that {@link RestoreDestination#replaysVersions replays} them. After each batch
- * the number of rows done is recorded in a state file in the archive
- * ({@code restores/<backup>-<destination hash>.json}), so an interrupted restore resumes after
+ * the number of rows done is recorded in a state file beside the destination, never in the
+ * archive, which a restore only reads ({@code <state dir>/<backup>-<destination hash>.json}; a
+ * restore an older job left in the archive's {@code restores/} is resumed from there, read only),
+ * so an interrupted restore resumes after
  * the last batch; a resumed replay first removes what the interrupted batch wrote of its keys
  * (batches are cut the same way on every run, so that batch is the resumed run's first). A
  * bucket that already holds objects is refused unless allowed (a resumed restore's own buckets
@@ -75,6 +79,7 @@ public final class Restore {
     }
 
     private final Target archive;
+    private final DirectoryTarget stateDirectory;
     private final String backupId;
     private final RestoreDestination destination;
     private final Set<String> buckets;
@@ -85,12 +90,14 @@ public final class Restore {
     private RestoreStateFile stateFile;
 
     /**
-     * @param buckets only these buckets; empty for all
-     * @param prefix  only keys starting with it; "" for all
+     * @param buckets  only these buckets; empty for all
+     * @param prefix   only keys starting with it; "" for all
+     * @param stateDir where the restore's progress is recorded (created when absent)
      */
     public Restore(Target archive, String backupId, RestoreDestination destination, Set<String> buckets, String prefix,
-                   boolean allowNonEmpty, int threads, PrintStream log) {
+                   boolean allowNonEmpty, int threads, PrintStream log, Path stateDir) throws IOException {
         this.archive = archive;
+        this.stateDirectory = new DirectoryTarget(stateDir);
         this.backupId = backupId;
         this.destination = destination;
         this.buckets = Set.copyOf(buckets);
@@ -104,12 +111,17 @@ public final class Restore {
         return "buckets=" + new java.util.TreeSet<>(buckets) + " prefix=" + prefix;
     }
 
-    /** The name of this restore's state file in the archive. */
-    public String stateName() {
+    /** This restore's state file. */
+    public Path statePath() {
+        return stateDirectory.root().resolve(stateName());
+    }
+
+    /** The name of this restore's state file in its state directory (an older job's, under the archive's {@code restores/}). */
+    private String stateName() {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
             md.update((destination.describe() + "\n" + filter()).getBytes(StandardCharsets.UTF_8));
-            return ArchiveLayout.RESTORES + backupId + "-" + Hex.encode(md.digest()).substring(0, 16) + ".json";
+            return backupId + "-" + Hex.encode(md.digest()).substring(0, 16) + ".json";
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new AssertionError(e);
         }
@@ -123,11 +135,16 @@ public final class Restore {
         long t0 = System.nanoTime();
         String manifestName = ArchiveLayout.manifest(backupId);
         String stateName = stateName();
-        byte[] saved = archive.read(stateName);
-        State state = saved == null ? null : Json.read(saved, State.class, stateName);
+        byte[] saved = stateDirectory.read(stateName);
+        String savedWhere = statePath().toString();
+        if (saved == null) {
+            saved = archive.read(ArchiveLayout.RESTORES + stateName);
+            savedWhere = ArchiveLayout.RESTORES + stateName + " in " + archive.describe();
+        }
+        State state = saved == null ? null : Json.read(saved, State.class, savedWhere);
         if (state != null && state.finished()) {
             log.println("restore of " + backupId + " into " + destination.describe() + " was completed before ("
-                    + state.objects() + " objects); delete " + stateName + " from the archive to restore again");
+                    + state.objects() + " objects); delete " + savedWhere + " to restore again");
             return new Result(state.objects(), state.bytes(), true, true, 0);
         }
         Set<String> withNull = checkManifest(manifestName);
@@ -158,7 +175,7 @@ public final class Restore {
                 log.println("aborting " + state.uploads().size() + " multipart upload(s) the interrupted restore left");
                 destination.abortUploads(state.uploads());
             }
-            stateFile = new RestoreStateFile(archive, stateName, state);
+            stateFile = new RestoreStateFile(stateDirectory, stateName, state);
             destination.recordUploads(stateFile);
             stateFile.save(state);
             boolean interruptedBatch = resumed;

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A restore's state file in the archive: the progress {@link Restore} records after each batch,
+ * A restore's state file beside its destination: the progress {@link Restore} records after each batch,
  * and the multipart uploads its destination is starting or has started and not completed
  * ({@link UploadJournal}).
  * Each write is made durable ({@link Target#sync}) before it returns. Uploads started while a
@@ -16,7 +16,7 @@ import java.util.Set;
  * writes instead of queueing for one each. Thread-safe.
  */
 final class RestoreStateFile implements UploadJournal {
-    private final Target archive;
+    private final Target directory;
     private final String name;
     private final Object lock = new Object();
     private Restore.State state;
@@ -25,8 +25,8 @@ final class RestoreStateFile implements UploadJournal {
     private final Object writing = new Object();
     private long written;
 
-    RestoreStateFile(Target archive, String name, Restore.State state) {
-        this.archive = archive;
+    RestoreStateFile(Target directory, String name, Restore.State state) {
+        this.directory = directory;
         this.name = name;
         this.state = state;
     }
@@ -77,8 +77,8 @@ final class RestoreStateFile implements UploadJournal {
                 snapshot = state.withUploads(List.copyOf(pending));
                 upTo = changes;
             }
-            archive.put(name, Json.write(snapshot));
-            archive.sync();
+            directory.put(name, Json.write(snapshot));
+            directory.sync();
             written = upTo;
         }
     }

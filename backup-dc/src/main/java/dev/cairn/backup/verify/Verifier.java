@@ -289,12 +289,11 @@ public final class Verifier {
         Path scratch = Files.createTempDirectory("cairn-restore-drill");
         try (EmbeddedStoreDir store = EmbeddedStoreDir.open(scratch.resolve("store"));
              StoreDestination dest = new StoreDestination(store.store(), "scratch store " + scratch, null)) {
-            // A drill's restore state must not outlive it: each drill is a fresh restore.
-            Restore restore = new Restore(target, backup.id(), dest, Set.of(), "", false, threads, log);
+            // The drill's restore state goes with its scratch directory: each drill is a fresh restore.
+            Restore restore = new Restore(target, backup.id(), dest, Set.of(), "", false, threads, log,
+                    scratch.resolve("restores"));
             try (Progress progress = Progress.onStderr("restore drill", backup.trailer().objects())) {
                 restore.run(progress);
-            } finally {
-                target.delete(restore.stateName());
             }
             compare(backup.id(), store);
         } finally {

@@ -112,7 +112,7 @@ class CassandraBackupRestoreTest {
 
         assertEquals(0, cli("restore", "--target", "dir:" + archive, "--into", "cassandra",
                 "--into-contact-points", LocalCassandraCluster.CONTACT_POINTS, "--into-datacenter", "serving",
-                "--into-keyspace", RESTORED));
+                "--into-keyspace", RESTORED, "--state-dir", dir.resolve("restore-state").toString()));
         CassandraSettings restoredSettings = LocalCassandraCluster.settings(RESTORED);
         try (CassandraObjectStore restored = CassandraObjectStore.open(restoredSettings)) {
             assertEquals(expected, contents(restored), "the Cassandra restore holds every object, equal by SHA-256");
@@ -134,7 +134,7 @@ class CassandraBackupRestoreTest {
         copyTree(archive.resolve("blobs"), other.resolve("blobs"));
         assertEquals(ExitCode.USAGE, cli("restore", "--target", "dir:" + other, "--into", "cassandra",
                 "--into-contact-points", LocalCassandraCluster.CONTACT_POINTS, "--into-datacenter", "serving",
-                "--into-keyspace", RESTORED));
+                "--into-keyspace", RESTORED, "--state-dir", dir.resolve("other-restore-state").toString()));
     }
 
     private static Map<String, String> contents(dev.cairn.store.ObjectStore store) throws Exception {

@@ -102,7 +102,7 @@ class CassandraRestoreThroughputBench {
                                  c.equals("read ahead"));
                          Progress progress = new Progress("restore", 0, new PrintStream(new ByteArrayOutputStream()), false)) {
                         Restore.Result r = new Restore(archive, id, into, Set.of(), "", false, Restore.DEFAULT_THREADS,
-                                new PrintStream(new ByteArrayOutputStream())).run(progress);
+                                new PrintStream(new ByteArrayOutputStream()), dir.resolve("restores-" + keyspace)).run(progress);
                         store.awaitSettled();
                         if (round >= 0) {
                             runs.get(c).add(new double[] {r.objects(), r.bytes(), r.seconds()});

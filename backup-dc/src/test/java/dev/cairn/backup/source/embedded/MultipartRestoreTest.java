@@ -94,7 +94,7 @@ class MultipartRestoreTest {
         }
         assertEquals(0, fixture.cli("restore", "--target", "dir:" + fixture.archive(), "--into", "cassandra",
                 "--into-contact-points", LocalCassandraCluster.CONTACT_POINTS, "--into-datacenter", "serving",
-                "--into-keyspace", KEYSPACE));
+                "--into-keyspace", KEYSPACE, "--state-dir", dir.resolve("restore-state").toString()));
         try (ServiceProcess restored = fixture.start("on-cassandra", RestoreFixture.MIN_PART,
                 "--cairn.store=cassandra", "--cairn.cassandra.contact-points=" + LocalCassandraCluster.CONTACT_POINTS,
                 "--cairn.cassandra.keyspace=" + KEYSPACE, "--cairn.cassandra.request-timeout=10s");

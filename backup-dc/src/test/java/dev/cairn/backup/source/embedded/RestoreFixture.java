@@ -97,16 +97,21 @@ final class RestoreFixture {
     List<String> restoreIntoS3(ServiceProcess into, String... more) {
         List<String> args = new ArrayList<>(List.of("restore", "--target", "dir:" + archive(), "--into", "s3",
                 "--into-endpoint", into.endpoint(), "--into-access-key-file", accessFile().toString(),
-                "--into-secret-key-file", secretFile().toString()));
+                "--into-secret-key-file", secretFile().toString(), "--state-dir", dir.resolve("restore-state").toString()));
         args.addAll(List.of(more));
         return args;
+    }
+
+    /** Where the restores of an archive's tests record their progress: beside the archive, so a restore resumes. */
+    static Path stateDir(Target archive) {
+        return ((dev.cairn.backup.target.DirectoryTarget) archive).root().resolveSibling("restore-state");
     }
 
     static Restore.Result restore(Target archive, String id, RestoreDestination into, Set<String> buckets,
                                   boolean allowNonEmpty, int threads) throws IOException, InterruptedException {
         try (Progress progress = new Progress("restore", 0, new PrintStream(new ByteArrayOutputStream()), false)) {
             return new Restore(archive, id, into, buckets, "", allowNonEmpty, threads,
-                    new PrintStream(new ByteArrayOutputStream())).run(progress);
+                    new PrintStream(new ByteArrayOutputStream()), stateDir(archive)).run(progress);
         }
     }
 

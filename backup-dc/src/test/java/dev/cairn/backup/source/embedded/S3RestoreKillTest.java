@@ -143,7 +143,7 @@ class S3RestoreKillTest {
      * and the key of each intent (an upload whose id is not recorded yet).
      */
     private Set<String> recorded() throws IOException {
-        Path restores = dir.resolve("archive").resolve("restores");
+        Path restores = dir.resolve("restore-state");
         if (!Files.isDirectory(restores)) {
             return Set.of();
         }
