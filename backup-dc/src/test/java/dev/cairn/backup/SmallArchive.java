@@ -16,6 +16,8 @@ import java.util.TreeMap;
  */
 final class SmallArchive implements AutoCloseable {
     static final int OBJECTS = 30;
+    /** 2021-03-04T05:06:07.089Z. */
+    static final long PHOTOS_CREATED = 1_614_834_367_089L;
 
     final Path dir;
     final EmbeddedStoreDir source;
@@ -31,8 +33,9 @@ final class SmallArchive implements AutoCloseable {
         EmbeddedStoreDir source = EmbeddedStoreDir.open(dir.resolve("source"));
         try {
             ObjectStore store = source.store();
-            store.createBucket("photos", BucketAcl.PUBLIC_READ);
-            store.createBucket("docs", BucketAcl.PRIVATE);
+            // Created long before the backup, as a restore must show them.
+            store.createBucket("photos", BucketAcl.PUBLIC_READ, PHOTOS_CREATED);
+            store.createBucket("docs", BucketAcl.PRIVATE, PHOTOS_CREATED + 86_400_000L);
             for (int i = 0; i < OBJECTS; i++) {
                 Seed.put(store, i % 3 == 0 ? "docs" : "photos", "k" + i, Seed.bytes(100 + i * 37, i), Seed.attributes(i));
             }

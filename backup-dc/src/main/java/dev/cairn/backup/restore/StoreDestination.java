@@ -68,7 +68,7 @@ public final class StoreDestination implements RestoreDestination {
         BucketInfo existing = store.bucket(bucket.name());
         if (existing == null) {
             try {
-                store.createBucket(bucket.name(), bucket.acl());
+                store.createBucket(bucket.name(), bucket.acl(), bucket.createdMillis());
             } catch (StoreException e) {
                 if (e.reason() != StoreException.Reason.BUCKET_EXISTS) {
                     throw e;

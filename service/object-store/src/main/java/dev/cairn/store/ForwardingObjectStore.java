@@ -32,6 +32,11 @@ abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public BucketInfo createBucket(String bucket, BucketAcl acl, long createdMillis) throws IOException {
+        return delegate.createBucket(bucket, acl, createdMillis);
+    }
+
+    @Override
     public BucketInfo bucket(String bucket) throws IOException {
         return delegate.bucket(bucket);
     }

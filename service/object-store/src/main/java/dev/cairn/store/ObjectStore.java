@@ -26,7 +26,15 @@ import java.util.List;
 public interface ObjectStore extends AutoCloseable {
 
     /** Creates a bucket; BUCKET_EXISTS if it exists. */
-    BucketInfo createBucket(String bucket, BucketAcl acl) throws IOException;
+    default BucketInfo createBucket(String bucket, BucketAcl acl) throws IOException {
+        return createBucket(bucket, acl, System.currentTimeMillis());
+    }
+
+    /**
+     * Creates a bucket recorded as created at {@code createdMillis} (epoch millis), not now: a
+     * restore gives a bucket back its original creation date. BUCKET_EXISTS if it exists.
+     */
+    BucketInfo createBucket(String bucket, BucketAcl acl, long createdMillis) throws IOException;
 
     /** The bucket, or null when absent. */
     BucketInfo bucket(String bucket) throws IOException;

@@ -32,11 +32,11 @@ public final class InMemoryObjectStore implements ObjectStore {
     private long physicalBytes;
 
     @Override
-    public synchronized BucketInfo createBucket(String bucket, BucketAcl acl) throws StoreException {
+    public synchronized BucketInfo createBucket(String bucket, BucketAcl acl, long createdMillis) throws StoreException {
         if (buckets.containsKey(bucket)) {
             throw new StoreException(StoreException.Reason.BUCKET_EXISTS, bucket);
         }
-        BucketInfo info = new BucketInfo(bucket, System.currentTimeMillis(), acl);
+        BucketInfo info = new BucketInfo(bucket, createdMillis, acl);
         buckets.put(bucket, info);
         objects.put(bucket, new TreeMap<>(Utf8Order.COMPARATOR));
         return info;

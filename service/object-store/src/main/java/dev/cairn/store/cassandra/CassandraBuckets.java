@@ -48,9 +48,9 @@ final class CassandraBuckets {
         this.ttlNanos = ttl.toNanos();
     }
 
-    BucketInfo create(String bucket, BucketAcl acl) throws StoreException {
+    BucketInfo create(String bucket, BucketAcl acl, long createdMillis) throws StoreException {
         cache.remove(bucket);
-        BucketInfo info = new BucketInfo(bucket, System.currentTimeMillis(), acl);
+        BucketInfo info = new BucketInfo(bucket, createdMillis, acl);
         ResultSet rs = t.session.execute(t.write(t.q.insertBucket.bind(bucket, info.createdMillis(), acl.code())));
         if (!rs.wasApplied()) {
             throw new StoreException(StoreException.Reason.BUCKET_EXISTS, bucket);

@@ -129,8 +129,8 @@ public final class CassandraObjectStore implements ObjectStore {
     // ---- buckets
 
     @Override
-    public BucketInfo createBucket(String bucket, BucketAcl acl) throws IOException {
-        return CassandraTables.guard(() -> buckets.create(bucket, acl));
+    public BucketInfo createBucket(String bucket, BucketAcl acl, long createdMillis) throws IOException {
+        return CassandraTables.guard(() -> buckets.create(bucket, acl, createdMillis));
     }
 
     @Override

@@ -48,14 +48,14 @@ final class EmbeddedBuckets {
         }
     }
 
-    BucketInfo create(String bucket, BucketAcl acl) throws IOException {
+    BucketInfo create(String bucket, BucketAcl acl, long createdMillis) throws IOException {
         ReadWriteLock lock = lock(bucket);
         lock.writeLock().lock();
         try {
             if (cache.containsKey(bucket)) {
                 throw new StoreException(StoreException.Reason.BUCKET_EXISTS, bucket);
             }
-            BucketInfo info = new BucketInfo(bucket, System.currentTimeMillis(), acl);
+            BucketInfo info = new BucketInfo(bucket, createdMillis, acl);
             t.buckets.put(bytes(bucket), EmbeddedRows.encodeBucket(info));
             cache.put(bucket, info);
             return info;

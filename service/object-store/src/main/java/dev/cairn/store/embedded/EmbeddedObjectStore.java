@@ -121,8 +121,8 @@ public final class EmbeddedObjectStore implements ObjectStore {
     // ---- buckets
 
     @Override
-    public BucketInfo createBucket(String bucket, BucketAcl acl) throws IOException {
-        return buckets.create(bucket, acl);
+    public BucketInfo createBucket(String bucket, BucketAcl acl, long createdMillis) throws IOException {
+        return buckets.create(bucket, acl, createdMillis);
     }
 
     @Override
