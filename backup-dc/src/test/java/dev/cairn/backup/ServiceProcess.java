@@ -52,11 +52,28 @@ public final class ServiceProcess implements AutoCloseable {
             throws IOException, InterruptedException {
         List<String> options = new ArrayList<>(List.of("--cairn.engine.memtable-size=4MB"));
         options.addAll(List.of(extra));
-        return launch(dataDir, dataDir.resolveSibling(dataDir.getFileName() + ".log"), access, secret, options);
+        return launch(dataDir, dataDir.resolveSibling(dataDir.getFileName() + ".log"), access, secret, options, false);
+    }
+
+    /**
+     * A service started as {@code CAIRN_DATA_DIR=dataDir bin/cairn serve} starts it: the jar with
+     * the data directory in the environment, nothing created in it beforehand; otherwise as
+     * {@link #start(Path, String, String, String...)}.
+     */
+    public static ServiceProcess serve(Path dataDir, String access, String secret, String... extra)
+            throws IOException, InterruptedException {
+        List<String> options = new ArrayList<>(List.of("--cairn.engine.memtable-size=4MB"));
+        options.addAll(List.of(extra));
+        return launch(dataDir, dataDir.resolveSibling(dataDir.getFileName() + ".log"), access, secret, options, true);
     }
 
     private static ServiceProcess launch(Path data, Path log, String access, String secret, List<String> options)
             throws IOException, InterruptedException {
+        return launch(data, log, access, secret, options, false);
+    }
+
+    private static ServiceProcess launch(Path data, Path log, String access, String secret, List<String> options,
+                                         boolean dataDirInEnvironment) throws IOException, InterruptedException {
         Path jar = repositoryRoot().resolve("service/target/cairn-service.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: build it with ./mvnw -o -q -B -DskipTests package -pl service -am");
@@ -65,13 +82,22 @@ public final class ServiceProcess implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        Files.createDirectories(data);
+        if (!dataDirInEnvironment) {
+            Files.createDirectories(data);
+        }
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-jar", jar.toString(), "--server.port=" + port, "--server.address=127.0.0.1",
-                "--cairn.data-dir=" + data, "--cairn.auth.access-key=" + access, "--cairn.auth.secret-key=" + secret,
+                "--cairn.auth.access-key=" + access, "--cairn.auth.secret-key=" + secret,
                 "--logging.level.dev.cairn.service.access=WARN"));
+        if (!dataDirInEnvironment) {
+            cmd.add("--cairn.data-dir=" + data);
+        }
         cmd.addAll(options);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        if (dataDirInEnvironment) {
+            builder.environment().put("CAIRN_DATA_DIR", data.toString());
+        }
+        Process p = builder.start();
         ServiceProcess service = new ServiceProcess(p, port, log);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
         while (System.nanoTime() < deadline) {

@@ -51,7 +51,8 @@ class VersionedBackupTest {
     }
 
     private int cli(String... args) {
-        SourceFactory factory = options -> CheckpointReader.open(sourceDir().resolve(EmbeddedStoreDir.ENGINE_DIR), true, 0, false, "test checkpoint");
+        SourceFactory factory = options -> CheckpointReader.open(sourceDir().resolve(EmbeddedStoreDir.ENGINE_DIR), true, 0,
+                false, "test checkpoint");
         return Main.commandLine(factory).execute(args);
     }
 

@@ -8,6 +8,8 @@ public final class ExitCode {
     public static final int USAGE = 2;
     /** Another run or prune holds the archive's lock. */
     public static final int LOCKED = 3;
+    /** A restore with --skip-damaged left out objects whose content is damaged in the archive. */
+    public static final int DAMAGED = 4;
 
     private ExitCode() {
     }

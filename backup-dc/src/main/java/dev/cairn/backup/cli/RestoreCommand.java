@@ -4,6 +4,7 @@ import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.report.Progress;
 import dev.cairn.backup.restore.Restore;
 import dev.cairn.backup.restore.RestoreDestination;
+import dev.cairn.backup.restore.SkippedObject;
 import dev.cairn.backup.target.Target;
 import dev.cairn.backup.target.TargetOptions;
 import java.nio.file.Path;
@@ -45,6 +46,11 @@ public final class RestoreCommand implements Callable<Integer> {
             + " for --into embedded:DIR, else ~/.cairn/restores); never the archive, which a restore only reads")
     Path stateDir;
 
+    @Option(names = "--skip-damaged", description = "restore every object whose content can be read, list those whose"
+            + " blob is missing or damaged in the archive, and exit with " + ExitCode.DAMAGED + " (default: the first such"
+            + " object stops the restore)")
+    boolean skipDamaged;
+
     @Override
     public Integer call() throws Exception {
         try (Target archive = target.open()) {
@@ -52,17 +58,25 @@ public final class RestoreCommand implements Callable<Integer> {
             try (RestoreDestination dest = destination.open();
                  Progress progress = Progress.onStderr("restore", backup.trailer().objects())) {
                 System.err.println("restoring backup " + backup.id() + " from " + archive.describe() + " into " + dest.describe());
-                Restore.Result r = new Restore(archive, backup.id(), dest, new HashSet<>(buckets), prefix, allowNonEmpty,
-                        threads, System.err, stateDir != null ? stateDir : destination.defaultStateDir()).run(progress);
+                Restore restore = new Restore(archive, backup.id(), dest, new HashSet<>(buckets), prefix, allowNonEmpty,
+                        threads, System.err, stateDir != null ? stateDir : destination.defaultStateDir());
+                Restore.Result r = (skipDamaged ? restore.skipDamaged() : restore).run(progress);
                 for (String warning : dest.warnings()) {
                     System.err.println("warning: " + warning);
                 }
                 if (!r.alreadyDone()) {
-                    System.err.printf("restore complete: %,d objects, %s in %.1f s (%.1f MB/s)%n", r.objects(),
+                    System.err.printf("restore complete: %,d objects, %s in %.1f s (%.1f MB/s)%n", r.objects() - r.skipped().size(),
                             Progress.human(r.bytes()), r.seconds(), r.seconds() > 0 ? r.bytes() / r.seconds() / 1e6 : 0);
+                }
+                if (!r.skipped().isEmpty()) {
+                    System.err.println("skipped " + r.skipped().size() + " object(s) whose content is damaged in the archive:");
+                    for (SkippedObject s : r.skipped()) {
+                        System.err.println("  " + s);
+                    }
+                    return ExitCode.DAMAGED;
                 }
             }
         }
-        return 0;
+        return ExitCode.OK;
     }
 }

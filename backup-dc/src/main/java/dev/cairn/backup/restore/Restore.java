@@ -49,8 +49,12 @@ public final class Restore {
      */
     public static final int DEFAULT_THREADS = 16;
 
-    /** What a restore did. */
-    public record Result(long objects, long bytes, boolean resumed, boolean alreadyDone, double seconds) {
+    /**
+     * What a restore did. {@code objects} and {@code bytes} count what it went through, the
+     * {@code skipped} objects included (their content damaged in the archive, {@link #skipDamaged}).
+     */
+    public record Result(long objects, long bytes, boolean resumed, boolean alreadyDone, double seconds,
+                         List<SkippedObject> skipped) {
     }
 
     /**
@@ -88,6 +92,9 @@ public final class Restore {
     private final int threads;
     private final PrintStream log;
     private RestoreStateFile stateFile;
+    private final DamagedBlobs damaged = new DamagedBlobs();
+    private boolean skipDamaged;
+    private SkippedObjects skipped;
 
     /**
      * @param buckets  only these buckets; empty for all
@@ -109,6 +116,16 @@ public final class Restore {
 
     private String filter() {
         return "buckets=" + new java.util.TreeSet<>(buckets) + " prefix=" + prefix;
+    }
+
+    /**
+     * Restores every object whose content can be read and leaves out, listed in the result, those
+     * whose blob is missing from the archive or other than its hash names; without it the first
+     * such object stops the restore.
+     */
+    public Restore skipDamaged() {
+        this.skipDamaged = true;
+        return this;
     }
 
     /** This restore's state file. */
@@ -142,10 +159,12 @@ public final class Restore {
             savedWhere = ArchiveLayout.RESTORES + stateName + " in " + archive.describe();
         }
         State state = saved == null ? null : Json.read(saved, State.class, savedWhere);
+        skipped = new SkippedObjects(stateDirectory.root().resolve(stateName.replaceFirst("\\.json$", "") + "-skipped.jsonl"));
+        skipped.load(state == null);
         if (state != null && state.finished()) {
             log.println("restore of " + backupId + " into " + destination.describe() + " was completed before ("
                     + state.objects() + " objects); delete " + savedWhere + " to restore again");
-            return new Result(state.objects(), state.bytes(), true, true, 0);
+            return new Result(state.objects(), state.bytes(), true, true, 0, skipped.all());
         }
         Set<String> withNull = checkManifest(manifestName);
         int passes = destination.replaysVersions() && !withNull.isEmpty() ? ReplayPasses.COUNT : 1;
@@ -202,7 +221,7 @@ public final class Restore {
                         state.objects(), state.bytes(), last, last ? pass : pass + 1);
                 stateFile.save(state);
             }
-            return new Result(state.objects(), state.bytes(), resumed, false, (System.nanoTime() - t0) / 1e9);
+            return new Result(state.objects(), state.bytes(), resumed, false, (System.nanoTime() - t0) / 1e9, skipped.all());
         } finally {
             pool.shutdownNow();
         }
@@ -296,7 +315,8 @@ public final class Restore {
             batchObjects++;
             batchBytes += row.size();
             batch.add(pool.submit(() -> {
-                destination.put(row, row.hasContent() ? new BlobContent(archive, locations, row.info()) : null);
+                writeSkippingDamage(List.of(row), (rows, again) ->
+                        destination.put(row, row.hasContent() ? new BlobContent(archive, locations, row.info(), damaged) : null));
                 progress.objects.incrementAndGet();
                 progress.bytes.addAndGet(row.size());
                 return null;
@@ -362,23 +382,64 @@ public final class Restore {
                                 boolean interrupted, Progress progress) {
         List<BackupRow> newestFirst = slice.rows();
         return pool.submit(() -> {
-            List<dev.cairn.store.ContentSource> contents = new ArrayList<>();
-            for (BackupRow r : newestFirst) {
-                contents.add(r.hasContent() ? new BlobContent(archive, locations, r.info()) : null);
-            }
-            if (!destination.replaysVersions()) {
-                destination.putVersions(newestFirst, contents);
-            } else if (!slice.onTop()) {
-                destination.replay(newestFirst, contents, interrupted);
-            } else {
-                destination.replayOnTop(newestFirst, contents, slice.below(), interrupted);
-            }
+            writeSkippingDamage(newestFirst, (rows, again) -> {
+                List<dev.cairn.store.ContentSource> contents = new ArrayList<>();
+                for (BackupRow r : rows) {
+                    contents.add(r.hasContent() ? new BlobContent(archive, locations, r.info(), damaged) : null);
+                }
+                if (!destination.replaysVersions()) {
+                    destination.putVersions(rows, contents);
+                } else if (!slice.onTop()) {
+                    destination.replay(rows, contents, interrupted || again);
+                } else {
+                    destination.replayOnTop(rows, contents, slice.below(), interrupted || again);
+                }
+            });
             for (BackupRow r : newestFirst) {
                 progress.objects.incrementAndGet();
                 progress.bytes.addAndGet(r.size());
             }
             return null;
         });
+    }
+
+    /** Writes rows of one key; {@code again}: a write of the same key failed before, and may have left part of it. */
+    @FunctionalInterface
+    private interface KeyWrite {
+        void write(List<BackupRow> rows, boolean again) throws IOException;
+    }
+
+    /**
+     * Writes rows of one key. When the write fails on rows whose blob is damaged, with
+     * {@link #skipDamaged} those rows are recorded as skipped and the others written again (in
+     * their place, or replayed after clearing what the failed write left); without it the restore
+     * fails, saying how to restore the rest.
+     */
+    private void writeSkippingDamage(List<BackupRow> rows, KeyWrite write) throws IOException {
+        List<BackupRow> left = rows;
+        boolean again = false;
+        while (!left.isEmpty()) {
+            try {
+                write.write(left, again);
+                return;
+            } catch (IOException | RuntimeException e) {
+                List<BackupRow> hit = left.stream()
+                        .filter(r -> r.hasContent() && damaged.reason(r.info().sha256()) != null).toList();
+                if (hit.isEmpty()) {
+                    throw e;
+                }
+                if (!skipDamaged) {
+                    throw new IOException((e.getMessage() == null ? e.toString() : e.getMessage()) + " (--skip-damaged restores every other object and lists"
+                            + " those left out)", e);
+                }
+                for (BackupRow r : hit) {
+                    skipped.add(new SkippedObject(r.bucket(), r.key(), r.isVersion() ? r.version().version().versionId() : null,
+                            damaged.reason(r.info().sha256())));
+                }
+                left = left.stream().filter(r -> !hit.contains(r)).toList();
+                again = true;
+            }
+        }
     }
 
     /**

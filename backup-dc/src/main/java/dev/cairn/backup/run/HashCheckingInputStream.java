@@ -53,7 +53,7 @@ public final class HashCheckingInputStream extends FilterInputStream {
             return -1;
         }
         if (count + n > expectedSize) {
-            throw new SourceReadException(what + ": expected " + expectedSize + " bytes, read more");
+            throw new dev.cairn.backup.target.ContentMismatchException(what + ": expected " + expectedSize + " bytes, read more");
         }
         digest.update(b, off, n);
         count += n;
@@ -74,11 +74,11 @@ public final class HashCheckingInputStream extends FilterInputStream {
         }
         checked = true;
         if (count != expectedSize) {
-            throw new SourceReadException(what + ": expected " + expectedSize + " bytes, read " + count);
+            throw new dev.cairn.backup.target.ContentMismatchException(what + ": expected " + expectedSize + " bytes, read " + count);
         }
         String actual = Hex.encode(digest.digest());
         if (!actual.equals(expectedSha256)) {
-            throw new SourceReadException(what + ": content hashes to " + actual + ", expected " + expectedSha256);
+            throw new dev.cairn.backup.target.ContentMismatchException(what + ": content hashes to " + actual + ", expected " + expectedSha256);
         }
     }
 
