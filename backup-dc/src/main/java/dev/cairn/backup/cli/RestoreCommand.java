@@ -65,11 +65,13 @@ public final class RestoreCommand implements Callable<Integer> {
                     System.err.println("warning: " + warning);
                 }
                 if (!r.alreadyDone()) {
-                    System.err.printf("restore complete: %,d objects, %s in %.1f s (%.1f MB/s)%n", r.objects() - r.skipped().size(),
-                            Progress.human(r.bytes()), r.seconds(), r.seconds() > 0 ? r.bytes() / r.seconds() / 1e6 : 0);
+                    System.err.printf("restore complete: %,d objects, %s in %.1f s (%.1f MB/s)%n",
+                            r.objects() - r.skipped().size(), Progress.human(r.bytes()), r.seconds(),
+                            r.seconds() > 0 ? r.bytes() / r.seconds() / 1e6 : 0);
                 }
                 if (!r.skipped().isEmpty()) {
-                    System.err.println("skipped " + r.skipped().size() + " object(s) whose content is damaged in the archive:");
+                    System.err.println("skipped " + r.skipped().size()
+                            + " object(s) whose content is damaged in the archive:");
                     for (SkippedObject s : r.skipped()) {
                         System.err.println("  " + s);
                     }

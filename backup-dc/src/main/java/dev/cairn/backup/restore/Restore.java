@@ -133,7 +133,7 @@ public final class Restore {
         return stateDirectory.root().resolve(stateName());
     }
 
-    /** The name of this restore's state file in its state directory (an older job's, under the archive's {@code restores/}). */
+    /** The name of this restore's state file in its state directory (an older job's: in the archive's {@code restores/}). */
     private String stateName() {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
@@ -159,7 +159,8 @@ public final class Restore {
             savedWhere = ArchiveLayout.RESTORES + stateName + " in " + archive.describe();
         }
         State state = saved == null ? null : Json.read(saved, State.class, savedWhere);
-        skipped = new SkippedObjects(stateDirectory.root().resolve(stateName.replaceFirst("\\.json$", "") + "-skipped.jsonl"));
+        String skippedName = stateName.replaceFirst("\\.json$", "") + "-skipped.jsonl";
+        skipped = new SkippedObjects(stateDirectory.root().resolve(skippedName));
         skipped.load(state == null);
         if (state != null && state.finished()) {
             log.println("restore of " + backupId + " into " + destination.describe() + " was completed before ("
@@ -315,8 +316,8 @@ public final class Restore {
             batchObjects++;
             batchBytes += row.size();
             batch.add(pool.submit(() -> {
-                writeSkippingDamage(List.of(row), (rows, again) ->
-                        destination.put(row, row.hasContent() ? new BlobContent(archive, locations, row.info(), damaged) : null));
+                writeSkippingDamage(List.of(row), (rows, again) -> destination.put(row,
+                        row.hasContent() ? new BlobContent(archive, locations, row.info(), damaged) : null));
                 progress.objects.incrementAndGet();
                 progress.bytes.addAndGet(row.size());
                 return null;
@@ -429,12 +430,12 @@ public final class Restore {
                     throw e;
                 }
                 if (!skipDamaged) {
-                    throw new IOException((e.getMessage() == null ? e.toString() : e.getMessage()) + " (--skip-damaged restores every other object and lists"
-                            + " those left out)", e);
+                    String why = e.getMessage() == null ? e.toString() : e.getMessage();
+                    throw new IOException(why + " (--skip-damaged restores every other object and lists those left out)", e);
                 }
                 for (BackupRow r : hit) {
-                    skipped.add(new SkippedObject(r.bucket(), r.key(), r.isVersion() ? r.version().version().versionId() : null,
-                            damaged.reason(r.info().sha256())));
+                    String versionId = r.isVersion() ? r.version().version().versionId() : null;
+                    skipped.add(new SkippedObject(r.bucket(), r.key(), versionId, damaged.reason(r.info().sha256())));
                 }
                 left = left.stream().filter(r -> !hit.contains(r)).toList();
                 again = true;

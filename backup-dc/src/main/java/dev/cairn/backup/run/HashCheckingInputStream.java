@@ -1,5 +1,6 @@
 package dev.cairn.backup.run;
 
+import dev.cairn.backup.target.ContentMismatchException;
 import dev.cairn.backup.target.SourceReadException;
 import dev.cairn.store.Hex;
 import java.io.FilterInputStream;
@@ -53,7 +54,7 @@ public final class HashCheckingInputStream extends FilterInputStream {
             return -1;
         }
         if (count + n > expectedSize) {
-            throw new dev.cairn.backup.target.ContentMismatchException(what + ": expected " + expectedSize + " bytes, read more");
+            throw new ContentMismatchException(what + ": expected " + expectedSize + " bytes, read more");
         }
         digest.update(b, off, n);
         count += n;
@@ -74,11 +75,12 @@ public final class HashCheckingInputStream extends FilterInputStream {
         }
         checked = true;
         if (count != expectedSize) {
-            throw new dev.cairn.backup.target.ContentMismatchException(what + ": expected " + expectedSize + " bytes, read " + count);
+            throw new ContentMismatchException(what + ": expected " + expectedSize + " bytes, read " + count);
         }
         String actual = Hex.encode(digest.digest());
         if (!actual.equals(expectedSha256)) {
-            throw new dev.cairn.backup.target.ContentMismatchException(what + ": content hashes to " + actual + ", expected " + expectedSha256);
+            throw new ContentMismatchException(what + ": content hashes to " + actual + ", expected "
+                    + expectedSha256);
         }
     }
 
