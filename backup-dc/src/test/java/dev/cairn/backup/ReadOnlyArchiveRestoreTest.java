@@ -3,8 +3,10 @@ package dev.cairn.backup;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.cairn.backup.archive.Catalog;
+import dev.cairn.backup.cli.ExitCode;
 import dev.cairn.backup.report.Progress;
 import dev.cairn.backup.restore.Restore;
 import dev.cairn.backup.restore.StoreDestination;
@@ -16,13 +18,17 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A restore only reads the archive: its progress is recorded beside the destination. */
+/**
+ * A restore only reads the archive: its progress is recorded beside the destination, and a
+ * directory archive is opened without being created or required to be writable.
+ */
 class ReadOnlyArchiveRestoreTest {
     @TempDir
     Path dir;
@@ -45,6 +51,44 @@ class ReadOnlyArchiveRestoreTest {
             }
         }
         return out;
+    }
+
+    private static void setWritable(Path root, boolean writable) throws IOException {
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : all.toList()) {
+                boolean dir = Files.isDirectory(p);
+                Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(
+                        (writable ? "rw" : "r-") + (dir ? "x" : "-") + "r-" + (dir ? "x" : "-") + "---"));
+            }
+        }
+    }
+
+    @Test
+    void aWriteProtectedDirectoryArchiveIsRestoredByTheCommand() throws Exception {
+        try (SmallArchive small = SmallArchive.backedUp(dir)) {
+            setWritable(small.archive(), false);
+            try {
+                // root ignores file modes: there the archive is still writable and this says nothing
+                assumeFalse(Files.isWritable(small.archive()), "running as a user who ignores file permissions");
+                Path data = dir.resolve("data");
+                assertEquals(0, small.cli("restore", "--target", small.target(), "--into", "embedded:" + data));
+                try (EmbeddedStoreDir restored = EmbeddedStoreDir.open(data)) {
+                    assertEquals(small.snapshot, StoreFixture.snapshot(restored.store()));
+                }
+            } finally {
+                setWritable(small.archive(), true);
+            }
+        }
+    }
+
+    @Test
+    void aMissingArchiveDirectoryIsNamedAndNotCreated() throws Exception {
+        try (SmallArchive small = SmallArchive.backedUp(dir)) {
+            Path missing = dir.resolve("no-such-archive");
+            assertEquals(ExitCode.FAILED, small.cli("restore", "--target", "dir:" + missing, "--into",
+                    "embedded:" + dir.resolve("data")));
+            assertFalse(Files.exists(missing), "a restore creates no archive");
+        }
     }
 
     @Test

@@ -53,7 +53,7 @@ public final class RestoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try (Target archive = target.open()) {
+        try (Target archive = target.openForReading()) {
             Catalog.Backup backup = Catalog.find(archive, backupId);
             try (RestoreDestination dest = destination.open();
                  Progress progress = Progress.onStderr("restore", backup.trailer().objects())) {

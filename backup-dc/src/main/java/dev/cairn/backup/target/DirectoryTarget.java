@@ -42,8 +42,26 @@ public final class DirectoryTarget implements Target {
     private List<Path> pendingFiles = new ArrayList<>();
     private Set<Path> pendingDirs = new HashSet<>();
 
+    /**
+     * An archive only read from (a restore): the directory must exist and need not be writable, as
+     * one on a write-protected disk or shared read-only is not.
+     */
+    public static DirectoryTarget forReading(Path root) throws IOException {
+        return new DirectoryTarget(root, true);
+    }
+
     public DirectoryTarget(Path root) throws IOException {
+        this(root, false);
+    }
+
+    private DirectoryTarget(Path root, boolean readOnly) throws IOException {
         this.root = root.toAbsolutePath().normalize();
+        if (readOnly) {
+            if (!Files.isDirectory(this.root)) {
+                throw new IOException(describe() + ": no such directory");
+            }
+            return;
+        }
         try {
             Files.createDirectories(this.root);
         } catch (IOException e) {

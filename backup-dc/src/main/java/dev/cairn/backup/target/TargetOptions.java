@@ -26,6 +26,11 @@ public final class TargetOptions {
     public String region = DEFAULT_REGION;
 
     public Target open() throws java.io.IOException {
-        return Targets.open(this);
+        return Targets.open(this, false);
+    }
+
+    /** The target, to be read only: a directory is neither created nor required to be writable. */
+    public Target openForReading() throws java.io.IOException {
+        return Targets.open(this, true);
     }
 }

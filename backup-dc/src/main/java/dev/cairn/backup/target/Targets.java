@@ -8,10 +8,12 @@ public final class Targets {
     private Targets() {
     }
 
-    public static Target open(TargetOptions o) throws IOException {
+    /** {@code forReading}: a directory is neither created nor required to be writable. */
+    public static Target open(TargetOptions o, boolean forReading) throws IOException {
         String t = o.target;
         if (t.startsWith("dir:")) {
-            return new DirectoryTarget(Path.of(t.substring("dir:".length())));
+            Path root = Path.of(t.substring("dir:".length()));
+            return forReading ? DirectoryTarget.forReading(root) : new DirectoryTarget(root);
         }
         if (t.startsWith("s3://")) {
             String rest = t.substring("s3://".length());
