@@ -92,6 +92,22 @@ class ReadOnlyArchiveRestoreTest {
     }
 
     @Test
+    void progressAnOlderJobRecordedInTheArchiveIsStillFound() throws Exception {
+        try (SmallArchive small = SmallArchive.backedUp(dir)) {
+            Path data = dir.resolve("data");
+            assertFalse(restore(new DirectoryTarget(small.archive()), data).alreadyDone());
+            Path state;
+            try (Stream<Path> states = Files.list(data.resolve("restores"))) {
+                state = states.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
+            }
+            // Where older jobs kept it, as they named it.
+            Files.createDirectories(small.archive().resolve("restores"));
+            Files.move(state, small.archive().resolve("restores").resolve(state.getFileName()));
+            assertTrue(restore(new ReadOnlyTarget(new DirectoryTarget(small.archive())), data).alreadyDone());
+        }
+    }
+
+    @Test
     void anArchiveThatRefusesWritesIsRestoredAndTheProgressStaysBesideTheDestination() throws Exception {
         try (SmallArchive small = SmallArchive.backedUp(dir)) {
             TreeMap<String, Long> archiveBefore = files(small.archive());
