@@ -168,8 +168,15 @@ message names the values to change.
   {{- $max := toString $v.pdb.maxUnavailable -}}
   {{- if and (ne $min "") (ne $max "") -}}
     {{- $errors = append $errors "pdb: set pdb.minAvailable or pdb.maxUnavailable, not both" -}}
-  {{- else if and (eq $min "") (eq $max "") -}}
-    {{- $errors = append $errors "pdb.enabled needs pdb.minAvailable or pdb.maxUnavailable" -}}
+  {{- end -}}
+{{- end -}}
+{{- if and $v.backup.enabled (eq $v.mode "embedded") -}}
+  {{- /* The backup job's pod mounts the service pod's claims (docs/helm.md, "Backups"). */ -}}
+  {{- range $tier := list "fast" "capacity" -}}
+    {{- $claim := get $v.embedded.persistence $tier -}}
+    {{- if and (or (eq $tier "fast") $claim.enabled) (has "ReadWriteOncePod" $claim.accessModes) -}}
+      {{- $errors = append $errors (printf "backup.enabled in mode embedded mounts the service's %s claim in the backup job's pod, but embedded.persistence.%s.accessModes ReadWriteOncePod lets only one pod use it: the backup pod would stay Pending. Use ReadWriteOnce, or turn backup.enabled off" $tier $tier) -}}
+    {{- end -}}
   {{- end -}}
 {{- end -}}
 {{- if $v.backup.enabled -}}
