@@ -76,6 +76,12 @@ annotations:
 {{- define "cairn.credentialsFilePath" -}}/etc/cairn/credentials/credentials.properties{{- end -}}
 {{- define "cairn.keysDir" -}}/etc/cairn/keys{{- end -}}
 {{- define "cairn.tlsDir" -}}/etc/cairn/tls{{- end -}}
+{{- define "cairn.serviceCaDir" -}}/etc/cairn/service-ca{{- end -}}
+
+{{/* The S3 endpoint inside the cluster, as the backup job calls it; the certificate must name its host. */}}
+{{- define "cairn.serviceUrl" -}}
+{{- printf "%s://%s.%s.svc:%v" (ternary "https" "http" (not (empty .Values.tls.existingSecret))) (include "cairn.fullname" .) .Release.Namespace .Values.service.port -}}
+{{- end -}}
 
 {{/* The port the probes and the ServiceMonitor reach the actuator on, by name. */}}
 {{- define "cairn.actuatorPort" -}}
