@@ -114,6 +114,19 @@ annotations:
 {{- if .Values.cassandra.auth.existingSecret }}{{ .Values.cassandra.auth.existingSecretKeys.password }}{{ else }}password{{ end -}}
 {{- end -}}
 
+{{/*
+Sets key in the dict to value unless the value is left empty ("", nil, [] or {}): an empty value in
+values.yaml leaves the setting to the service's own default, written once in the service.
+Arguments: (list dict key value).
+*/}}
+{{- define "cairn.putIfSet" -}}
+{{- $value := index . 2 -}}
+{{- $unset := or (kindIs "invalid" $value) (and (kindIs "string" $value) (eq $value "")) (and (or (kindIs "slice" $value) (kindIs "map" $value)) (empty $value)) -}}
+{{- if not $unset -}}
+{{- $_ := set (index . 0) (index . 1) $value -}}
+{{- end -}}
+{{- end -}}
+
 {{/* Ports named in host:port lists, as a sorted, de-duplicated list of numbers. */}}
 {{- define "cairn.portsOf" -}}
 {{- $ports := list -}}
