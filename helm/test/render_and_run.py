@@ -1,16 +1,20 @@
-"""Starts the real service jar with exactly what the chart renders for mode embedded (the
-ConfigMap's file, the container's environment and arguments, the image's entrypoint, working
-directory and environment), paths moved below a temporary directory and the port to one the
-service binds itself (port 0, read from its startup line), then drives it with boto3. This proves the chart's settings are the service's.
+"""The chart as rendered, run: for each values file of helm/cairn/ci/, its combination of mode, TLS
+and backup is rendered; in mode embedded the StatefulSet's pod runs the real service jar the way
+the pod would (pod.py, sandbox.py: the container's user and fsGroup, a read-only root with only the
+rendered volumes writable, the memory limit as the JVM's, the entrypoint, arguments and environment
+exactly as rendered, in a network namespace of its own, so the rendered port is bound as is on a
+loopback no other process shares) and is driven with boto3; with backups on, the CronJob's
+container then runs its command against that service, as rendered, with the CA it is given.
+Mode cassandra needs a Cassandra cluster and is only rendered here (the unit suites pin it).
 
-Only two arguments are added, both to read back the settings: the actuator's configprops
-endpoint, which lists every bound cairn.* setting with the file or variable it came from.
+Two arguments are added to the service's, both to read back the settings: the actuator's
+configprops endpoint, which lists every bound cairn.* setting with the file or variable it came from.
 """
 import base64
 import json
 import os
-import re
 import shutil
+import ssl
 import subprocess
 import tempfile
 import time
@@ -22,164 +26,133 @@ import yaml
 from botocore.config import Config
 
 import dockerfile
-from chart import find, secret_value
+import pod
+import sandbox
+from chart import find
+from settings import check_defaults_written_once, check_settings_bound, chart_defaults
 
 READ_BACK_ARGS = ["--management.endpoints.web.exposure.include=health,info,metrics,prometheus,configprops",
                   "--management.endpoint.configprops.show-values=ALWAYS"]
+NAMESPACE = "cairn-test"
+COMBINATIONS = [(mode, tls, backup) for mode in ("embedded", "cassandra") for tls in (False, True)
+                for backup in (False, True)]
 
 
-# The service's startup line, printed once it listens: it binds port 0 and tells the port it got (a
-# port picked free here could be taken by another process before the service binds it).
-SERVING = re.compile(r"Cairn is serving S3 at https?://[^\s:]+:(\d+)")
+def describe(combination):
+    mode, tls, backup = combination
+    return f"mode {mode}, TLS {'on' if tls else 'off'}, backup {'on' if backup else 'off'}"
 
 
-def http_get(url, timeout=60, auth=None):
-    """GET, with HTTP Basic credentials (access key, secret) when given: the actuator beyond health needs them."""
-    request = urllib.request.Request(url)
-    if auth is not None:
-        token = base64.b64encode(f"{auth[0]}:{auth[1]}".encode()).decode()
-        request.add_header("Authorization", "Basic " + token)
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
+def merged(base, override):
+    out = dict(base)
+    for k, v in (override or {}).items():
+        out[k] = merged(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
 
 
-def kebab_to_camel(name):
-    head, *rest = name.split("-")
-    return head + "".join(p.capitalize() for p in rest)
+def run_all(report, chart, ci_dir, root, jar, backup_jar, awaiting_file):
+    """Every ci/ values file rendered and run (or refused); every combination covered by one."""
+    defaults = yaml.safe_load((chart.dir / "values.yaml").read_text())
+    covered = {}
+    for values_file in sorted(Path(ci_dir).glob("*.yaml")):
+        values = merged(defaults, yaml.safe_load(values_file.read_text()))
+        combination = (values["mode"], bool(values["tls"]["existingSecret"]), bool(values["backup"]["enabled"]))
+        covered.setdefault(combination, []).append(values_file.name)
+    for combination in COMBINATIONS:
+        report.check(f"ci/ covers {describe(combination)}", combination in covered,
+                     "add a values file to helm/cairn/ci/ for it")
+
+    why_not = sandbox.missing_requirements()
+    reference = chart_defaults(chart)
+    for combination, files in sorted(covered.items()):
+        for name in files:
+            values_file = Path(ci_dir) / name
+            values = merged(defaults, yaml.safe_load(values_file.read_text()))
+            title = f"ci/{name} ({describe(combination)})"
+            result = chart.template([values_file], release="r", namespace=NAMESPACE)
+            if result.returncode != 0:
+                # A combination the chart cannot run must be refused with a message saying why.
+                report.check(f"{title}: refused at render time with a message", "VALUES ERROR" in result.stderr,
+                             result.stderr.strip()[-1500:])
+                continue
+            if combination[0] != "embedded":
+                report.skip(f"{title}: run", "mode cassandra needs a Cassandra cluster; rendered and unit-tested only")
+                continue
+            if why_not:
+                report.skip(f"{title}: run", why_not)
+                continue
+            print(f"--- render and run {title}", flush=True)
+            docs = [d for d in yaml.safe_load_all(result.stdout) if d]
+            try:
+                run(report, title, docs, values, root, jar, backup_jar, awaiting_file, reference)
+            except Exception as e:
+                report.error(f"{title}: run", e)
 
 
-def leaves(node, path=()):
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from leaves(v, path + (k,))
-    else:
-        yield path, node
-
-
-def bound_input(inputs, path):
-    node = inputs
-    for part in path:
-        key = kebab_to_camel(part)
-        if not isinstance(node, dict) or key not in node:
-            return None
-        node = node[key]
-    return node
-
-
-def run(report, chart, values_file, root, jar, awaiting_file):
-    docs = chart.render([values_file], release="r", namespace="cairn-test")
+def run(report, title, docs, values, root, jar, backup_jar, awaiting_file, reference):
     statefulset = find(docs, "StatefulSet")
-    pod = statefulset["spec"]["template"]["spec"]
-    container = pod["containers"][0]
-    stages = dockerfile.parse(root / "Dockerfile")
-    runtime = stages[-1]
+    spec = statefulset["spec"]["template"]["spec"]
+    container = spec["containers"][0]
+    runtime = dockerfile.parse(root / "Dockerfile")[-1]
     tmp = Path(tempfile.mkdtemp(prefix="cairn-helm-run-"))
+    service = find(docs, "Service", statefulset["metadata"]["name"])
+    service_host = f"{service['metadata']['name']}.{NAMESPACE}.svc"
+    hosts = [f"127.0.0.1 {service_host} {service['metadata']['name']}"]
+    jars = {"/opt/cairn/cairn-service.jar": jar}
+    if backup_jar is not None:
+        jars.update({"/opt/cairn/backup/cairn-backup.jar": backup_jar,
+                     "/opt/cairn/backup/lib": backup_jar.parent / "lib"})
+    launcher = root / "helm/image/cairn-backup"
+    cluster = pod.Cluster(docs, values, tmp, service_host)
+    claims = {t["metadata"]["name"] for t in statefulset["spec"].get("volumeClaimTemplates", [])}
+    pod_name = statefulset["metadata"]["name"] + "-0"
+    server = pod.container(cluster, pod_name, spec, claims, runtime, jars, launcher, hosts, tmp / "root-service")
+    server.argv += READ_BACK_ARGS
+    rendered_config = yaml.safe_load(find(docs, "ConfigMap")["data"]["application.yaml"])
+    port = container["ports"][0]["containerPort"]
+    report.check(f"{title}: the container port is the service's server.port",
+                 port == rendered_config["server"]["port"], f"{port} vs {rendered_config['server']['port']}")
+    tls = bool(values["tls"]["existingSecret"])
+    scheme = "https" if tls else "http"
+    context = None
+    if tls:
+        context = ssl.create_default_context(cafile=str(tmp / "pki/ca.crt"))
+    base = f"{scheme}://127.0.0.1:{port}"
+    # With metrics.managementPort the actuator (beyond the probes) answers there, in plain HTTP.
+    management = values["metrics"]["managementPort"]
+    actuator = (f"http://127.0.0.1:{management}", None) if management else (base, context)
+    log_path = tmp / "service.log"
     process = None
     try:
-        mounts = {m["mountPath"]: m for m in container["volumeMounts"]}
-        volumes = {v["name"]: v for v in pod["volumes"]}
-        volumes.update({t["metadata"]["name"]: {"pvc": t} for t in statefulset["spec"]["volumeClaimTemplates"]})
-
-        def local(path):
-            return str(tmp / path.lstrip("/"))
-
-        mount_pattern = re.compile("|".join(re.escape(m) for m in sorted(mounts, key=len, reverse=True)))
-
-        def remap(text):
-            return mount_pattern.sub(lambda m: local(m.group(0)), text)
-
-        config_file = None
-        for path, mount in mounts.items():
-            volume = volumes[mount["name"]]
-            Path(local(path)).mkdir(parents=True, exist_ok=True)
-            if "configMap" in volume:
-                configmap = find(docs, "ConfigMap", volume["configMap"]["name"])
-                for name, content in configmap["data"].items():
-                    (Path(local(path)) / name).write_text(remap(content))
-                config_file = Path(local(path)) / "application.yaml"
-        rendered_config = yaml.safe_load(find(docs, "ConfigMap")["data"]["application.yaml"])
-        report.check("the container port is the service's server.port",
-                     container["ports"][0]["containerPort"] == rendered_config["server"]["port"],
-                     f"{container['ports'][0]['containerPort']} vs {rendered_config['server']['port']}")
-        config = yaml.safe_load(config_file.read_text())
-        config["server"]["port"] = 0
-        config_file.write_text(yaml.safe_dump(config))
-
-        env = {"PATH": os.environ["PATH"], "HOME": str(tmp), "LANG": "C.UTF-8"}
-        for key, value in dockerfile.env(runtime).items():
-            if key != "PATH":
-                env[key] = value
-        for var in container["env"]:
-            if "value" in var:
-                env[var["name"]] = remap(var["value"])
-            else:
-                ref = var["valueFrom"]["secretKeyRef"]
-                env[var["name"]] = secret_value(docs, ref["name"], ref["key"])
-        if "/tmp" in mounts:
-            env["JAVA_TOOL_OPTIONS"] = env.get("JAVA_TOOL_OPTIONS", "") + f" -Djava.io.tmpdir={local('/tmp')}"
-        entrypoint = dockerfile.exec_form(runtime.last("ENTRYPOINT"))
-        jar_in_image = entrypoint[entrypoint.index("-jar") + 1]
-        command = [str(jar) if word == jar_in_image else word for word in entrypoint]
-        command += [remap(a) for a in container.get("args", [])] + READ_BACK_ARGS
-        workdir = Path(local(runtime.last("WORKDIR") or "/"))
-        workdir.mkdir(parents=True, exist_ok=True)
-        before = set(os.listdir(workdir))
-
-        log = open(tmp / "service.log", "w")
-        process = subprocess.Popen(command, cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
-        readiness = container["readinessProbe"]["httpGet"]["path"]
-        deadline = time.time() + 300  # a JVM starting on a loaded machine
-        status = None
-        port = None
-        while time.time() < deadline and process.poll() is None:
-            if port is None:
-                serving = SERVING.search((tmp / "service.log").read_text(errors="replace"))
-                port = int(serving.group(1)) if serving else None
-            if port is not None:
-                try:
-                    status, _ = http_get(f"http://127.0.0.1:{port}{readiness}", timeout=2)
-                    if status == 200:
-                        break
-                except OSError:
-                    pass
-            time.sleep(0.5)
-        base = f"http://127.0.0.1:{port}"
-        if not report.check("the service starts with the chart's settings and turns ready", status == 200,
-                            f"status {status}, exit {process.poll()}; log:\n"
-                            + (tmp / "service.log").read_text()[-4000:]):
-            return
-
-        for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
-            get = container[probe]["httpGet"]
-            code, _ = http_get(base + get["path"])
-            report.check(f"{probe} {get['path']} answers 200 on the port named {get['port']}",
-                         code == 200 and get["port"] == container["ports"][0]["name"], f"status {code}")
-        monitor = find(docs, "ServiceMonitor")["spec"]["endpoints"][0]
-        admin = (env["CAIRN_AUTH_ACCESSKEY"], env["CAIRN_AUTH_SECRETKEY"])
-        code, _ = http_get(base + monitor["path"])
-        report.check(f"the ServiceMonitor's {monitor['path']} refuses an anonymous scrape", code == 403,
-                     f"status {code}")
-        report.check("the ServiceMonitor carries Basic credentials for it", "basicAuth" in monitor, str(monitor))
-        code, body = http_get(base + monitor["path"], auth=admin)
-        report.check(f"the ServiceMonitor's {monitor['path']} serves Cairn's metrics to a key allowed to read them",
-                     code == 200 and "cairn_" in body, f"status {code}")
-        health = [w.replace("/9000", f"/{port}") for w in dockerfile.healthcheck_command(runtime)]
-        report.check("the image's HEALTHCHECK command passes against the service",
-                     subprocess.run(health, capture_output=True, timeout=60).returncode == 0, str(health))
-
-        check_settings_bound(report, base, rendered_config, container, awaiting_file, admin)
-        check_s3(report, base, rendered_config, env)
-
-        data_dir = Path(local(rendered_config["cairn"]["data-dir"]))
-        report.check("the engine writes on the fast tier's volume", (data_dir / "engine").is_dir(),
-                     f"{data_dir} holds {os.listdir(data_dir)}")
-        created = set(os.listdir(workdir)) - before
-        writable = {Path(p).name for p in mounts if Path(p).parent == Path(runtime.last("WORKDIR") or "/")}
-        report.check("nothing is written outside the mounted volumes (read-only root file system)",
-                     created <= writable, f"created in the working directory: {sorted(created - writable)}")
+        with open(log_path, "w") as log:
+            process = server.start(log)
+        wait_for_namespace(process.pid)
+        with sandbox.NetworkNamespace(process.pid):
+            status = wait_ready(process, probe_url(container, "readinessProbe"), ssl._create_unverified_context())
+            if not report.check(f"{title}: the service starts as rendered (user {server.uid}, read-only root,"
+                                f" memory limit {container['resources']['limits']['memory']}) and turns ready",
+                                status == 200, f"status {status}, exit {process.poll()}; log:\n"
+                                + log_path.read_text(errors="replace")[-4000:]):
+                return
+            admin = (server.env["CAIRN_AUTH_ACCESSKEY"], server.env["CAIRN_AUTH_SECRETKEY"])
+            check_probes(report, title, container)
+            check_image_healthcheck(report, title, runtime, port, tls)
+            check_service_monitor(report, title, docs, actuator, admin)
+            check_heap(report, title, actuator, admin, container, values)
+            props = read_configprops(report, title, actuator, admin)
+            if props is not None:
+                check_settings_bound(report, title, props, rendered_config, container, awaiting_file)
+                if reference:  # the same for every run: checked once
+                    check_defaults_written_once(report, title, props, reference, root)
+                    reference.clear()
+            region = props["properties"]["region"] if props else rendered_config["cairn"]["region"]
+            check_s3(report, title, base, region, admin, tmp / "pki/ca.crt" if tls else None)
+            fast = [m for m in container["volumeMounts"] if m["name"] == "fast"][0]
+            engine = server.mounts[fast["mountPath"]][0] / "engine"
+            report.check(f"{title}: the engine writes on the fast tier's volume", engine.is_dir(),
+                         f"{sorted(os.listdir(engine.parent))}")
+            if values["backup"]["enabled"]:
+                run_backup(report, title, docs, cluster, runtime, jars, launcher, hosts, tmp, process)
     finally:
         if process is not None and process.poll() is None:
             process.terminate()
@@ -189,48 +162,116 @@ def run(report, chart, values_file, root, jar, awaiting_file):
                 process.kill()
                 process.wait()
         if process is not None:
-            report.check("the service stops cleanly on SIGTERM (graceful shutdown)", process.returncode in (0, 143),
-                         f"exit {process.returncode}")
+            report.check(f"{title}: the service stops cleanly on SIGTERM (graceful shutdown)",
+                         process.returncode in (0, 143), f"exit {process.returncode}")
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def check_settings_bound(report, base, rendered_config, container, awaiting_file, admin):
-    """Every cairn.* setting the chart renders is bound by the service, to the rendered value."""
-    code, body = http_get(base + "/actuator/configprops", timeout=30, auth=admin)
-    if not report.check("the actuator lists the bound settings", code == 200, f"status {code}"):
+def wait_for_namespace(pid, timeout=30):
+    """Until the process has left this network namespace (unshare has run)."""
+    mine = os.readlink("/proc/self/ns/net")
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            if os.readlink(f"/proc/{pid}/ns/net") != mine:
+                return
+        except FileNotFoundError:
+            return
+        time.sleep(0.05)
+
+
+def wait_ready(process, url, context, timeout=300):
+    deadline = time.time() + timeout  # a JVM starting on a loaded machine
+    status = None
+    while time.time() < deadline and process.poll() is None:
+        try:
+            status, _ = http_get(url, timeout=2, context=context)
+            if status == 200:
+                break
+        except OSError:
+            pass
+        time.sleep(0.5)
+    return status
+
+
+def http_get(url, timeout=60, auth=None, context=None):
+    """GET, with HTTP Basic credentials (access key, secret) when given: the actuator beyond health needs them."""
+    request = urllib.request.Request(url)
+    if auth is not None:
+        token = base64.b64encode(f"{auth[0]}:{auth[1]}".encode()).decode()
+        request.add_header("Authorization", "Basic " + token)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout, context=context) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def probe_url(container, probe):
+    get = container[probe]["httpGet"]
+    named = {p["name"]: p["containerPort"] for p in container["ports"]}
+    return f"{get['scheme'].lower()}://127.0.0.1:{named.get(get['port'], get['port'])}{get['path']}"
+
+
+def check_probes(report, title, container):
+    for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+        get = container[probe]["httpGet"]
+        # The kubelet does not verify the certificate of an HTTPS probe.
+        code, _ = http_get(probe_url(container, probe), context=ssl._create_unverified_context())
+        report.check(f"{title}: {probe} {get['scheme']} {get['path']} on port {get['port']} answers 200",
+                     code == 200, f"status {code}")
+
+
+def check_image_healthcheck(report, title, runtime, port, tls):
+    health = [w.replace("/9000", f"/{port}") for w in dockerfile.healthcheck_command(runtime)]
+    if tls:
+        report.skip(f"{title}: the image's HEALTHCHECK", "it speaks plain HTTP; Kubernetes ignores it and uses the probes")
         return
+    report.check(f"{title}: the image's HEALTHCHECK command passes against the service",
+                 subprocess.run(health, capture_output=True, timeout=60).returncode == 0, str(health))
+
+
+def check_service_monitor(report, title, docs, actuator, admin):
+    monitors = [d for d in docs if d["kind"] == "ServiceMonitor"]
+    if not monitors:
+        return
+    base, context = actuator
+    endpoint = monitors[0]["spec"]["endpoints"][0]
+    code, _ = http_get(base + endpoint["path"], context=context)
+    report.check(f"{title}: the ServiceMonitor's {endpoint['path']} refuses an anonymous scrape", code == 403,
+                 f"status {code}")
+    report.check(f"{title}: the ServiceMonitor carries Basic credentials for it", "basicAuth" in endpoint, str(endpoint))
+    code, body = http_get(base + endpoint["path"], auth=admin, context=context)
+    report.check(f"{title}: the ServiceMonitor's {endpoint['path']} serves Cairn's metrics to a key allowed to read them",
+                 code == 200 and "cairn_" in body, f"status {code}")
+
+
+def check_heap(report, title, actuator, admin, container, values):
+    """The JVM sizes its heap from the container's memory limit and the rendered MaxRAMPercentage."""
+    base, context = actuator
+    code, body = http_get(base + "/actuator/metrics/jvm.memory.max?tag=area:heap", auth=admin, context=context)
+    limit = pod.quantity_bytes(container["resources"]["limits"]["memory"])
+    expected = limit * float(values["jvm"]["maxRamPercentage"]) / 100
+    heap = json.loads(body)["measurements"][0]["value"] if code == 200 else None
+    report.check(f"{title}: the heap's limit is {values['jvm']['maxRamPercentage']} % of the memory limit",
+                 heap is not None and abs(heap - expected) / expected < 0.05,
+                 f"status {code}, heap max {heap}, expected about {expected:.0f}")
+
+
+def read_configprops(report, title, actuator, admin):
+    base, context = actuator
+    code, body = http_get(base + "/actuator/configprops", timeout=30, auth=admin, context=context)
+    if not report.check(f"{title}: the actuator lists the bound settings", code == 200, f"status {code}"):
+        return None
     beans = [b for ctx in json.loads(body)["contexts"].values() for b in ctx["beans"].values()
              if b["prefix"] == "cairn"]
-    inputs = beans[0]["inputs"]
-    awaiting = {line.split("#")[0].strip() for line in Path(awaiting_file).read_text().splitlines()
-                if line.split("#")[0].strip()}
-    for path, value in leaves(rendered_config["cairn"]):
-        key = "cairn." + ".".join(path)
-        bound = bound_input(inputs, path)
-        if key in awaiting:
-            report.check(f"{key}: still awaiting the service (helm/test/awaiting-service.txt)", bound is None,
-                         "the service binds it now: remove it from helm/test/awaiting-service.txt")
-            continue
-        if isinstance(value, str) and value.startswith("/"):
-            # Paths are remapped under this run's temporary root.
-            ok = bound is not None and str(bound["value"]).endswith(value)
-        elif isinstance(value, list):
-            ok = isinstance(bound, list) and [str(b["value"]) for b in bound] == [str(v) for v in value]
-        else:
-            ok = bound is not None and str(bound["value"]) == str(value)
-        report.check(f"{key}: bound by the service as rendered ({value})", ok, f"bound: {bound}")
-    for var in container["env"]:
-        if var["name"].startswith("CAIRN_"):
-            bound = [leaf for leaf in leaves(inputs)
-                     if leaf[0][-1] == "origin" and f'"{var["name"]}"' in str(leaf[1])]
-            report.check(f"environment {var['name']} binds a cairn.* setting", bool(bound), "not bound")
+    return beans[0]
 
 
-def check_s3(report, base, rendered_config, env):
-    s3 = boto3.client("s3", endpoint_url=base, region_name=rendered_config["cairn"]["region"],
-                      aws_access_key_id=env["CAIRN_AUTH_ACCESSKEY"],
-                      aws_secret_access_key=env["CAIRN_AUTH_SECRETKEY"],
-                      config=Config(s3={"addressing_style": "path"}, retries={"max_attempts": 1}))
+def check_s3(report, title, base, region, admin, ca_file):
+    options = dict(endpoint_url=base, region_name=region, verify=str(ca_file) if ca_file else None,
+                   config=Config(s3={"addressing_style": "path"}, retries={"max_attempts": 1}))
+    s3 = boto3.client("s3", aws_access_key_id=admin[0], aws_secret_access_key=admin[1], **options)
     body = os.urandom(20000)
     try:
         s3.create_bucket(Bucket="helm-chart")
@@ -238,17 +279,43 @@ def check_s3(report, base, rendered_config, env):
         got = s3.get_object(Bucket="helm-chart", Key="images/cat.jpg")
         read = got["Body"].read()
         listed = [o["Key"] for o in s3.list_objects_v2(Bucket="helm-chart").get("Contents", [])]
-        report.check("S3 with the chart's generated credentials: create bucket, put, get, list",
+        report.check(f"{title}: S3 with the chart's credentials: create bucket, put, get, list",
                      read == body and got["ContentType"] == "image/jpeg" and listed == ["images/cat.jpg"],
                      f"read {len(read)} bytes, listed {listed}")
     except Exception as e:
-        report.error("S3 with the chart's generated credentials", e)
-    wrong = boto3.client("s3", endpoint_url=base, region_name=rendered_config["cairn"]["region"],
-                         aws_access_key_id=env["CAIRN_AUTH_ACCESSKEY"], aws_secret_access_key="wrong",
-                         config=Config(s3={"addressing_style": "path"}, retries={"max_attempts": 1}))
+        report.error(f"{title}: S3 with the chart's credentials", e)
+    wrong = boto3.client("s3", aws_access_key_id=admin[0], aws_secret_access_key="wrong", **options)
     try:
         wrong.list_buckets()
-        report.check("a wrong secret key is refused", False, "ListBuckets succeeded")
+        report.check(f"{title}: a wrong secret key is refused", False, "ListBuckets succeeded")
     except wrong.exceptions.ClientError as e:
-        report.check("a wrong secret key is refused (SignatureDoesNotMatch)",
+        report.check(f"{title}: a wrong secret key is refused (SignatureDoesNotMatch)",
                      e.response["Error"]["Code"] == "SignatureDoesNotMatch", str(e))
+
+
+def run_backup(report, title, docs, cluster, runtime, jars, launcher, hosts, tmp, server_process):
+    """The CronJob's pod, as rendered, beside the service's (its network, the same claims)."""
+    if "/opt/cairn/backup/cairn-backup.jar" not in jars:
+        report.skip(f"{title}: the backup CronJob's command", "backup-dc is not built in this tree")
+        return
+    cronjob = find(docs, "CronJob")
+    job_pod = cronjob["spec"]["jobTemplate"]["spec"]["template"]["spec"]
+    job = pod.container(cluster, cronjob["metadata"]["name"] + "-manual", job_pod, set(), runtime, jars, launcher,
+                        hosts, tmp / "root-backup")
+    log_path = tmp / "backup.log"
+    with open(log_path, "w") as log:
+        process = job.start(log, net_of=server_process)
+        try:
+            code = process.wait(timeout=600)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            code = process.wait()
+    out = log_path.read_text(errors="replace")
+    target = [m for m in job_pod["containers"][0]["volumeMounts"] if m["mountPath"] == "/backup"]
+    written = []
+    if target:
+        host = job.mounts["/backup"][0]
+        written = [str(p.relative_to(host)) for p in host.rglob("*") if p.is_file()]
+    report.check(f"{title}: the backup CronJob's command, as rendered ({job.argv[job.argv.index('--service-url') + 1]}),"
+                 f" backs up the running service", code == 0 and bool(written),
+                 f"exit {code}, {len(written)} files in the target; output:\n{out[-3000:]}")

@@ -15,7 +15,9 @@ def main():
     parser.add_argument("--helm", required=True)
     parser.add_argument("--unittest", required=True)
     parser.add_argument("--jar", type=Path, required=True)
+    parser.add_argument("--backup-jar", type=Path, help="backup-dc's jar, beside its lib/; without it no backup job runs")
     parser.add_argument("--built-modules", default="service")
+    parser.add_argument("--only", help="run only the steps whose names contain this")
     args = parser.parse_args()
 
     chart_dir = args.root / "helm/cairn"
@@ -35,11 +37,13 @@ def main():
         ("values documented", lambda: static_checks.values_documented(report, chart_dir / "values.yaml")),
         ("Dockerfile", lambda: static_checks.dockerfile_matches_chart(
             report, args.root, chart, set(args.built_modules.split(",")))),
-        ("render and run", lambda: render_and_run.run(
-            report, chart, chart_dir / "ci/embedded-values.yaml", args.root, args.jar,
+        ("render and run", lambda: render_and_run.run_all(
+            report, chart, chart_dir / "ci", args.root, args.jar, args.backup_jar,
             test_dir / "awaiting-service.txt")),
     ]
     for name, step in steps:
+        if args.only and args.only not in name:
+            continue
         print(f"--- {name}", flush=True)
         try:
             step()
