@@ -90,11 +90,18 @@ def run_all(report, chart, ci_dir, root, jar, backup_jar, awaiting_file):
 
 
 def run(report, title, docs, values, root, jar, backup_jar, awaiting_file, reference):
+    tmp = Path(tempfile.mkdtemp(prefix="cairn-helm-run-"))
+    try:
+        run_in(tmp, report, title, docs, values, root, jar, backup_jar, awaiting_file, reference)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_in(tmp, report, title, docs, values, root, jar, backup_jar, awaiting_file, reference):
     statefulset = find(docs, "StatefulSet")
     spec = statefulset["spec"]["template"]["spec"]
     container = spec["containers"][0]
     runtime = dockerfile.parse(root / "Dockerfile")[-1]
-    tmp = Path(tempfile.mkdtemp(prefix="cairn-helm-run-"))
     service = find(docs, "Service", statefulset["metadata"]["name"])
     service_host = f"{service['metadata']['name']}.{NAMESPACE}.svc"
     hosts = [f"127.0.0.1 {service_host} {service['metadata']['name']}"]
@@ -164,7 +171,6 @@ def run(report, title, docs, values, root, jar, backup_jar, awaiting_file, refer
         if process is not None:
             report.check(f"{title}: the service stops cleanly on SIGTERM (graceful shutdown)",
                          process.returncode in (0, 143), f"exit {process.returncode}")
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def wait_for_namespace(pid, timeout=30):
