@@ -158,6 +158,10 @@ def run_in(tmp, report, title, docs, values, root, jar, backup_jar, awaiting_fil
             engine = server.mounts[fast["mountPath"]][0] / "engine"
             report.check(f"{title}: the engine writes on the fast tier's volume", engine.is_dir(),
                          f"{sorted(os.listdir(engine.parent))}")
+            log_text = log_path.read_text(errors="replace")
+            report.check(f"{title}: nothing tried to write outside the volumes (no 'Read-only file system' in the log)",
+                         "Read-only file system" not in log_text,
+                         "\n".join(l for l in log_text.splitlines() if "Read-only file system" in l)[:2000])
             if values["backup"]["enabled"]:
                 run_backup(report, title, docs, cluster, runtime, jars, launcher, hosts, tmp, process)
     finally:
@@ -317,6 +321,8 @@ def run_backup(report, title, docs, cluster, runtime, jars, launcher, hosts, tmp
             process.kill()
             code = process.wait()
     out = log_path.read_text(errors="replace")
+    report.check(f"{title}: the backup job wrote nothing outside its volumes (no 'Read-only file system' in its output)",
+                 "Read-only file system" not in out, out[-2000:])
     target = [m for m in job_pod["containers"][0]["volumeMounts"] if m["mountPath"] == "/backup"]
     written = []
     if target:
