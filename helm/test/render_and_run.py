@@ -159,6 +159,9 @@ def run_in(tmp, report, title, docs, values, root, jar, backup_jar, awaiting_fil
             report.check(f"{title}: the engine writes on the fast tier's volume", engine.is_dir(),
                          f"{sorted(os.listdir(engine.parent))}")
             log_text = log_path.read_text(errors="replace")
+            budget = [l for l in log_text.splitlines() if "the caches and memtables may hold" in l]
+            report.check(f"{title}: the caches fit the heap the memory limit gives (no heap budget warning)",
+                         not budget, "\n".join(budget))
             report.check(f"{title}: nothing tried to write outside the volumes (no 'Read-only file system' in the log)",
                          "Read-only file system" not in log_text,
                          "\n".join(l for l in log_text.splitlines() if "Read-only file system" in l)[:2000])
