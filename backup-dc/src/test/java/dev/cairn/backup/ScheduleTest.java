@@ -2,19 +2,24 @@ package dev.cairn.backup;
 
 import dev.cairn.backup.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.source.BackupSource;
+import dev.cairn.backup.source.BackupSources;
 import dev.cairn.backup.store.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.store.BucketAcl;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -47,7 +52,6 @@ class ScheduleTest {
     private DirectoryTarget target;
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicInteger mostAtOnce = new AtomicInteger();
-    private final AtomicInteger runsStarted = new AtomicInteger();
 
     @BeforeEach
     void seed() throws IOException {
@@ -73,7 +77,6 @@ class ScheduleTest {
 
     /** The store's rows, 30 ms each, counting the scans that run at once. */
     private BackupSource slowSource() {
-        runsStarted.incrementAndGet();
         ObjectStoreSource inner = new ObjectStoreSource(source.store(), "test store", 10, null);
         return new BackupSource() {
             public String describe() {
@@ -126,6 +129,52 @@ class ScheduleTest {
         return new Outcome(exit, log.toString(StandardCharsets.UTF_8));
     }
 
+    /** Exit code and log of a schedule whose first firing is hours away, with the real sources. */
+    private Outcome scheduleFarAhead(String... sourceOptions) {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream savedErr = System.err;
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+        try {
+            ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
+            String cron = now.getMinute() + " " + (now.getHour() + 12) % 24 + " * * *";
+            var cl = Main.commandLine(BackupSources::open, Clock.system(ZoneOffset.UTC));
+            cl.setErr(new java.io.PrintWriter(new PrintStream(log, true, StandardCharsets.UTF_8), true));
+            List<String> args = new ArrayList<>(List.of("schedule", "--cron", cron, "--max-runs", "1",
+                    "--target", "dir:" + target.root()));
+            args.addAll(List.of(sourceOptions));
+            int exit = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> cl.execute(args.toArray(String[]::new)),
+                    "the schedule waited for its firing instead of checking its options at start");
+            return new Outcome(exit, log.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setErr(savedErr);
+        }
+    }
+
+    @Test
+    void aScheduleChecksItsOptionsAtStartAsARunDoes() throws IOException {
+        Path access = Files.writeString(dir.resolve("access"), "AKID\n");
+        Path secret = Files.writeString(dir.resolve("secret"), "secret\n");
+        Outcome missingKey = scheduleFarAhead("--source", "embedded", "--service-url", "http://127.0.0.1:9",
+                "--admin-access-key-file", dir.resolve("no-such-key").toString(), "--admin-secret-key-file", secret.toString());
+        assertEquals(ExitCode.USAGE, missingKey.exit, missingKey.log);
+        assertTrue(missingKey.log.contains("no-such-key"), missingKey.log);
+
+        Outcome badUrl = scheduleFarAhead("--source", "embedded", "--service-url", "127.0.0.1:9000",
+                "--admin-access-key-file", access.toString(), "--admin-secret-key-file", secret.toString());
+        assertEquals(ExitCode.USAGE, badUrl.exit, badUrl.log);
+        assertTrue(badUrl.log.contains("--service-url 127.0.0.1:9000"), badUrl.log);
+
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        Outcome unreachable = scheduleFarAhead("--source", "embedded", "--service-url", "http://127.0.0.1:" + closedPort,
+                "--admin-access-key-file", access.toString(), "--admin-secret-key-file", secret.toString());
+        assertEquals(ExitCode.FAILED, unreachable.exit, unreachable.log);
+        assertTrue(unreachable.log.contains("schedule: not started: cannot reach the service"), unreachable.log);
+        assertTrue(Catalog.runs(target).isEmpty() && Catalog.backups(target).isEmpty(), "nothing ran");
+    }
+
     @Test
     void aFiringComesWithinSecondsAndBacksUp() throws IOException {
         long t0 = System.nanoTime();
@@ -157,7 +206,7 @@ class ScheduleTest {
             String log = jobLog.toString(StandardCharsets.UTF_8);
             assertEquals(List.of(ExitCode.OK, ExitCode.LOCKED), exits, log);
             assertTrue(log.contains("this firing is skipped"), log);
-            assertEquals(2, runsStarted.get(), "both schedulers fired: " + log);
+            assertEquals(2, log.split("run ended with exit code", -1).length - 1, "both schedulers fired: " + log);
             assertEquals(1, mostAtOnce.get(), "never two scans at once: " + log);
             assertEquals(1, Catalog.backups(target).size(), "one backup: " + log);
             assertTrue(Catalog.runs(target).isEmpty(), "no unfinished run left: " + log);

@@ -36,8 +36,15 @@ final class BackupJob {
         int exit = ExitCode.OK;
         Target target = null;
         try {
-            target = o.target.open();
-            try (BackupSource source = environment.sources().open(o.source)) {
+            Opened opened;
+            try {
+                opened = open(environment, o);
+            } catch (IllegalArgumentException e) {
+                log.println("cairn backup: error: " + ExitCode.message(e));
+                return ExitCode.USAGE;
+            }
+            target = opened.target();
+            try (BackupSource source = opened.source()) {
                 sourceDescription = source.describe();
                 Catalog.Backup parent = Catalog.latest(target);
                 long estimate = parent == null ? 0 : parent.trailer().objects();
@@ -88,6 +95,45 @@ final class BackupJob {
             }
         }
         return exit;
+    }
+
+    private record Opened(Target target, BackupSource source) {
+    }
+
+    /**
+     * The options checked ({@link RunOptions#check}; the source's by opening it), then the target
+     * and the source opened. An {@link IllegalArgumentException} is a mistake in the options (exit 2).
+     */
+    private static Opened open(JobEnvironment environment, RunOptions o) throws IOException {
+        o.check();
+        Target target = o.target.open();
+        try {
+            return new Opened(target, environment.sources().open(o.source));
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(target);
+            throw e;
+        }
+    }
+
+    /**
+     * What {@code schedule} checks at its start, so that a mistake shows then and not at the first
+     * firing: the options, the target and the source opened as each run opens them (for the
+     * embedded source a checkpoint taken and released), and the target read once.
+     */
+    static void checkBeforeFirstRun(JobEnvironment environment, RunOptions o) throws IOException {
+        Opened opened = open(environment, o);
+        try (Target target = opened.target(); BackupSource source = opened.source()) {
+            target.size(ArchiveLayout.WRITER_LOCK);
+            source.describe();
+        }
+    }
+
+    private static void closeQuietly(Target target) {
+        try {
+            target.close();
+        } catch (IOException ignored) {
+            // opened only to be checked
+        }
     }
 
     private static RunReport report(RunOptions o, BackupRun run, BackupRun.Result r, String source, Target target,

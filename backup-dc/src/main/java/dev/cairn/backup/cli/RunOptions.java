@@ -4,6 +4,7 @@ import dev.cairn.backup.run.Lease;
 import dev.cairn.backup.run.RunSettings;
 import dev.cairn.backup.source.SourceOptions;
 import dev.cairn.backup.target.TargetOptions;
+import dev.cairn.backup.target.Targets;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Mixin;
@@ -40,6 +41,22 @@ public final class RunOptions {
     @Option(names = "--lease-seconds", defaultValue = Lease.DEFAULT_SECONDS,
             description = "the archive lock expires this long after its holder stopped renewing it (default: ${DEFAULT-VALUE})")
     public int leaseSeconds;
+
+    /**
+     * The options' own errors, found without contacting anything (the source's are checked by
+     * opening it: {@code BackupSources.open}): each run checks them before it starts, and
+     * {@code schedule} at its start. Throws {@link IllegalArgumentException} (exit 2).
+     */
+    public void check() {
+        Targets.check(target);
+        settings();
+        if (checkpointSeconds < 1 || leaseSeconds < 1) {
+            throw new IllegalArgumentException("--checkpoint-seconds and --lease-seconds must be at least 1");
+        }
+        if (retention.keepLast < 0 || retention.keepDaily < 0 || retention.keepWeekly < 0) {
+            throw new IllegalArgumentException("--keep-last, --keep-daily and --keep-weekly must not be negative");
+        }
+    }
 
     public RunSettings settings() {
         return new RunSettings(source.splitsInFlight, copyThreads, checkpointRows, Duration.ofSeconds(checkpointSeconds),

@@ -37,7 +37,14 @@ public final class ScheduleCommand implements Callable<Integer> {
         if (maxRuns < 0) {
             throw new IllegalArgumentException("--max-runs must not be negative");
         }
-        Scheduler scheduler = new Scheduler(Cron.parse(cron), environment.clock(), System.err, next -> {
+        Cron schedule = Cron.parse(cron);
+        try {
+            BackupJob.checkBeforeFirstRun(environment, options);
+        } catch (IOException e) {
+            System.err.println("schedule: not started: " + ExitCode.message(e));
+            return ExitCode.FAILED;
+        }
+        Scheduler scheduler = new Scheduler(schedule, environment.clock(), System.err, next -> {
             if (options.metricsFile != null) {
                 try {
                     MetricsFile.writeNextRun(options.metricsFile, next.toInstant().toEpochMilli());

@@ -10,12 +10,27 @@ public final class BackupSources {
     }
 
     public static BackupSource open(SourceOptions options) throws IOException {
-        if (options.kind == null) {
-            throw new IllegalArgumentException("--source is required: cassandra or embedded");
-        }
+        check(options);
         return switch (options.kind) {
             case cassandra -> CassandraSource.open(options);
             case embedded -> EmbeddedSource.open(options);
         };
+    }
+
+    /**
+     * The options' own errors — missing, malformed, a file that cannot be read — found without
+     * contacting anything: {@link #open} checks them first, and {@code schedule} at its start.
+     */
+    public static void check(SourceOptions options) {
+        if (options.kind == null) {
+            throw new IllegalArgumentException("--source is required: cassandra or embedded");
+        }
+        if (options.splitsInFlight < 1) {
+            throw new IllegalArgumentException("--splits-in-flight must be at least 1, got " + options.splitsInFlight);
+        }
+        switch (options.kind) {
+            case cassandra -> CassandraSource.check(options);
+            case embedded -> EmbeddedSource.check(options);
+        }
     }
 }

@@ -56,13 +56,7 @@ public final class CassandraSource implements BackupSource {
     }
 
     public static CassandraSource open(SourceOptions o) throws IOException {
-        if (o.splits < 1) {
-            throw new IllegalArgumentException("--splits must be at least 1, got " + o.splits);
-        }
-        if (o.pageSize < 1) {
-            throw new IllegalArgumentException("--page-size must be at least 1, got " + o.pageSize);
-        }
-        consistency(o.consistency);
+        check(o);
         CqlSession session = PinnedSessions.connect(o);
         try {
             if (session.getMetadata().getKeyspace(o.keyspace).isEmpty()) {
@@ -73,6 +67,27 @@ public final class CassandraSource implements BackupSource {
             session.close();
             throw e;
         }
+    }
+
+    /** The options' own errors, found without connecting. */
+    public static void check(SourceOptions o) {
+        if (o.contactPoints.isEmpty()) {
+            throw new IllegalArgumentException("--contact-points is required with --source cassandra: nodes of datacenter "
+                    + o.datacenter);
+        }
+        if (o.username != null && o.passwordFile == null) {
+            throw new IllegalArgumentException("--username needs --password-file");
+        }
+        if (o.passwordFile != null && !java.nio.file.Files.isReadable(o.passwordFile)) {
+            throw new IllegalArgumentException("--password-file " + o.passwordFile + ": no such file, or not readable");
+        }
+        if (o.splits < 1) {
+            throw new IllegalArgumentException("--splits must be at least 1, got " + o.splits);
+        }
+        if (o.pageSize < 1) {
+            throw new IllegalArgumentException("--page-size must be at least 1, got " + o.pageSize);
+        }
+        consistency(o.consistency);
     }
 
     private static DefaultConsistencyLevel consistency(String name) {

@@ -6,6 +6,8 @@ import dev.cairn.engine.fs.ThreadPriority;
 import dev.cairn.store.BucketInfo;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,13 +44,7 @@ public final class EmbeddedSource implements BackupSource {
     }
 
     public static EmbeddedSource open(SourceOptions o) throws IOException {
-        if (o.serviceUrl == null) {
-            throw new IllegalArgumentException("--service-url is required with --source embedded");
-        }
-        if (o.adminAccessKeyFile == null || o.adminSecretKeyFile == null) {
-            throw new IllegalArgumentException("--admin-access-key-file and --admin-secret-key-file are required"
-                    + " with --source embedded");
-        }
+        check(o);
         long bytesPerSecond = o.throughCaches ? 0 : ReadRate.parse(o.readRate);
         AdminClient admin = new AdminClient(o.serviceUrl, readSecret(o.adminAccessKeyFile),
                 readSecret(o.adminSecretKeyFile), o.region);
@@ -68,6 +64,33 @@ public final class EmbeddedSource implements BackupSource {
             throw new IOException("cannot open checkpoint " + c.id() + " at " + c.path()
                     + " (the job must see the service's data directory at the same path): " + e.getMessage(), e);
         }
+    }
+
+    /** The options' own errors, found without contacting the service. */
+    public static void check(SourceOptions o) {
+        if (o.serviceUrl == null) {
+            throw new IllegalArgumentException("--service-url is required with --source embedded");
+        }
+        URI url;
+        try {
+            url = new URI(o.serviceUrl);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("--service-url " + o.serviceUrl + ": " + e.getMessage(), e);
+        }
+        if (!("http".equals(url.getScheme()) || "https".equals(url.getScheme())) || url.getHost() == null) {
+            throw new IllegalArgumentException("--service-url " + o.serviceUrl
+                    + ": expected http://host:port or https://host:port");
+        }
+        if (o.adminAccessKeyFile == null || o.adminSecretKeyFile == null) {
+            throw new IllegalArgumentException("--admin-access-key-file and --admin-secret-key-file are required"
+                    + " with --source embedded");
+        }
+        for (Path file : List.of(o.adminAccessKeyFile, o.adminSecretKeyFile)) {
+            if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+                throw new IllegalArgumentException(file + ": no such key file, or not readable");
+            }
+        }
+        ReadRate.parse(o.readRate);
     }
 
     private static String readSecret(Path file) throws IOException {
