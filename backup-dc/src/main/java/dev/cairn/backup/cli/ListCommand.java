@@ -39,7 +39,7 @@ public final class ListCommand implements Callable<Integer> {
             for (String id : runs) {
                 if (t.size(ArchiveLayout.manifest(id)) < 0) {
                     System.out.printf("%-22s %-22s %-20s %12s %14s %14s  %s%n", id, "", "", "", "", "",
-                            lock != null ? "no: running (" + lock.owner() + ")" : "no: unfinished, the next run resumes it");
+                            lock != null ? "no: running (" + lock.owner() + ")" : "no: interrupted, the next run resumes it");
                 }
             }
             return 0;

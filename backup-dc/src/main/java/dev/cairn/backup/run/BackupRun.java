@@ -90,8 +90,9 @@ public final class BackupRun {
     public Result execute() throws IOException, InterruptedException {
         long t0 = System.nanoTime();
         try (Lease held = Lease.acquire(target, ArchiveLayout.WRITER_LOCK, "backup of " + source.describe(),
-                settings.leaseDuration())) {
+                source.heldOutside(), settings.leaseDuration())) {
             lease = held;
+            releaseLeftBehind(held.takenOver());
             BlobLocations locations = BlobLocations.load(target);
             for (String p : locations.problems()) {
                 warnings.add(p + "; its blobs count as absent and are copied again");
@@ -121,6 +122,26 @@ public final class BackupRun {
             Result r = writeManifest(buckets, t0);
             removeRunState(state.id());
             return r;
+        }
+    }
+
+    /** What the run that held the lock before it left held on the service (its checkpoint), released. */
+    private void releaseLeftBehind(Lease.Record stale) {
+        if (stale == null) {
+            return;
+        }
+        log.println("the archive's lock of " + stale.owner() + " (" + stale.purpose() + ") was stale: "
+                + (stale.holderGone() ? "its process is gone" : "it expired") + "; taken over");
+        if (stale.heldOutside() == null) {
+            return;
+        }
+        try {
+            if (source.releaseLeftBehind(stale.heldOutside())) {
+                log.println("released what that run left held: " + stale.heldOutside());
+            }
+        } catch (IOException e) {
+            log.println("warning: cannot release " + stale.heldOutside() + " (" + e.getMessage()
+                    + "); its service releases it when its lease ends");
         }
     }
 

@@ -2,8 +2,6 @@ package dev.cairn.backup.run;
 
 import dev.cairn.backup.target.Target;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -14,7 +12,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A lock in the target that expires: the holder writes a lease file with an expiry and renews it
  * every quarter of its duration. A crashed holder stops renewing, and once the lease expired the
- * next taker deletes it and takes the lock. Taking is create-if-absent (a hard link in a
+ * next taker deletes it and takes the lock. A holder of the taker's own host whose process is gone
+ * ({@link HolderProcess}) is stale at once: a job killed outright does not block the next one for
+ * the lease's duration. Taking is create-if-absent (a hard link in a
  * directory, {@code If-None-Match: *} on S3). A holder that finds its lease gone or taken over
  * marks itself {@link #lost()}; its work must stop.
  */
@@ -22,8 +22,20 @@ public final class Lease implements AutoCloseable {
     /** The lease duration of runs and prunes, in seconds, as an option default. */
     public static final String DEFAULT_SECONDS = "120";
 
-    /** What the lease file holds. */
-    public record Record(String owner, String purpose, long startedMillis, long expiresMillis) {
+    /**
+     * What the lease file holds. {@code heldOutside}: what the holder holds outside the archive
+     * (its source's engine checkpoint), for the taker of a stale lease to release; null when nothing.
+     */
+    public record Record(String owner, String purpose, long startedMillis, long expiresMillis, HolderProcess holder,
+                         String heldOutside) {
+        /** True when the holder is known gone: its process ended on this host. */
+        public boolean holderGone() {
+            return holder != null && holder.goneFromThisHost();
+        }
+
+        Record renewed(long expires) {
+            return new Record(owner, purpose, startedMillis, expires, holder, heldOutside);
+        }
     }
 
     private final Target target;
@@ -34,6 +46,7 @@ public final class Lease implements AutoCloseable {
     private volatile boolean lost;
     private volatile String lostReason;
     private volatile long lastRenewed = System.currentTimeMillis();
+    private Record takenOver;
 
     private Lease(Target target, String name, Duration duration, Record initial) {
         this.target = target;
@@ -57,31 +70,46 @@ public final class Lease implements AutoCloseable {
     }
 
     public static Lease acquire(Target target, String name, String purpose, Duration duration) throws IOException {
+        return acquire(target, name, purpose, null, duration);
+    }
+
+    /** @param heldOutside what this holder holds outside the archive, for a taker to release should it die; or null */
+    public static Lease acquire(Target target, String name, String purpose, String heldOutside, Duration duration)
+            throws IOException {
         long now = System.currentTimeMillis();
-        Record mine = new Record(ownerId(), purpose, now, now + duration.toMillis());
+        Record mine = new Record(ownerId(), purpose, now, now + duration.toMillis(), HolderProcess.current(), heldOutside);
+        Record stale = null;
         for (int attempt = 0; attempt < 2; attempt++) {
             if (target.putIfAbsent(name, Json.write(mine))) {
-                return new Lease(target, name, duration, mine);
+                Lease lease = new Lease(target, name, duration, mine);
+                lease.takenOver = stale;
+                return lease;
             }
             Record held = readRecord(target, name);
             if (held == null) {
                 continue;
             }
-            if (held.expiresMillis() > System.currentTimeMillis()) {
+            if (held.expiresMillis() > System.currentTimeMillis() && !held.holderGone()) {
                 throw new HeldException("the archive " + target.describe() + " is locked by " + held.owner()
                         + " (" + held.purpose() + ", since " + Instant.ofEpochMilli(held.startedMillis())
                         + ", lease valid until " + Instant.ofEpochMilli(held.expiresMillis()) + ")");
             }
-            // Expired: its holder crashed or hung past the lease. Remove it and try once more.
+            // Expired, or its process is gone: its holder crashed or hung past the lease. Remove it and try once more.
+            stale = held;
             target.delete(name);
         }
         throw new HeldException("the archive " + target.describe() + " lock " + name + " is contended; try again");
     }
 
-    /** The live lease's record, or null when none (or it expired). */
+    /** The live lease's record, or null when none (or it expired, or its holder is gone). */
     public static Record live(Target target, String name) throws IOException {
         Record r = readRecord(target, name);
-        return r != null && r.expiresMillis() > System.currentTimeMillis() ? r : null;
+        return r != null && r.expiresMillis() > System.currentTimeMillis() && !r.holderGone() ? r : null;
+    }
+
+    /** The stale lease this one replaced (its holder crashed), or null when the lock was free. */
+    public Record takenOver() {
+        return takenOver;
     }
 
     private static Record readRecord(Target target, String name) throws IOException {
@@ -100,8 +128,7 @@ public final class Lease implements AutoCloseable {
                 return;
             }
             long now = System.currentTimeMillis();
-            target.put(name, Json.write(new Record(initial.owner(), initial.purpose(), initial.startedMillis(),
-                    now + duration.toMillis())));
+            target.put(name, Json.write(initial.renewed(now + duration.toMillis())));
             lastRenewed = now;
         } catch (IOException | RuntimeException e) {
             if (System.currentTimeMillis() - lastRenewed > duration.toMillis()) {
@@ -140,12 +167,6 @@ public final class Lease implements AutoCloseable {
     }
 
     static String ownerId() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            host = "unknown-host";
-        }
-        return host + ":" + ManagementFactory.getRuntimeMXBean().getPid() + ":" + UUID.randomUUID().toString().substring(0, 8);
+        return HolderProcess.hostName() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
     }
 }

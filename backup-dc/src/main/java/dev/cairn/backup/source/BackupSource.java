@@ -93,6 +93,23 @@ public interface BackupSource extends AutoCloseable {
     default void prepareWorkerThread() {
     }
 
+    /**
+     * What this source holds outside the job until it is closed (the service's engine checkpoint),
+     * recorded in the archive's lock so that the next run can release it should this job be
+     * killed before it closes the source; null (the default) when nothing.
+     */
+    default String heldOutside() {
+        return null;
+    }
+
+    /**
+     * Releases what a killed job's source held ({@link #heldOutside}), when it is this source's
+     * kind and service; does nothing otherwise (the default). Returns true when released here.
+     */
+    default boolean releaseLeftBehind(String heldOutside) throws IOException {
+        return false;
+    }
+
     @Override
     void close() throws IOException;
 

@@ -30,6 +30,16 @@ public class ForwardingBackupSource implements BackupSource {
     }
 
     @Override
+    public String heldOutside() {
+        return inner.heldOutside();
+    }
+
+    @Override
+    public boolean releaseLeftBehind(String heldOutside) throws IOException {
+        return inner.releaseLeftBehind(heldOutside);
+    }
+
+    @Override
     public List<BucketInfo> buckets() throws IOException {
         return inner.buckets();
     }

@@ -122,6 +122,26 @@ public final class EmbeddedSource implements BackupSource {
     }
 
     @Override
+    public String heldOutside() {
+        return checkpointOf(serviceUrl) + checkpoint.id();
+    }
+
+    /** Releases the checkpoint of a killed job reading the same service; a checkpoint already gone is fine. */
+    @Override
+    public boolean releaseLeftBehind(String heldOutside) throws IOException {
+        String prefix = checkpointOf(serviceUrl);
+        if (heldOutside == null || !heldOutside.startsWith(prefix) || heldOutside.equals(heldOutside())) {
+            return false;
+        }
+        admin.release(heldOutside.substring(prefix.length()));
+        return true;
+    }
+
+    private static String checkpointOf(String serviceUrl) {
+        return "checkpoint of " + serviceUrl + ": ";
+    }
+
+    @Override
     public List<BucketInfo> buckets() throws IOException {
         return reader.buckets();
     }

@@ -1,0 +1,69 @@
+package dev.cairn.backup.run;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Which process holds a lease: its host, the pid space it was numbered in (the boot and the pid
+ * namespace: containers of one host may share its name, not its pids), its pid and its start time
+ * in clock ticks since boot ({@code /proc/<pid>/stat}). A holder of this host and pid space whose
+ * process is gone — or whose pid now names a process started at another time — holds nothing,
+ * whatever the lease's expiry says.
+ */
+public record HolderProcess(String host, String pidSpace, long pid, String start) {
+
+    /** This process. */
+    public static HolderProcess current() {
+        long pid = ProcessHandle.current().pid();
+        return new HolderProcess(hostName(), currentPidSpace(), pid, startOf(pid));
+    }
+
+    /** True when this record names a process of this host and pid space that no longer runs. */
+    public boolean goneFromThisHost() {
+        if (host == null || pid <= 0 || !host.equals(hostName()) || !java.util.Objects.equals(pidSpace, currentPidSpace())) {
+            return false;
+        }
+        if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            String now = startOf(pid);
+            return start != null && now != null && !start.equals(now);
+        }
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return "pid " + pid + " on " + host;
+    }
+
+    static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "unknown-host";
+        }
+    }
+
+    /** "{@code <boot id> <pid namespace>}", or null where /proc cannot say. */
+    static String currentPidSpace() {
+        try {
+            return Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip() + " "
+                    + Files.readSymbolicLink(Path.of("/proc/self/ns/pid"));
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** A process's start in clock ticks since boot, or null where /proc cannot say. */
+    static String startOf(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            // The fields after the command name, which is in parentheses and may hold spaces; starttime is field 22.
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return fields[19];
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+}
