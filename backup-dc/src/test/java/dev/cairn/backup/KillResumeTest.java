@@ -30,7 +30,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * through a checkpoint, then the same command again: it resumes the killed run (on a new
  * checkpoint), and a restore holds every object, equal by SHA-256. The first run is killed while
  * it copies small content ahead of the rows, the second once rows are durable (their big content
- * is read row by row), the third completes. The read rate keeps the runs slow enough to be
+ * is read row by row), the third completes. Each next run takes the killed run's lock at once (its
+ * process is gone from this host), without waiting out the lease, and releases the checkpoint the
+ * killed run held. The read rate keeps the runs slow enough to be
  * killed mid-way; the whole test stays within a minute or two.
  */
 @Tag("integration")
@@ -47,7 +49,7 @@ class KillResumeTest {
                 "run", "--source", "embedded", "--service-url", service.endpoint(),
                 "--admin-access-key-file", access.toString(), "--admin-secret-key-file", secret.toString(),
                 "--read-rate", readRate, "--target", "dir:" + archive, "--checkpoint-rows", "50",
-                "--copy-threads", "2", "--lease-seconds", "2", "--report", report.toString()));
+                "--copy-threads", "2", "--report", report.toString()));
         return new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("child.log").toFile())).start();
     }
@@ -101,6 +103,17 @@ class KillResumeTest {
         return largest;
     }
 
+    /** The engine checkpoints the service holds (under its data directory). */
+    private static List<String> checkpoints(Path dir) throws IOException {
+        Path held = dir.resolve("service-data/checkpoints");
+        if (!Files.isDirectory(held)) {
+            return List.of();
+        }
+        try (var files = Files.list(held)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
     @Test
     void aKilledBackupResumesAndCompletesCorrectly() throws Exception {
         Path access = Files.writeString(dir.resolve("access"), ServiceProcess.ACCESS_KEY + "\n");
@@ -127,18 +140,21 @@ class KillResumeTest {
             assertTrue(Catalog.backups(target).isEmpty(), "a killed run is not listed as a complete backup");
             assertEquals(1, Catalog.runs(target).size(), "its state is kept for resuming");
             assertTrue(Files.exists(archive.resolve("locks/writer.lease")), "the killed run left its lock behind");
-            Thread.sleep(2_500); // the killed holder's lease expires: no one renews it
+            assertEquals(1, checkpoints(dir).size(), "the killed run left its checkpoint held");
+            // The next run takes the dead run's lock at once (its lease, 120 s by default, is not waited out).
 
             // Killed once four row chunks are durable.
             killWhen(start(service, access, secret, archive, "1M", dir.resolve("killed-2.json")),
                     () -> rowChunks(target) >= 4);
             assertTrue(Catalog.backups(target).isEmpty(), "a killed run is not listed as a complete backup");
             assertEquals(1, Catalog.runs(target).size(), "its state is kept for resuming");
-            Thread.sleep(2_500);
 
+            long started = System.nanoTime();
             Process resumed = start(service, access, secret, archive, "0", dir.resolve("resumed.json"));
             assertTrue(resumed.waitFor(120, TimeUnit.SECONDS), "the resumed run ended in time");
             assertEquals(0, resumed.exitValue(), Files.readString(dir.resolve("child.log")));
+            assertTrue(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(110), "the dead run's lease was not waited out");
+            assertEquals(List.of(), checkpoints(dir), "every killed run's checkpoint was released");
             RunReport report = Json.read(Files.readAllBytes(dir.resolve("resumed.json")), RunReport.class, "report");
             assertTrue(report.resumed(), "the second run resumed the first: " + Files.readString(dir.resolve("child.log")));
             assertEquals(OBJECTS, report.objects());
