@@ -8,6 +8,7 @@ import dev.cairn.backup.archive.PackFormat;
 import dev.cairn.backup.archive.PackListing;
 import dev.cairn.backup.run.Lease;
 import dev.cairn.backup.run.RowChunks;
+import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.backup.target.Target;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,7 +23,10 @@ import java.util.Set;
  * unfinished run references: a blob stored alone is deleted; a pack is deleted (its index first,
  * then the pack) when none of its blobs is referenced, and kept whole while any is — packs are
  * never rewritten by prune, so a pack's bytes are reclaimed once its last blob is unreferenced.
- * A pack without an index (left by a run that died before sealing it) is deleted. It holds the archive's writer lock, the one a backup run holds, so
+ * A pack without an index (left by a run that died before sealing it) is deleted, and so are, in a
+ * directory, the temporary files of writers killed mid-write (last written longer ago than the
+ * lease's duration: a writer that lost the lock and has not noticed yet is left alone) and the
+ * folders of runs that finished or were abandoned. It holds the archive's writer lock, the one a backup run holds, so
  * no run writes while it decides (and it refuses while a run holds it). Blobs an unfinished
  * (crashed) run recorded stay, so that the run can resume; blobs it copied after its last
  * checkpoint may go, and the resumed run copies them again.
@@ -31,14 +35,22 @@ public final class Pruner {
     private final Target target;
     private final PrintStream log;
 
+    /** Where the holders of the writer lock write through temporary files. */
+    private static final List<String> LOCKED_PREFIXES = List.of(ArchiveLayout.PACKS, ArchiveLayout.BLOBS,
+            ArchiveLayout.MANIFESTS, ArchiveLayout.RUNS);
+
     /** What a prune did (or would do, dry). */
     public record Result(int keptBackups, List<String> deletedBackups, long deletedBlobs, long deletedBytes,
-                         long liveBlobs, boolean dryRun, long deletedPacks, long keptPacks, long deadBytesInKeptPacks) {
+                         long liveBlobs, boolean dryRun, long deletedPacks, long keptPacks, long deadBytesInKeptPacks,
+                         long temporaryFiles, long temporaryBytes, List<String> removedRuns) {
         public String summary() {
             return String.format("prune%s: kept %d backups, %s %d backups %s, %,d unreferenced blobs (%,d bytes, %,d whole "
-                            + "packs among them); %,d blobs referenced; %,d packs kept, holding %,d bytes of unreferenced blobs",
+                            + "packs among them), %,d temporary files of killed writers (%,d bytes), %d finished or "
+                            + "abandoned run folders %s; %,d blobs referenced; %,d packs kept, holding %,d bytes of "
+                            + "unreferenced blobs",
                     dryRun ? " (dry run)" : "", keptBackups, dryRun ? "would delete" : "deleted", deletedBackups.size(),
-                    deletedBackups, deletedBlobs, deletedBytes, deletedPacks, liveBlobs, keptPacks, deadBytesInKeptPacks);
+                    deletedBackups, deletedBlobs, deletedBytes, deletedPacks, temporaryFiles, temporaryBytes,
+                    removedRuns.size(), removedRuns, liveBlobs, keptPacks, deadBytesInKeptPacks);
         }
     }
 
@@ -66,8 +78,13 @@ public final class Pruner {
             for (String id : keep) {
                 addManifest(id, live);
             }
+            List<String> removedRuns = new ArrayList<>();
             for (String run : Catalog.runs(target)) {
-                addRun(run, live);
+                if (target.size(ArchiveLayout.manifest(run)) >= 0 || target.size(ArchiveLayout.runState(run)) < 0) {
+                    removedRuns.add(run); // finished (its clean-up was interrupted), or its state is gone: nothing resumes it
+                } else {
+                    addRun(run, live);
+                }
             }
             List<String> deletedBackups = new ArrayList<>();
             for (Retention.Candidate c : candidates) {
@@ -93,13 +110,36 @@ public final class Pruner {
                 }
             });
             long[] packs = prunePacks(live, dryRun, lease);
-            if (!dryRun && target instanceof dev.cairn.backup.target.DirectoryTarget dir) {
-                // Every writer of these names holds the lease this prune holds: their temporaries are abandoned.
-                dir.removeAbandonedTemporaries(ArchiveLayout.PACKS);
-                dir.removeAbandonedTemporaries(ArchiveLayout.BLOBS);
+            for (String run : removedRuns) {
+                log.println("prune: " + (dryRun ? "would remove " : "removing ") + ArchiveLayout.run(run)
+                        + ", the folder of a run that finished or was abandoned");
+                if (!dryRun) {
+                    lease.check();
+                    removeRun(run);
+                }
+            }
+            long[] temporaries = {0, 0};
+            if (target instanceof DirectoryTarget dir) {
+                // A writer that lost the lock stops within a lease's duration; its younger files are left alone.
+                long olderThan = System.currentTimeMillis() - leaseDuration.toMillis();
+                for (String prefix : LOCKED_PREFIXES) {
+                    for (Target.Entry e : dir.abandonedTemporaries(prefix, olderThan)) {
+                        log.println("prune: " + (dryRun ? "would remove " : "removing ") + e.name() + " (" + e.size()
+                                + " bytes), a temporary file of a writer killed mid-write");
+                        if (!dryRun) {
+                            lease.check();
+                            dir.delete(e.name());
+                        }
+                        temporaries[0]++;
+                        temporaries[1] += e.size();
+                    }
+                }
+                if (!dryRun) {
+                    dir.removeEmptyDirectories(ArchiveLayout.RUNS);
+                }
             }
             return new Result(keep.size(), deletedBackups, deleted[0] + packs[0], deleted[1] + packs[1], live.size(), dryRun,
-                    packs[2], packs[3], packs[4]);
+                    packs[2], packs[3], packs[4], temporaries[0], temporaries[1], removedRuns);
         }
     }
 
@@ -152,6 +192,17 @@ public final class Pruner {
             out[2]++;
         }
         return out;
+    }
+
+    /** Deletes a run's files, its state last (as a run removes its own). */
+    private void removeRun(String runId) throws IOException {
+        String state = ArchiveLayout.runState(runId);
+        for (Target.Entry e : target.listAll(ArchiveLayout.run(runId))) {
+            if (!e.name().equals(state)) {
+                target.delete(e.name());
+            }
+        }
+        target.delete(state);
     }
 
     private void addManifest(String id, HashSet64 live) throws IOException {

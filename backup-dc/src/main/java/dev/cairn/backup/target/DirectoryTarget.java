@@ -243,22 +243,64 @@ public final class DirectoryTarget implements Target {
     }
 
     /**
-     * Removes the temporary files under {@code prefix} that writers killed mid-write left behind.
-     * Only for a holder of the archive's writer lock: every other writer of those names holds it.
+     * The temporary files under {@code prefix} that writers killed mid-write left behind: not this
+     * target's own, and last written before {@code olderThanMillis}, so that a writer still at
+     * work is left alone. Only for a holder of the archive's writer lock: every other writer of
+     * those names holds it. Delete them with {@link #delete}.
      */
-    public void removeAbandonedTemporaries(String prefix) throws IOException {
+    public List<Entry> abandonedTemporaries(String prefix, long olderThanMillis) throws IOException {
         Path dir = path(prefix);
+        List<Entry> out = new ArrayList<>();
         if (!Files.isDirectory(dir)) {
-            return;
+            return out;
         }
         try (var walk = Files.walk(dir)) {
             for (Path p : (Iterable<Path>) walk::iterator) {
-                if (p.getFileName().toString().contains(TEMP_MARK) && !p.getFileName().toString().contains(token)) {
-                    Files.deleteIfExists(p);
+                String file = p.getFileName().toString();
+                if (file.contains(TEMP_MARK) && !file.contains(token)) {
+                    try {
+                        BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+                        if (a.isRegularFile() && a.lastModifiedTime().toMillis() < olderThanMillis) {
+                            out.add(new Entry(root.relativize(p).toString().replace(java.io.File.separatorChar, '/'),
+                                    a.size(), a.lastModifiedTime().toMillis()));
+                        }
+                    } catch (NoSuchFileException gone) {
+                        // renamed or removed meanwhile
+                    }
                 }
             }
         } catch (NoSuchFileException gone) {
             // removed while walking
+        } catch (java.io.UncheckedIOException e) {
+            throw fail("cannot list " + prefix, e.getCause());
+        }
+        return out;
+    }
+
+    /** Removes the empty directories below {@code prefix} (not {@code prefix} itself), deepest first. */
+    public void removeEmptyDirectories(String prefix) throws IOException {
+        Path dir = path(prefix);
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        List<Path> dirs;
+        try (var walk = Files.walk(dir)) {
+            dirs = walk.filter(p -> !p.equals(dir) && Files.isDirectory(p)).sorted(java.util.Comparator.reverseOrder()).toList();
+        }
+        for (Path d : dirs) {
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(d)) {
+                if (entries.iterator().hasNext()) {
+                    continue;
+                }
+            } catch (NoSuchFileException gone) {
+                continue;
+            }
+            try {
+                Files.deleteIfExists(d);
+                knownDirs.remove(d);
+            } catch (java.nio.file.DirectoryNotEmptyException written) {
+                // a writer put a file in it meanwhile
+            }
         }
     }
 
