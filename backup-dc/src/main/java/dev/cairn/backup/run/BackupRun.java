@@ -378,7 +378,9 @@ public final class BackupRun {
                     BackupRun.this.progress.copiedBytes.addAndGet(row.info().size());
                 }
                 BackupRun.this.progress.objects.incrementAndGet();
-                BackupRun.this.progress.bytes.addAndGet(row.size());
+                if (outcome != BlobCopier.Outcome.COPIED_AHEAD) {
+                    BackupRun.this.progress.bytes.addAndGet(row.size()); // content copied ahead counted when read
+                }
                 bytes += row.size();
                 kept.add(row);
             }

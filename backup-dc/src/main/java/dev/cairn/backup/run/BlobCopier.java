@@ -199,6 +199,8 @@ final class BlobCopier {
                     if (Arrays.equals(digest.digest(), Hex.decode(sha))) {
                         packs.appendToOwnPack(sha, buffer, offset, length);
                         copiedAhead.add(sha);
+                        // Read now: its row, which claims it, adds nothing more (BackupRun's record).
+                        progress.bytes.addAndGet(length);
                         progress.copiedBlobs.incrementAndGet();
                         progress.copiedBytes.addAndGet(length);
                     }
