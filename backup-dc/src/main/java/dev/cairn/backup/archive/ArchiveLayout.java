@@ -90,6 +90,15 @@ public final class ArchiveLayout {
         return run(backupId) + "progress/" + splitId + ".json";
     }
 
+    /** What one attempt at a run (a start or a resume) wrote: {@code RunState.Attempt}. */
+    public static String attempt(String backupId, String attemptId) {
+        return attempts(backupId) + attemptId + ".json";
+    }
+
+    public static String attempts(String backupId) {
+        return run(backupId) + "attempts/";
+    }
+
     public static String rowChunk(String backupId, String splitId, int seq) {
         return run(backupId) + "rows/" + splitId + "/" + String.format("%08d", seq) + ".rows";
     }

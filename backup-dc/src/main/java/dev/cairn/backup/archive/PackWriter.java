@@ -44,6 +44,8 @@ public final class PackWriter implements AutoCloseable {
     private volatile java.util.concurrent.Executor sealer;
     private long sealedPacks; // guarded by sealLock
     private long sealedBytes; // guarded by sealLock
+    private long sealedBlobs; // guarded by sealLock
+    private long sealedBlobBytes; // guarded by sealLock
     private boolean closed; // guarded by appendLock
 
     public PackWriter(Target target, BlobLocations locations, long targetBytes) {
@@ -319,6 +321,17 @@ public final class PackWriter implements AutoCloseable {
         locations.addPack(index);
         sealedPacks++;
         sealedBytes += size;
+        sealedBlobs += pack.entries.size();
+        for (PackFormat.IndexEntry e : pack.entries) {
+            sealedBlobBytes += e.length();
+        }
+    }
+
+    /** The blobs in the packs sealed so far (durable and indexed) and their bytes. */
+    public long[] sealedBlobs() {
+        synchronized (sealLock) {
+            return new long[] {sealedBlobs, sealedBlobBytes};
+        }
     }
 
     public long sealedPacks() {

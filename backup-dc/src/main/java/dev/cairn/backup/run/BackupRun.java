@@ -56,6 +56,7 @@ public final class BackupRun {
     private volatile BlobCopier copier;
     private volatile PackWriter packs;
     private volatile ContentPhase contentPhase;
+    private volatile AttemptRecord attemptRecord;
     private final Map<String, RunState.SplitProgress> finalProgress = new ConcurrentHashMap<>();
     private final List<String> warnings = Collections.synchronizedList(new ArrayList<>());
     private volatile Lease lease;
@@ -102,8 +103,14 @@ public final class BackupRun {
             List<BucketInfo> buckets = source.buckets();
             refuseVersionsOmitted(buckets);
             state = resumeOrStart(splits);
-            try (PackWriter writer = new PackWriter(target, locations, PackWriter.PACK_BYTES)) {
+            String attempt = ArchiveLayout.attempt(state.id(), ID_TIME.format(Instant.now()) + "-"
+                    + String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000)));
+            try (PackWriter writer = new PackWriter(target, locations, PackWriter.PACK_BYTES);
+                 AttemptRecord record = new AttemptRecord(target, attempt,
+                         () -> copier == null ? new RunState.Attempt(0, 0) : copier.written(), held,
+                         settings.checkpointInterval())) {
                 packs = writer;
+                attemptRecord = record;
                 copier = new BlobCopier(source, target, locations, writer);
                 contentPhase = ContentPhase.start(() -> copier.copyAhead(held, progress));
                 try {
@@ -387,6 +394,7 @@ public final class BackupRun {
             lease.check();
             packs.flush();
             target.sync();
+            attemptRecord.record(); // first: rows recorded are never missing from the copies counted
             int chunks = progress.chunks();
             if (!kept.isEmpty()) {
                 kept.sort(BackupRow.ORDER);
@@ -406,13 +414,9 @@ public final class BackupRun {
         Path work = Files.createTempDirectory("cairn-backup-merge");
         try {
             List<Path> chunkFiles = new ArrayList<>();
-            long copiedBlobs = 0;
-            long copiedBytes = 0;
             long skipped = 0;
             for (RunState.SplitRecord split : state.splits()) {
                 RunState.SplitProgress p = Objects.requireNonNull(finalProgress.get(split.id()), split.id());
-                copiedBlobs += p.copiedBlobs();
-                copiedBytes += p.copiedBytes();
                 skipped += p.skipped();
                 for (int seq = 0; seq < p.chunks(); seq++) {
                     String name = ArchiveLayout.rowChunk(state.id(), split.id(), seq);
@@ -434,7 +438,8 @@ public final class BackupRun {
             ManifestTrailer trailer;
             try (OutputStream out = Files.newOutputStream(manifest); ManifestWriter w = new ManifestWriter(out, header)) {
                 RowMerge.merge(chunkFiles, work, w::add);
-                trailer = w.finish(copiedBlobs, copiedBytes);
+                RunState.Attempt copied = AttemptRecord.total(target, state.id());
+                trailer = w.finish(copied.copiedBlobs(), copied.copiedBytes());
             }
             target.sync();
             lease.check();

@@ -48,6 +48,8 @@ final class BlobCopier {
     private final Set<String> known = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<String, CompletableFuture<Outcome>> inFlight = new ConcurrentHashMap<>();
     private final CopiedAhead copiedAhead = new CopiedAhead();
+    private final java.util.concurrent.atomic.AtomicLong looseBlobs = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong looseBytes = new java.util.concurrent.atomic.AtomicLong();
 
     BlobCopier(BackupSource source, Target target, BlobLocations locations, PackWriter packs) {
         this(source, target, locations, packs, 500);
@@ -237,9 +239,17 @@ final class BlobCopier {
                 String name = ArchiveLayout.blob(sha);
                 target.putChecked(name, checked, row.size(), sha);
                 locations.addLoose(sha, row.size());
+                looseBlobs.incrementAndGet();
+                looseBytes.addAndGet(row.size());
             }
         }
         return Outcome.COPIED;
+    }
+
+    /** The blobs this copier wrote into the archive so far, in sealed packs or alone. */
+    RunState.Attempt written() {
+        long[] packed = packs.sealedBlobs();
+        return new RunState.Attempt(packed[0] + looseBlobs.get(), packed[1] + looseBytes.get());
     }
 
     /** This thread's buffer, at least {@code size} bytes (under {@link PackWriter#LOOSE_FROM_BYTES}). */

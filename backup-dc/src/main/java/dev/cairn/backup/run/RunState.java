@@ -14,6 +14,14 @@ public record RunState(String id, String parent, long startedMillis, String sour
         return resumeKey != null ? resumeKey : source;
     }
 
+    /**
+     * The blobs one attempt at the run wrote into the archive so far (in sealed packs, or alone)
+     * and their bytes, recorded as it works: a run's copies are those of all its attempts, also
+     * of the ones killed before the rows naming their copies were recorded.
+     */
+    public record Attempt(long copiedBlobs, long copiedBytes) {
+    }
+
     /** A split as the source named it. */
     public record SplitRecord(String id, String description) {
     }
