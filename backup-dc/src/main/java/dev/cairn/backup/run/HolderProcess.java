@@ -26,8 +26,12 @@ public record HolderProcess(String host, String pidSpace, long pid, String start
             return false;
         }
         if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-            String now = startOf(pid);
-            return start != null && now != null && !start.equals(now);
+            String[] now = stat(pid);
+            if (now == null) {
+                return false;
+            }
+            // A zombie (killed, not yet reaped by its parent) holds nothing either.
+            return "Z".equals(now[0]) || (start != null && !start.equals(now[19]));
         }
         return true;
     }
@@ -57,11 +61,20 @@ public record HolderProcess(String host, String pidSpace, long pid, String start
 
     /** A process's start in clock ticks since boot, or null where /proc cannot say. */
     static String startOf(long pid) {
+        String[] fields = stat(pid);
+        return fields == null ? null : fields[19];
+    }
+
+    /**
+     * The fields of {@code /proc/<pid>/stat} after the command name (which is in parentheses and
+     * may hold spaces): [0] the state (field 3), [19] the start time (field 22); null where /proc
+     * cannot say.
+     */
+    private static String[] stat(long pid) {
         try {
             String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            // The fields after the command name, which is in parentheses and may hold spaces; starttime is field 22.
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return fields[19];
+            return fields.length > 19 ? fields : null;
         } catch (IOException | RuntimeException e) {
             return null;
         }
