@@ -25,9 +25,6 @@ public final class BackupSources {
         if (options.kind == null) {
             throw new IllegalArgumentException("--source is required: cassandra or embedded");
         }
-        if (options.splitsInFlight < 1) {
-            throw new IllegalArgumentException("--splits-in-flight must be at least 1, got " + options.splitsInFlight);
-        }
         switch (options.kind) {
             case cassandra -> CassandraSource.check(options);
             case embedded -> EmbeddedSource.check(options);
