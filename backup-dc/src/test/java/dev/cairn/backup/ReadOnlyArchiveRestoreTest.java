@@ -92,6 +92,16 @@ class ReadOnlyArchiveRestoreTest {
     }
 
     @Test
+    void listAndVerifyOnlyReadTheArchive() throws Exception {
+        try (SmallArchive small = SmallArchive.backedUp(dir)) {
+            Path missing = dir.resolve("no-such-archive");
+            assertEquals(ExitCode.FAILED, small.cli("list", "--target", "dir:" + missing));
+            assertEquals(ExitCode.FAILED, small.cli("verify", "--target", "dir:" + missing));
+            assertFalse(Files.exists(missing), "listing or verifying creates no archive");
+        }
+    }
+
+    @Test
     void progressAnOlderJobRecordedInTheArchiveIsStillFound() throws Exception {
         try (SmallArchive small = SmallArchive.backedUp(dir)) {
             Path data = dir.resolve("data");

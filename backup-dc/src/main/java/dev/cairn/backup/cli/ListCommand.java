@@ -20,7 +20,7 @@ public final class ListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try (Target t = target.open()) {
+        try (Target t = target.openForReading()) {
             System.out.printf("%-22s %-22s %-20s %12s %14s %14s  %s%n", "ID", "PARENT", "FINISHED (UTC)", "OBJECTS",
                     "BYTES", "COPIED BYTES", "COMPLETE");
             for (Catalog.Backup b : Catalog.backups(t)) {

@@ -35,7 +35,7 @@ public final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try (Target t = target.open()) {
+        try (Target t = deleteCorrupt ? target.open() : target.openForReading()) {
             long t0 = System.nanoTime();
             Verifier v = new Verifier(t, System.err, threads);
             v.verifyManifests(backupId);
