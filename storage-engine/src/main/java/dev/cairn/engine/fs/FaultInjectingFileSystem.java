@@ -150,6 +150,15 @@ public final class FaultInjectingFileSystem implements FileSystem {
         delegate.link(existing, link);
     }
 
+    /** Punched bytes the delegate frees go back to the space budget, as a delete's do. */
+    @Override
+    public long punchHole(Path path, long offset, long length) throws IOException {
+        check(FsOp.PUNCH_HOLE, path);
+        long freed = delegate.punchHole(path, offset, length);
+        giveBack(freed);
+        return freed;
+    }
+
     @Override
     public boolean exists(Path path) throws IOException {
         check(FsOp.EXISTS, path);

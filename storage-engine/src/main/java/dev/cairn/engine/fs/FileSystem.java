@@ -70,6 +70,18 @@ public interface FileSystem {
     }
 
     /**
+     * Gives back the space of {@code [offset, offset + length)} of a file while keeping its size:
+     * the range reads as zeros from then on ({@code fallocate(FALLOC_FL_PUNCH_HOLE)}). Only a file
+     * with no other name is punched, so that a hard link (a checkpoint) keeps every byte it had.
+     * Returns the bytes given back as far as known, 0 where the file system cannot punch or the
+     * file has another name (nothing changed then). Whether a punch survives a crash is not
+     * promised: after one the range holds either zeros or its old bytes, in blocks.
+     */
+    default long punchHole(Path path, long offset, long length) throws IOException {
+        return 0;
+    }
+
+    /**
      * Takes an exclusive lock on a file (created if absent) so that a second process cannot open
      * the same engine directory. Closing the returned handle releases it.
      */

@@ -74,6 +74,11 @@ public abstract class ForwardingFileSystem implements FileSystem {
     }
 
     @Override
+    public long punchHole(Path path, long offset, long length) throws IOException {
+        return delegate.punchHole(path, offset, length);
+    }
+
+    @Override
     public AutoCloseable lock(Path path) throws IOException {
         return delegate.lock(path);
     }

@@ -28,6 +28,8 @@ public enum FsOp {
     CREATE_DIRECTORIES,
     /** {@link FileSystem#syncDirectory}. */
     SYNC_DIR,
+    /** {@link FileSystem#punchHole}. */
+    PUNCH_HOLE,
     /** {@link FileSystem#lock}. */
     LOCK
 }

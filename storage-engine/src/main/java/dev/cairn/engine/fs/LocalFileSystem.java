@@ -90,6 +90,11 @@ public final class LocalFileSystem implements FileSystem {
     }
 
     @Override
+    public long punchHole(Path path, long offset, long length) throws IOException {
+        return HolePunch.punch(path, offset, length);
+    }
+
+    @Override
     public boolean exists(Path path) {
         return Files.exists(path);
     }

@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -51,6 +52,8 @@ import java.util.Set;
  * inode's monitor (always taken after this object's, never before).
  */
 public final class MemFileSystem implements FileSystem {
+
+    private static final int PUNCH_BLOCK = 4096;
 
     private final Map<Path, Directory> directories = new HashMap<>();
     private final Set<Path> locked = new HashSet<>();
@@ -130,6 +133,22 @@ public final class MemFileSystem implements FileSystem {
             throw new FileAlreadyExistsException(to.toString());
         }
         toDir.change(name(to), inode);
+    }
+
+    /**
+     * Zeros the range; the bytes given back are those of the whole {@value #PUNCH_BLOCK}-byte
+     * blocks in it not punched before, as a file system with blocks of that size counts them.
+     */
+    @Override
+    public synchronized long punchHole(Path path, long offset, long length) throws IOException {
+        Inode inode = existingFile(normalize(path));
+        int names = 0;
+        for (Directory d : directories.values()) {
+            for (Inode i : d.live.values()) {
+                names += i == inode ? 1 : 0;
+            }
+        }
+        return names == 1 ? inode.punch(offset, length) : 0;
     }
 
     @Override
@@ -340,6 +359,24 @@ public final class MemFileSystem implements FileSystem {
         private byte[] data = new byte[0];
         private int length;
         private int syncedLength;
+        private final BitSet punchedBlocks = new BitSet();
+
+        synchronized long punch(long offset, long count) {
+            long from = Math.max(0, offset);
+            long to = Math.min(length, offset + count);
+            if (from >= to) {
+                return 0;
+            }
+            Arrays.fill(data, (int) from, (int) to, (byte) 0);
+            long freed = 0;
+            for (long block = (from + PUNCH_BLOCK - 1) / PUNCH_BLOCK; (block + 1) * PUNCH_BLOCK <= to; block++) {
+                if (!punchedBlocks.get((int) block)) {
+                    punchedBlocks.set((int) block);
+                    freed += PUNCH_BLOCK;
+                }
+            }
+            return freed;
+        }
 
         synchronized void append(ByteBuffer src) throws IOException {
             int n = src.remaining();
@@ -377,6 +414,7 @@ public final class MemFileSystem implements FileSystem {
             data = new byte[0];
             length = 0;
             syncedLength = 0;
+            punchedBlocks.clear();
         }
 
         synchronized void flipBit(long byteOffset, int bit) {

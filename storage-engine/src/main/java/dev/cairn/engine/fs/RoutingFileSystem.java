@@ -112,6 +112,11 @@ public final class RoutingFileSystem implements FileSystem {
     }
 
     @Override
+    public long punchHole(Path path, long offset, long length) throws IOException {
+        return routeOf(path).punchHole(path, offset, length);
+    }
+
+    @Override
     public boolean exists(Path path) throws IOException {
         return routeOf(path).exists(path);
     }

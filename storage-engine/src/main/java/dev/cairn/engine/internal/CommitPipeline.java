@@ -63,6 +63,7 @@ final class CommitPipeline {
     private final ScheduledExecutorService syncTimer;
     private final ExecutorService syncExecutor;
     private final DiskSpaceGuard diskSpace;
+    private final SpacePressure pressure;
 
     // Write thread only (set by recovery before it starts).
     private RecordFile.Writer log;
@@ -72,7 +73,8 @@ final class CommitPipeline {
     private volatile IOException writeError;
 
     CommitPipeline(EngineOptions options, VersionSet versions, ValueStore values, TreeReader reader,
-                   Lifecycle lifecycle, EngineCounters counters, Runnable scheduleFlush) {
+                   Lifecycle lifecycle, EngineCounters counters, Runnable scheduleFlush, SpacePressure pressure) {
+        this.pressure = pressure;
         this.options = options;
         this.fs = options.fileSystem();
         this.dir = options.directory();
@@ -86,7 +88,7 @@ final class CommitPipeline {
         this.writeThread.setDaemon(true);
         this.syncTimer = Executors2.newScheduled("cairn-sync-timer");
         this.syncExecutor = Executors2.newSingle("cairn-value-sync");
-        this.diskSpace = new DiskSpaceGuard(options);
+        this.diskSpace = new DiskSpaceGuard(options, pressure);
     }
 
     static RecordFile.Writer createLog(FileSystem fs, Path dir, long number) throws IOException {
@@ -205,11 +207,13 @@ final class CommitPipeline {
         makeRoomForWrite();
         List<BatchCodec.LoggedOp> ops = new ArrayList<>();
         long userBytes = 0;
+        int deletes = 0;
         for (WriteQueue.Request r : group) {
             if (r instanceof WriteQueue.BatchRequest b) {
                 for (WriteBatch.Op op : b.batch().ops()) {
                     int tableId = ((TableImpl) op.table()).id();
                     userBytes += op.key().length + (op.value() == null ? 0 : op.value().length);
+                    deletes += op.value() == null ? 1 : 0;
                     ops.add(logged(tableId, op.key(), op.value()));
                 }
             } else if (r instanceof WriteQueue.RelocateRequest rel) {
@@ -251,6 +255,7 @@ final class CommitPipeline {
             }
         }
         counters.userBytesWritten.addAndGet(userBytes);
+        pressure.deleted(deletes);
     }
 
     /**

@@ -74,6 +74,25 @@ final class Compactor {
         }
     }
 
+    /** Queues {@code task} on the compaction thread without waiting; a failure is logged, not fatal. */
+    void runInBackground(String what, IoTask task) {
+        if (lifecycle.isClosed()) {
+            return;
+        }
+        compactionExecutor.execute(() -> {
+            if (lifecycle.isClosed()) {
+                return;
+            }
+            try {
+                task.run();
+            } catch (IOException | RuntimeException e) {
+                if (!lifecycle.isClosed()) {
+                    LOG.log(System.Logger.Level.WARNING, what + " failed, tried again when next due: " + e);
+                }
+            }
+        });
+    }
+
     Object runOnCompactionThread(IoTask task) throws IOException {
         lifecycle.checkOpen();
         return Futures.await(compactionExecutor.submit(task::run), "the compaction thread");

@@ -77,16 +77,39 @@ final class DbImpl implements Engine, TableOps {
         this.snapshots = new SnapshotList(versions::visibleSequence, this::deleteObsoleteValueFiles);
         this.reader = new TreeReader(versions, values, snapshots);
         this.flusher = new Flusher(fs, dir, tiers, tableOptions, versions, values, snapshots, lifecycle, counters);
-        this.pipeline = new CommitPipeline(options, versions, values, reader, lifecycle, counters, flusher::schedule);
+        SpacePressure pressure = new SpacePressure();
+        this.pipeline = new CommitPipeline(options, versions, values, reader, lifecycle, counters, flusher::schedule,
+                pressure);
         this.compactor = new Compactor(options, tiers, tableOptions, versions, values, snapshots, lifecycle, counters);
-        this.valueGc = new ValueGc(fs, tiers, versions, values, snapshots, pipeline, lifecycle, counters);
+        this.valueGc = new ValueGc(fs, tiers, versions, values, snapshots, pipeline, reader, lifecycle, counters);
+        DeadValueReclaimer reclaimer = new DeadValueReclaimer(fs, versions, values, snapshots, reader, pipeline, pressure,
+                this::flushAndMarkValues);
+        pressure.onPassWanted(() -> compactor.runInBackground("giving back dead values' space", () -> {
+            reclaimer.runIfDue();
+            return null;
+        }));
         this.checkpointer = new Checkpointer(fs, dir, tiers, versions, values, pipeline, compactor);
         versions.onSuperVersionDeath(valueGc::deleteObsoleteFiles);
         flusher.afterEachFlush(compactor::schedule);
         compactor.afterCompactions(() -> {
             valueGc.collectNow(options.valueGcGarbageRatio());
+            reclaimer.runIfDue();
             return null;
         });
+    }
+
+    /**
+     * Freezes the memtable and waits until every frozen one is flushed, so that recovery replays
+     * no log record written before; returns where the next value will go, as
+     * {@link ValueStore#appendPosition}.
+     */
+    private long[] flushAndMarkValues() throws IOException {
+        long[] position = (long[]) pipeline.submitTask(() -> {
+            pipeline.freezeIfNotEmpty();
+            return values.appendPosition(versions.peekNextFileNumber());
+        });
+        flusher.awaitNoImmutables();
+        return position;
     }
 
     private void deleteObsoleteValueFiles() {

@@ -18,6 +18,8 @@ import java.util.List;
  * commits as usual. A batch that deletes, with only small puts beside (a delete and the
  * reference counts it lowers), and value GC's relocations may go down to a quarter of the
  * reserve: they are how space comes back. The last quarter is left for flushes and compactions.
+ * Refusals and admissions are reported to {@link SpacePressure}: while writes are refused, dead
+ * values' space is given back in place ({@link DeadValueReclaimer}).
  *
  * <p>Write thread only.
  */
@@ -31,8 +33,10 @@ final class DiskSpaceGuard {
     private final FileSystem fs;
     private final List<Path> directories;
     private final long reserve;
+    private final SpacePressure pressure;
 
-    DiskSpaceGuard(EngineOptions options) {
+    DiskSpaceGuard(EngineOptions options, SpacePressure pressure) {
+        this.pressure = pressure;
         this.fs = options.fileSystem();
         this.directories = options.capacityDirectory().equals(options.directory())
                 ? List.of(options.directory()) : List.of(options.directory(), options.capacityDirectory());
@@ -49,14 +53,19 @@ final class DiskSpaceGuard {
         long taken = 0;
         for (WriteQueue.Request r : group) {
             long bytes = bytes(r);
-            long floor = releasesSpace(r) ? reserve / 4 : reserve;
+            boolean releases = releasesSpace(r);
+            long floor = releases ? reserve / 4 : reserve;
             if (usable - taken - bytes < floor) {
+                pressure.refused();
                 r.fail(new DiskFullException("not enough disk space for this write: " + usable + " bytes free, "
                         + reserve + " kept in reserve (reservedDiskBytes); free space, and writes resume"));
                 continue;
             }
             taken += bytes;
             admitted.add(r);
+            if (!releases && bytes > 0) {
+                pressure.admitted();
+            }
         }
         return admitted;
     }

@@ -1,7 +1,10 @@
 package dev.cairn.engine.internal;
 
+import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.fs.FileSystem;
+import dev.cairn.engine.sstable.InternalKeys;
 import dev.cairn.engine.vlog.ValueFileScanner;
+import dev.cairn.engine.vlog.ValuePointer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,12 +34,14 @@ final class ValueGc {
     private final ValueStore values;
     private final SnapshotList snapshots;
     private final CommitPipeline pipeline;
+    private final TreeReader reader;
     private final Lifecycle lifecycle;
     private final EngineCounters counters;
     private final CopyOnWriteArrayList<PendingDelete> pendingDeletes = new CopyOnWriteArrayList<>();
 
     ValueGc(FileSystem fs, Tiers tiers, VersionSet versions, ValueStore values, SnapshotList snapshots,
-            CommitPipeline pipeline, Lifecycle lifecycle, EngineCounters counters) {
+            CommitPipeline pipeline, TreeReader reader, Lifecycle lifecycle, EngineCounters counters) {
+        this.reader = reader;
         this.fs = fs;
         this.tiers = tiers;
         this.versions = versions;
@@ -80,6 +85,10 @@ final class ValueGc {
             while ((e = scanner.next()) != null) {
                 byte[] key = e.key();
                 int tableId = (key[0] & 0xFF) << 8 | (key[1] & 0xFF);
+                if (e.reclaimed()) {
+                    checkDead(number, tableId, Arrays.copyOfRange(key, 2, key.length), e.pointer());
+                    continue;
+                }
                 batch.add(new Relocation(tableId, Arrays.copyOfRange(key, 2, key.length), e.pointer().encode(), e.value()));
                 batchBytes += e.value().length;
                 if (batchBytes >= RELOCATION_BATCH_BYTES) {
@@ -91,6 +100,22 @@ final class ValueGc {
         }
         if (!batch.isEmpty()) {
             pipeline.submitRelocations(List.copyOf(batch));
+        }
+    }
+
+    /**
+     * A reclaimed record's value is gone; that must be because it is dead. A row still pointing at
+     * it is damage (a block of it was lost), and the file is kept rather than deleted under it.
+     */
+    private void checkDead(long number, int tableId, byte[] userKey, ValuePointer pointer) throws IOException {
+        TreeReader.RawValue raw = reader.latest(tableId, userKey);
+        if (raw != null && raw.kind() == InternalKeys.KIND_VALUE_POINTER) {
+            ValuePointer current = ValuePointer.decodeStored(raw.value(), "a table entry");
+            if (current.fileNumber() == number && current.offset() == pointer.offset()) {
+                throw new CorruptionException("value file " + FileNames.value(tiers.valueDirectory(), number)
+                        + ": the value at offset " + pointer.offset() + " is still referenced but fails its checksum"
+                        + " with a block of zeros in it");
+            }
         }
     }
 

@@ -189,6 +189,20 @@ final class ValueStore implements AutoCloseable {
         return out;
     }
 
+    /** Whether value file {@code number} is still one of the engine's (value GC has not dropped it). */
+    synchronized boolean contains(long number) {
+        return files.containsKey(number);
+    }
+
+    /**
+     * Where the next value will be appended, as (file number, offset): every value appended so
+     * far lies before it. With no active file, {@code nextFileNumber} (no higher than the number
+     * the next file will take) at offset 0. Write thread only.
+     */
+    long[] appendPosition(long nextFileNumber) {
+        return active != null ? new long[] {activeNumber, active.size()} : new long[] {nextFileNumber, 0};
+    }
+
     /** Forgets a file (its values were relocated); the caller deletes it once no reader needs it. */
     synchronized void remove(long number) {
         files.remove(number);

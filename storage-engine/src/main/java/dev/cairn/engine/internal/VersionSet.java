@@ -73,6 +73,11 @@ final class VersionSet {
         return files;
     }
 
+    /** The number {@link #newFileNumber} will hand out next (or a lower one than any it hands out later). */
+    long peekNextFileNumber() {
+        return nextFileNumber.get();
+    }
+
     long newFileNumber() {
         return nextFileNumber.getAndIncrement();
     }

@@ -27,6 +27,7 @@ public final class ValueFileDump {
         out.println("value file " + path);
         long records = 0;
         long valueBytes = 0;
+        long reclaimed = 0;
         try (ValueFileScanner scanner = ValueFileScanner.open(fs, path, fileNumber, false)) {
             if (scanner.fileSize() >= ValueFileFormat.HEADER_SIZE) {
                 out.println("header: magic " + new String(ValueFileFormat.MAGIC, StandardCharsets.US_ASCII)
@@ -38,6 +39,13 @@ public final class ValueFileDump {
             try {
                 for (ValueFileScanner.Entry entry; (entry = scanner.next()) != null; ) {
                     ValuePointer pointer = entry.pointer();
+                    if (entry.reclaimed()) {
+                        out.printf("record at %d: key %s (%d bytes), value at %d, %d bytes, reclaimed (dead, %d bytes"
+                                        + " given back)%n", entry.recordOffset(), printable(entry.key()),
+                                entry.key().length, pointer.offset(), pointer.length(), ValueHoles.length(pointer));
+                        reclaimed++;
+                        continue;
+                    }
                     out.printf("record at %d: key %s (%d bytes), value at %d, %d bytes, crc32c %08x ok%n",
                             entry.recordOffset(), printable(entry.key()), entry.key().length, pointer.offset(),
                             pointer.length(), pointer.crc32c());
@@ -45,10 +53,11 @@ public final class ValueFileDump {
                     valueBytes += pointer.length();
                 }
             } catch (CorruptionException e) {
-                out.println("CORRUPT after " + records + " records: " + e.getMessage());
+                out.println("CORRUPT after " + (records + reclaimed) + " records: " + e.getMessage());
                 throw e;
             }
-            out.println(records + " records, " + valueBytes + " value bytes, valid length " + scanner.validLength()
+            out.println(records + " records, " + valueBytes + " value bytes, "
+                    + (reclaimed > 0 ? reclaimed + " reclaimed, " : "") + "valid length " + scanner.validLength()
                     + " of " + scanner.fileSize() + " bytes");
             if (scanner.tornTail()) {
                 out.println("torn tail: " + (scanner.fileSize() - scanner.validLength()) + " bytes after offset "

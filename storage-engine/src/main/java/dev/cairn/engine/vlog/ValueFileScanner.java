@@ -25,6 +25,10 @@ import java.util.zip.CRC32C;
  * looks like a torn tail there. The records after it are then not returned; a pointer into them
  * still reads its value, checked by the pointer's own checksum, so wrong bytes are never returned.
  *
+ * <p>A record whose checksum fails while a whole block of its value reads as zeros had its
+ * dead value's space given back ({@link ValueHoles}); the scan returns it marked reclaimed and
+ * goes on after it.
+ *
  * <p>The scan covers the bytes present when it was opened. Not thread-safe: one thread scans.
  */
 public final class ValueFileScanner implements Closeable {
@@ -32,9 +36,11 @@ public final class ValueFileScanner implements Closeable {
 
     /**
      * One record: its own offset, the stored key, a pointer to its value, and the value bytes
-     * if the scanner was opened with values ({@code null} otherwise).
+     * if the scanner was opened with values ({@code null} otherwise). A {@code reclaimed} record
+     * is one whose dead value's space was given back ({@link ValueHoles}): its key is as stored
+     * but unverified, its pointer's checksum is 0, and its value is {@code null}.
      */
-    public record Entry(long recordOffset, byte[] key, ValuePointer pointer, byte[] value) {
+    public record Entry(long recordOffset, byte[] key, ValuePointer pointer, byte[] value, boolean reclaimed) {
         /** The offset just past this record, where the next one begins. */
         public long endOffset() {
             return pointer.offset() + pointer.length();
@@ -128,12 +134,17 @@ public final class ValueFileScanner implements Closeable {
         crc.update(key);
         crc.update(value);
         if ((int) crc.getValue() != storedCrc) {
+            if (ValueHoles.holdsZeroBlock(value, keyOffset + keyLength)) {
+                position = end;
+                return new Entry(recordOffset, key, new ValuePointer(fileNumber, keyOffset + keyLength,
+                        (int) valueLength, 0), null, true);
+            }
             return badRecord(recordOffset, end, "fails its checksum");
         }
         position = end;
         ValuePointer pointer = new ValuePointer(fileNumber, keyOffset + keyLength, (int) valueLength,
                 Checksums.crc32c(value));
-        return new Entry(recordOffset, key, pointer, withValues ? value : null);
+        return new Entry(recordOffset, key, pointer, withValues ? value : null, false);
     }
 
     /**

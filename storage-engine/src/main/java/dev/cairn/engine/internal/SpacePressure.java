@@ -1,0 +1,63 @@
+package dev.cairn.engine.internal;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the write thread tells {@link DeadValueReclaimer}: whether writes are being refused for
+ * want of space, and how many deletes were committed. While writes are refused, each refusal
+ * and each committed delete asks for a reclamation pass (at most one queued at a time).
+ *
+ * <p>Thread-safe: the write thread reports, the compaction thread reads.
+ */
+final class SpacePressure {
+    private final AtomicBoolean full = new AtomicBoolean();
+    private final AtomicLong deletes = new AtomicLong();
+    private final AtomicBoolean requested = new AtomicBoolean();
+    private volatile Runnable requestPass = () -> { };
+
+    /** How a pass is asked for (the compaction thread's queue). Set once, before writes. */
+    void onPassWanted(Runnable requestPass) {
+        this.requestPass = requestPass;
+    }
+
+    /** A write was refused: the disk is as full as the reserve allows. */
+    void refused() {
+        full.set(true);
+        request();
+    }
+
+    /** A write that takes space went ahead: space is no longer short. */
+    void admitted() {
+        full.set(false);
+    }
+
+    /** {@code count} deletes were committed. */
+    void deleted(int count) {
+        if (count > 0) {
+            deletes.addAndGet(count);
+            if (full.get()) {
+                request();
+            }
+        }
+    }
+
+    boolean full() {
+        return full.get();
+    }
+
+    long deletes() {
+        return deletes.get();
+    }
+
+    /** Called as a requested pass starts, so that later events ask again. */
+    void passStarting() {
+        requested.set(false);
+    }
+
+    private void request() {
+        if (requested.compareAndSet(false, true)) {
+            requestPass.run();
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package dev.cairn.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.cairn.engine.fs.FaultInjectingFileSystem;
+import dev.cairn.engine.fs.MemFileSystem;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The disk fills, a third of the objects are deleted, and writes come back without a reopen:
+ * the dead values' space is given back in place (holes punched over them) although their one
+ * value file is too large to rewrite within the reserve, and nothing live is lost, then or after
+ * a crash.
+ */
+class DiskFullReclaimTest {
+    private static final Path DIR = Path.of("/db");
+    private static final long RESERVE = 256 << 10;
+    private static final int VALUE_BYTES = 30 << 10;
+    private static final long RESUME_WITHIN_NANOS = 60_000_000_000L;
+
+    private static EngineOptions options(FaultInjectingFileSystem fs) {
+        // One value file takes everything (as a new service's 256 MiB file does on a small disk),
+        // and the memtable never fills: only what the engine does on its own frees space.
+        return EngineOptions.builder(DIR).fileSystem(fs).memtableBytes(1 << 20).valueThreshold(1024)
+                .valueFileBytes(64 << 20).reservedDiskBytes(RESERVE).build();
+    }
+
+    private static byte[] key(int i) {
+        return ("object-" + i).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] value(int i) {
+        byte[] v = new byte[VALUE_BYTES - 97 * (i % 5)];
+        new Random(i).nextBytes(v);
+        return v;
+    }
+
+    @Test
+    void writesResumeAfterAThirdIsDeletedAndNothingLiveIsLost() throws IOException {
+        MemFileSystem mem = new MemFileSystem();
+        FaultInjectingFileSystem fs = new FaultInjectingFileSystem(mem);
+        List<Integer> live = new ArrayList<>();
+        List<Integer> deleted = new ArrayList<>();
+        int next = 0;
+        try (Engine e = Engine.open(options(fs))) {
+            Table t = e.table("t");
+            fs.limitSpace(RESERVE + (4 << 20));
+            for (boolean full = false; !full && next < 10_000; next++) {
+                try {
+                    t.put(key(next), value(next));
+                    live.add(next);
+                } catch (DiskFullException refused) {
+                    full = true;
+                }
+            }
+            assertTrue(live.size() > 60, "the disk filled after " + live.size() + " writes");
+            long freeWhenFull = fs.usableSpace(DIR);
+            for (int i = 0; i < live.size(); i += 3) {
+                t.delete(key(live.get(i)));
+                deleted.add(live.get(i));
+            }
+            live.removeAll(deleted);
+            long deletesDone = System.nanoTime();
+
+            int resumed = next++;
+            while (true) {
+                try {
+                    t.put(key(resumed), value(resumed));
+                    live.add(resumed);
+                    break;
+                } catch (DiskFullException stillFull) {
+                    if (System.nanoTime() - deletesDone > RESUME_WITHIN_NANOS) {
+                        fail("writes still refused a minute after a third was deleted; free " + fs.usableSpace(DIR)
+                                + " bytes, reserve " + RESERVE);
+                    }
+                    sleepBriefly();
+                }
+            }
+            long resumeMillis = (System.nanoTime() - deletesDone) / 1_000_000;
+            long freeAfter = fs.usableSpace(DIR);
+            System.out.printf("disk full with %d objects, %d deleted: writes resumed after %d ms; free %d -> %d bytes"
+                    + " (reserve %d)%n", live.size() + deleted.size() - 1, deleted.size(), resumeMillis,
+                    freeWhenFull, freeAfter, RESERVE);
+            for (int i = 0; i < deleted.size() / 2; i++) {
+                t.put(key(next), value(next));
+                live.add(next++);
+            }
+            assertLiveIntact(t, live, deleted);
+        }
+        try (Engine again = Engine.open(options(new FaultInjectingFileSystem(mem.crashClone())))) {
+            assertLiveIntact(again.table("t"), live, deleted);
+            again.compactAll();
+            again.collectValueGarbage(0.01);
+            assertLiveIntact(again.table("t"), live, deleted);
+        }
+    }
+
+    private static void assertLiveIntact(Table t, List<Integer> live, List<Integer> deleted) throws IOException {
+        for (int i : live) {
+            assertArrayEquals(value(i), t.get(key(i)), "object " + i + " reads back");
+        }
+        for (int i : deleted) {
+            assertNull(t.get(key(i)), "object " + i + " stays deleted");
+        }
+        assertEquals(live.size(), count(t));
+    }
+
+    private static int count(Table t) throws IOException {
+        int n = 0;
+        try (EntryIterator it = t.scan(KeyRange.all())) {
+            while (it.hasNext()) {
+                it.next();
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static void sleepBriefly() {
+        try {
+            Thread.sleep(20);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+}
