@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.cairn.engine.fs.FaultInjectingFileSystem;
+import dev.cairn.engine.fs.LocalFileSystem;
 import dev.cairn.engine.fs.MemFileSystem;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The disk fills, a third of the objects are deleted, and writes come back without a reopen:
@@ -28,10 +30,17 @@ class DiskFullReclaimTest {
     private static final int VALUE_BYTES = 30 << 10;
     private static final long RESUME_WITHIN_NANOS = 60_000_000_000L;
 
+    @TempDir
+    Path temp;
+
     private static EngineOptions options(FaultInjectingFileSystem fs) {
+        return options(DIR, fs);
+    }
+
+    private static EngineOptions options(Path dir, FaultInjectingFileSystem fs) {
         // One value file takes everything (as a new service's 256 MiB file does on a small disk),
         // and the memtable never fills: only what the engine does on its own frees space.
-        return EngineOptions.builder(DIR).fileSystem(fs).memtableBytes(1 << 20).valueThreshold(1024)
+        return EngineOptions.builder(dir).fileSystem(fs).memtableBytes(1 << 20).valueThreshold(1024)
                 .valueFileBytes(64 << 20).reservedDiskBytes(RESERVE).build();
     }
 
@@ -102,6 +111,45 @@ class DiskFullReclaimTest {
             again.compactAll();
             again.collectValueGarbage(0.01);
             assertLiveIntact(again.table("t"), live, deleted);
+        }
+    }
+
+    /** On the real file system: checkpoints hard-link value files, which must then keep every byte. */
+    @Test
+    void aCheckpointTakenWhileFullKeepsEveryValueItHolds() throws IOException {
+        FaultInjectingFileSystem fs = new FaultInjectingFileSystem(new LocalFileSystem());
+        List<Integer> stored = new ArrayList<>();
+        Path checkpoint = temp.resolve("checkpoint");
+        try (Engine e = Engine.open(options(temp.resolve("db"), fs))) {
+            Table t = e.table("t");
+            fs.limitSpace(RESERVE + (2 << 20));
+            try {
+                for (int i = 0; i < 10_000; i++) {
+                    t.put(key(i), value(i));
+                    stored.add(i);
+                }
+            } catch (DiskFullException refused) {
+                // full
+            }
+            fs.unlimitSpace();
+            e.checkpoint(checkpoint);
+            fs.limitSpace(RESERVE / 2);
+            for (int i = 0; i < stored.size(); i += 3) {
+                t.delete(key(stored.get(i)));
+            }
+            // Each refused write asks for a pass; the checkpoint holds the dead values' space.
+            for (int attempt = 0; attempt < 20; attempt++) {
+                try {
+                    t.put(key(100_000), value(100_000));
+                } catch (DiskFullException stillFull) {
+                    sleepBriefly();
+                }
+            }
+        }
+        try (Engine copy = Engine.openReadOnly(EngineOptions.builder(checkpoint).build())) {
+            for (int i : stored) {
+                assertArrayEquals(value(i), copy.table("t").get(key(i)), "the checkpoint's object " + i);
+            }
         }
     }
 

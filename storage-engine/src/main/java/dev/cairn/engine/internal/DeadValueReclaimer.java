@@ -176,7 +176,9 @@ final class DeadValueReclaimer {
             LOG.log(System.Logger.Level.WARNING, "could not give back dead values' space in value file "
                     + values.path(p.fileNumber()) + ": " + e);
         }
-        LOG.log(System.Logger.Level.INFO, "gave back " + freed + " bytes of " + p.ranges().size()
-                + " dead values in value file " + values.path(p.fileNumber()));
+        if (freed > 0) {
+            LOG.log(System.Logger.Level.INFO, "gave back " + freed + " bytes of " + p.ranges().size()
+                    + " dead values in value file " + values.path(p.fileNumber()));
+        }
     }
 }

@@ -60,6 +60,35 @@ abstract class FileSystemContractTest {
     }
 
     @Test
+    void aPunchedRangeReadsAsZerosAndTheFileKeepsItsSizeUnlessAnotherNameHoldsIt() throws IOException {
+        byte[] data = new byte[5 * 4096 + 100];
+        new java.util.Random(5).nextBytes(data);
+        Path path = dir.resolve("punched");
+        try (WritableFile file = fs.create(path, WriteLifetime.LONG)) {
+            file.append(ByteBuffer.wrap(data));
+            file.sync();
+        }
+        Path link = dir.resolve("linked");
+        fs.link(path, link);
+        assertEquals(0, fs.punchHole(path, 4096, 2 * 4096), "a file with another name is not punched");
+        try (ReadableFile file = fs.openRead(path)) {
+            assertArrayEquals(data, file.readFully(0, data.length));
+        }
+        fs.delete(link);
+
+        long freed = fs.punchHole(path, 4096, 2 * 4096);
+        byte[] expected = data.clone();
+        if (freed > 0) {
+            java.util.Arrays.fill(expected, 4096, 3 * 4096, (byte) 0);
+            assertTrue(freed <= 2 * 4096, "no more given back than punched: " + freed);
+        }
+        assertEquals(data.length, fs.size(path), "the size stays");
+        try (ReadableFile file = fs.openRead(path)) {
+            assertArrayEquals(expected, file.readFully(0, data.length), "zeros in the range, the rest untouched");
+        }
+    }
+
+    @Test
     void largeHeapBuffersAreWrittenAndReadWholeInOneCall() throws IOException {
         byte[] data = new byte[(1 << 20) + 12345];
         new java.util.Random(11).nextBytes(data);
