@@ -83,7 +83,7 @@ final class DbImpl implements Engine, TableOps {
         this.compactor = new Compactor(options, tiers, tableOptions, versions, values, snapshots, lifecycle, counters);
         this.valueGc = new ValueGc(fs, tiers, versions, values, snapshots, pipeline, reader, lifecycle, counters);
         DeadValueReclaimer reclaimer = new DeadValueReclaimer(fs, versions, values, snapshots, reader, pipeline, pressure,
-                this::flushAndMarkValues);
+                this::flushAndMarkValues, lifecycle);
         pressure.onPassWanted(() -> compactor.runInBackground("giving back dead values' space", () -> {
             reclaimer.runIfDue();
             return null;

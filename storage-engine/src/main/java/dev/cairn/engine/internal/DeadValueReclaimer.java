@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Gives dead values' space back in place while writes are refused for want of space: value GC
@@ -56,12 +57,14 @@ final class DeadValueReclaimer {
     private final CommitPipeline pipeline;
     private final SpacePressure pressure;
     private final FlushedBoundary boundary;
+    private final Lifecycle lifecycle;
     private final List<Pending> pending = new ArrayList<>();
     private long deletesAtLastPass = -1;
     private long nextPassNanos = System.nanoTime();
 
     DeadValueReclaimer(FileSystem fs, VersionSet versions, ValueStore values, SnapshotList snapshots,
-                       TreeReader reader, CommitPipeline pipeline, SpacePressure pressure, FlushedBoundary boundary) {
+                       TreeReader reader, CommitPipeline pipeline, SpacePressure pressure, FlushedBoundary boundary, Lifecycle lifecycle) {
+        this.lifecycle = lifecycle;
         this.fs = fs;
         this.versions = versions;
         this.values = values;
@@ -87,22 +90,25 @@ final class DeadValueReclaimer {
         nextPassNanos = System.nanoTime() + Math.max(MIN_PAUSE_NANOS, 3 * took);
     }
 
+    /** Each file in turn, those with the most garbage known first, its dead values punched before the next is read. */
     private void pass() throws IOException {
         long[] before = boundary.flushAndMark();
-        List<Long> numbers = new ArrayList<>(values.garbageByFile().keySet());
-        List<Pending> found = new ArrayList<>();
-        for (long number : numbers) {
-            if (number > before[0] || !values.contains(number)) {
+        List<Map.Entry<Long, Long>> files = new ArrayList<>(values.garbageByFile().entrySet());
+        files.sort(Map.Entry.<Long, Long>comparingByValue().reversed());
+        for (Map.Entry<Long, Long> file : files) {
+            long number = file.getKey();
+            if (number > before[0] || !values.contains(number) || lifecycle.isClosed()) {
                 continue;
             }
             List<long[]> dead = deadValues(number, number == before[0] ? before[1] : Long.MAX_VALUE);
             if (!dead.isEmpty()) {
-                found.add(new Pending(number, dead, 0, 0));
+                punchOnceUnread(number, dead);
             }
         }
-        if (found.isEmpty()) {
-            return;
-        }
+    }
+
+    /** Records {@code dead} to be punched once nothing can read them, and punches what is ready. */
+    private void punchOnceUnread(long number, List<long[]> dead) throws IOException {
         pipeline.syncNow();
         long sequence = versions.visibleSequence();
         long bound;
@@ -113,9 +119,7 @@ final class DeadValueReclaimer {
         } finally {
             versions.lock().unlock();
         }
-        for (Pending p : found) {
-            pending.add(new Pending(p.fileNumber(), p.ranges(), sequence, bound));
-        }
+        pending.add(new Pending(number, dead, sequence, bound));
         punchReady();
     }
 
