@@ -209,8 +209,9 @@ public final class EngineOptions {
     /**
      * Free space kept back on the engine's file systems: a write that would leave less fails at
      * once with {@link DiskFullException}, before anything of it is written. Deletes (and value
-     * GC) may use three quarters of it, and flushes and compactions the rest; 0 turns the check
-     * off. See docs/reliability.md.
+     * GC) may use three quarters of it, and flushes and compactions the rest; while writes are
+     * refused, deleted values' space is given back in place. 0 turns the check off. See
+     * docs/reliability.md.
      */
     public long reservedDiskBytes() { return reservedDiskBytes; }
 
