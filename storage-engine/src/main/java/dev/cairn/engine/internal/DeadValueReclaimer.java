@@ -35,7 +35,7 @@ import java.util.Map;
  *
  * <p>Passes run on the compaction thread, when {@link SpacePressure} reports refused writes and
  * deletes since the last pass, at most a quarter of the time (each waits three times as long as
- * the one before took). Compaction thread only.
+ * the one before took; one asked for sooner runs then). Compaction thread only.
  */
 final class DeadValueReclaimer {
     private static final System.Logger LOG = System.getLogger(DeadValueReclaimer.class.getName());
@@ -80,7 +80,12 @@ final class DeadValueReclaimer {
         pressure.passStarting();
         punchReady();
         long deletes = pressure.deletes();
-        if (!pressure.full() || deletes == deletesAtLastPass || System.nanoTime() - nextPassNanos < 0) {
+        if (!pressure.full() || deletes == deletesAtLastPass) {
+            return;
+        }
+        long wait = nextPassNanos - System.nanoTime();
+        if (wait > 0) {
+            pressure.requestAfter(wait);
             return;
         }
         long started = System.nanoTime();

@@ -1,5 +1,7 @@
 package dev.cairn.engine.internal;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -53,6 +55,11 @@ final class SpacePressure {
     /** Called as a requested pass starts, so that later events ask again. */
     void passStarting() {
         requested.set(false);
+    }
+
+    /** Asks for a pass {@code nanos} from now (one that came too soon after the last). */
+    void requestAfter(long nanos) {
+        CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS).execute(this::request);
     }
 
     private void request() {
