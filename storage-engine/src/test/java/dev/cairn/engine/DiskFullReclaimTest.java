@@ -114,6 +114,52 @@ class DiskFullReclaimTest {
         }
     }
 
+    @Test
+    void anOpenSnapshotKeepsTheValuesItCanReadUntilItIsReleased() throws IOException {
+        FaultInjectingFileSystem fs = new FaultInjectingFileSystem(new MemFileSystem());
+        try (Engine e = Engine.open(options(fs))) {
+            Table t = e.table("t");
+            fs.limitSpace(RESERVE + (2 << 20));
+            List<Integer> stored = new ArrayList<>();
+            try {
+                for (int i = 0; i < 10_000; i++) {
+                    t.put(key(i), value(i));
+                    stored.add(i);
+                }
+            } catch (DiskFullException refused) {
+                // full
+            }
+            Snapshot before = e.snapshot();
+            for (int i = 0; i < stored.size(); i += 3) {
+                t.delete(key(stored.get(i)));
+            }
+            for (int attempt = 0; attempt < 20; attempt++) {
+                try {
+                    t.put(key(100_000), value(100_000));
+                    fail("values the snapshot can read were given back");
+                } catch (DiskFullException stillFull) {
+                    sleepBriefly();
+                }
+            }
+            for (int i : stored) {
+                assertArrayEquals(value(i), t.get(key(i), ReadOptions.at(before)), "object " + i + " at the snapshot");
+            }
+            before.close();
+            long released = System.nanoTime();
+            while (true) {
+                try {
+                    t.put(key(100_000), value(100_000));
+                    break;
+                } catch (DiskFullException stillFull) {
+                    if (System.nanoTime() - released > RESUME_WITHIN_NANOS) {
+                        fail("writes still refused a minute after the snapshot was released");
+                    }
+                    sleepBriefly();
+                }
+            }
+        }
+    }
+
     /** On the real file system: checkpoints hard-link value files, which must then keep every byte. */
     @Test
     void aCheckpointTakenWhileFullKeepsEveryValueItHolds() throws IOException {

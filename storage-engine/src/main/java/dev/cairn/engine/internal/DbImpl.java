@@ -56,6 +56,7 @@ final class DbImpl implements Engine, TableOps {
     private final CommitPipeline pipeline;
     private final Compactor compactor;
     private final ValueGc valueGc;
+    private final DeadValueReclaimer reclaimer;
     private final Checkpointer checkpointer;
     private final ConcurrentHashMap<String, TableImpl> tablesByName = new ConcurrentHashMap<>();
     private final AutoCloseable directoryLock;
@@ -82,18 +83,17 @@ final class DbImpl implements Engine, TableOps {
                 pressure);
         this.compactor = new Compactor(options, tiers, tableOptions, versions, values, snapshots, lifecycle, counters);
         this.valueGc = new ValueGc(fs, tiers, versions, values, snapshots, pipeline, reader, lifecycle, counters);
-        DeadValueReclaimer reclaimer = new DeadValueReclaimer(fs, versions, values, snapshots, reader, pipeline, pressure,
+        this.reclaimer = new DeadValueReclaimer(fs, versions, values, snapshots, reader, pipeline, pressure,
                 this::flushAndMarkValues, lifecycle);
         pressure.onPassWanted(() -> compactor.runInBackground("giving back dead values' space", () -> {
             reclaimer.runIfDue();
             return null;
         }));
         this.checkpointer = new Checkpointer(fs, dir, tiers, versions, values, pipeline, compactor);
-        versions.onSuperVersionDeath(valueGc::deleteObsoleteFiles);
+        versions.onSuperVersionDeath(this::deleteObsoleteValueFiles);
         flusher.afterEachFlush(compactor::schedule);
         compactor.afterCompactions(() -> {
             valueGc.collectNow(options.valueGcGarbageRatio());
-            reclaimer.runIfDue();
             return null;
         });
     }
@@ -112,8 +112,10 @@ final class DbImpl implements Engine, TableOps {
         return position;
     }
 
+    /** A snapshot or super version went: value files, and dead values' blocks, may be free to go. */
     private void deleteObsoleteValueFiles() {
         valueGc.deleteObsoleteFiles();
+        reclaimer.askIfWaiting();
     }
 
     // ---------------------------------------------------------------- open and close

@@ -59,7 +59,8 @@ final class DeadValueReclaimer {
     private final FlushedBoundary boundary;
     private final Lifecycle lifecycle;
     private final List<Pending> pending = new ArrayList<>();
-    private long deletesAtLastPass = -1;
+    private volatile boolean waiting;
+    private long deletesAtLastPass;
     private long nextPassNanos = System.nanoTime();
 
     DeadValueReclaimer(FileSystem fs, VersionSet versions, ValueStore values, SnapshotList snapshots,
@@ -157,6 +158,16 @@ final class DeadValueReclaimer {
         return current.fileNumber() == pointer.fileNumber() && current.offset() == pointer.offset();
     }
 
+    /**
+     * Asks for a run when punches wait for a snapshot or reader to go (any thread: called as
+     * they go), so that their space does not wait for the next refused write or delete.
+     */
+    void askIfWaiting() {
+        if (waiting) {
+            pressure.ask();
+        }
+    }
+
     private void punchReady() {
         if (pending.isEmpty()) {
             return;
@@ -173,6 +184,7 @@ final class DeadValueReclaimer {
                 punch(p);
             }
         }
+        waiting = !pending.isEmpty();
     }
 
     private void punch(Pending p) {

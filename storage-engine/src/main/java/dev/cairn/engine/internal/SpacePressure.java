@@ -62,6 +62,11 @@ final class SpacePressure {
         CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS).execute(this::request);
     }
 
+    /** Asks for a run (at most one queued at a time). */
+    void ask() {
+        request();
+    }
+
     private void request() {
         if (requested.compareAndSet(false, true)) {
             requestPass.run();
