@@ -82,26 +82,15 @@ class DiskFullReclaimTest {
             long deletesDone = System.nanoTime();
 
             int resumed = next++;
-            while (true) {
-                try {
-                    t.put(key(resumed), value(resumed));
-                    live.add(resumed);
-                    break;
-                } catch (DiskFullException stillFull) {
-                    if (System.nanoTime() - deletesDone > RESUME_WITHIN_NANOS) {
-                        fail("writes still refused a minute after a third was deleted; free " + fs.usableSpace(DIR)
-                                + " bytes, reserve " + RESERVE);
-                    }
-                    sleepBriefly();
-                }
-            }
+            putWithinAMinute(t, resumed, deletesDone, fs);
+            live.add(resumed);
             long resumeMillis = (System.nanoTime() - deletesDone) / 1_000_000;
             long freeAfter = fs.usableSpace(DIR);
             System.out.printf("disk full with %d objects, %d deleted: writes resumed after %d ms; free %d -> %d bytes"
                     + " (reserve %d)%n", live.size() + deleted.size() - 1, deleted.size(), resumeMillis,
                     freeWhenFull, freeAfter, RESERVE);
             for (int i = 0; i < deleted.size() / 2; i++) {
-                t.put(key(next), value(next));
+                putWithinAMinute(t, next, System.nanoTime(), fs);
                 live.add(next++);
             }
             assertLiveIntact(t, live, deleted);
@@ -195,6 +184,22 @@ class DiskFullReclaimTest {
         try (Engine copy = Engine.openReadOnly(EngineOptions.builder(checkpoint).build())) {
             for (int i : stored) {
                 assertArrayEquals(value(i), copy.table("t").get(key(i)), "the checkpoint's object " + i);
+            }
+        }
+    }
+
+    /** Puts object {@code i}, trying again while refused (each refusal asks for reclamation), for a minute from {@code since}. */
+    private static void putWithinAMinute(Table t, int i, long since, FaultInjectingFileSystem fs) throws IOException {
+        while (true) {
+            try {
+                t.put(key(i), value(i));
+                return;
+            } catch (DiskFullException stillFull) {
+                if (System.nanoTime() - since > RESUME_WITHIN_NANOS) {
+                    fail("writes still refused a minute after a third was deleted; free " + fs.usableSpace(DIR)
+                            + " bytes, reserve " + RESERVE);
+                }
+                sleepBriefly();
             }
         }
     }

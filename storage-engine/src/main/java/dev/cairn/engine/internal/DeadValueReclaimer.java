@@ -133,7 +133,8 @@ final class DeadValueReclaimer {
     private List<long[]> deadValues(long number, long endOffset) throws IOException {
         List<long[]> dead = new ArrayList<>();
         try (ValueFileScanner scanner = ValueFileScanner.open(fs, values.path(number), number, false)) {
-            for (ValueFileScanner.Entry e; (e = scanner.next()) != null && e.recordOffset() < endOffset; ) {
+            for (ValueFileScanner.Entry e; !lifecycle.isClosed() && (e = scanner.next()) != null
+                    && e.recordOffset() < endOffset; ) {
                 long length = ValueHoles.length(e.pointer());
                 if (e.reclaimed() || length == 0 || e.key().length < 2 || isLive(e.key(), e.pointer())) {
                     continue;

@@ -18,8 +18,9 @@ import java.util.List;
  * commits as usual. A batch that deletes, with only small puts beside (a delete and the
  * reference counts it lowers), and value GC's relocations may go down to a quarter of the
  * reserve: they are how space comes back. The last quarter is left for flushes and compactions.
- * Refusals and admissions are reported to {@link SpacePressure}: while writes are refused, dead
- * values' space is given back in place ({@link DeadValueReclaimer}).
+ * Refusals are reported to {@link SpacePressure}, and so are writes admitted with twice the
+ * reserve still free: from a refusal until then, dead values' space is given back in place
+ * ({@link DeadValueReclaimer}).
  *
  * <p>Write thread only.
  */
@@ -63,7 +64,7 @@ final class DiskSpaceGuard {
             }
             taken += bytes;
             admitted.add(r);
-            if (!releases && bytes > 0) {
+            if (!releases && bytes > 0 && usable - taken >= 2 * reserve) {
                 pressure.admitted();
             }
         }

@@ -6,9 +6,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the write thread tells {@link DeadValueReclaimer}: whether writes are being refused for
- * want of space, and how many deletes were committed. While writes are refused, each refusal
- * and each committed delete asks for a reclamation pass (at most one queued at a time).
+ * What the write thread tells {@link DeadValueReclaimer}: whether space is short (from a refused
+ * write until one goes ahead with twice the reserve free), and how many deletes were committed.
+ * While space is short, each refusal and each committed delete asks for a reclamation pass (at
+ * most one queued at a time).
  *
  * <p>Thread-safe: the write thread reports, the compaction thread reads.
  */
@@ -29,7 +30,7 @@ final class SpacePressure {
         request();
     }
 
-    /** A write that takes space went ahead: space is no longer short. */
+    /** A write that takes space went ahead with twice the reserve free: space is no longer short. */
     void admitted() {
         full.set(false);
     }
