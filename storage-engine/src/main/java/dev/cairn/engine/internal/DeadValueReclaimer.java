@@ -33,7 +33,7 @@ import java.util.Map;
  *       refuses, and checkpoints are taken on the same thread as the punching).
  * </ul>
  *
- * <p>Passes run on the compaction thread, when {@link SpacePressure} reports refused writes and
+ * <p>Passes run on the compaction thread, when {@link SpacePressure} reports space short and
  * deletes since the last pass, at most a quarter of the time (each waits three times as long as
  * the one before took; one asked for sooner runs then). Compaction thread only.
  */
@@ -64,8 +64,8 @@ final class DeadValueReclaimer {
     private long nextPassNanos = System.nanoTime();
 
     DeadValueReclaimer(FileSystem fs, VersionSet versions, ValueStore values, SnapshotList snapshots,
-                       TreeReader reader, CommitPipeline pipeline, SpacePressure pressure, FlushedBoundary boundary, Lifecycle lifecycle) {
-        this.lifecycle = lifecycle;
+                       TreeReader reader, CommitPipeline pipeline, SpacePressure pressure, FlushedBoundary boundary,
+                       Lifecycle lifecycle) {
         this.fs = fs;
         this.versions = versions;
         this.values = values;
@@ -74,6 +74,7 @@ final class DeadValueReclaimer {
         this.pipeline = pipeline;
         this.pressure = pressure;
         this.boundary = boundary;
+        this.lifecycle = lifecycle;
     }
 
     /** Punches what has become safe to punch, then runs a pass if one is due. */
@@ -91,9 +92,12 @@ final class DeadValueReclaimer {
         }
         long started = System.nanoTime();
         deletesAtLastPass = deletes;
-        pass();
-        long took = System.nanoTime() - started;
-        nextPassNanos = System.nanoTime() + Math.max(MIN_PAUSE_NANOS, 3 * took);
+        try {
+            pass();
+        } finally {
+            long took = System.nanoTime() - started;
+            nextPassNanos = System.nanoTime() + Math.max(MIN_PAUSE_NANOS, 3 * took);
+        }
     }
 
     /** Each file in turn, those with the most garbage known first, its dead values punched before the next is read. */
