@@ -83,7 +83,9 @@ class DiskFullReclaimCrashTest {
                         resumed++;
                         break;
                     } catch (DiskFullException stillFull) {
-                        clones.add(new Clone(mem.crashClone(random), new TreeSet<>(live), new TreeSet<>(deleted)));
+                        if (attempt < 10) {
+                            clones.add(new Clone(mem.crashClone(random), new TreeSet<>(live), new TreeSet<>(deleted)));
+                        }
                         sleep(20);
                     }
                 }
