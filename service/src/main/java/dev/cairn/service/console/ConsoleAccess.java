@@ -11,7 +11,7 @@ public interface ConsoleAccess {
 
     /** What the console does to a bucket. */
     enum Action {
-        /** See the bucket, list its keys and counts. */
+        /** See the bucket, list its keys and counts; with a null bucket: use the console at all. */
         LIST,
         /** Read objects: thumbnails, details, downloads, links. */
         READ,

@@ -1,6 +1,7 @@
 package dev.cairn.service.console;
 
 import dev.cairn.service.keys.Access;
+import dev.cairn.service.keys.AccessKey;
 import dev.cairn.service.keys.KeyRing;
 
 /**
@@ -19,11 +20,17 @@ public final class RoleConsoleAccess implements ConsoleAccess {
     @Override
     public boolean may(String accessKey, String bucket, Action action) {
         return switch (action) {
-            case LIST -> bucket == null ? keys.key(accessKey) != null
+            case LIST -> bucket == null ? holdsAnS3Role(accessKey)
                     : keys.allows(accessKey, Access.READ, bucket) || keys.allows(accessKey, Access.WRITE, bucket);
             case READ -> keys.allows(accessKey, Access.READ, bucket);
             case WRITE, DELETE -> keys.allows(accessKey, Access.WRITE, bucket);
             case ADMIN -> keys.allows(accessKey, Access.MANAGE, bucket);
         };
+    }
+
+    /** Metrics and backup keys make no S3 request, so the console, a view of S3, is not theirs. */
+    private boolean holdsAnS3Role(String accessKey) {
+        AccessKey key = keys.key(accessKey);
+        return key != null && key.s3();
     }
 }

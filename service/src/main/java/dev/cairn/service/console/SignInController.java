@@ -17,9 +17,11 @@ import org.springframework.web.bind.annotation.RequestParam;
 @ConsoleOn
 class SignInController {
     private final ConsoleSessions sessions;
+    private final ConsoleAccess access;
 
-    SignInController(ConsoleSessions sessions) {
+    SignInController(ConsoleSessions sessions, ConsoleAccess access) {
         this.sessions = sessions;
+        this.access = access;
     }
 
     @GetMapping({"/console", "/console/"})
@@ -48,6 +50,10 @@ class SignInController {
         Optional<ConsoleSession> session = sessions.signIn(accessKey.trim(), secretKey);
         if (session.isEmpty()) {
             return page(request, response, "Unknown access key or wrong secret.", 401);
+        }
+        if (!access.may(session.get().accessKey(), null, ConsoleAccess.Action.LIST)) {
+            sessions.signOut(session.get().id());
+            return page(request, response, "This key's role makes no S3 requests, so it cannot use the console.", 403);
         }
         ConsoleGuard.setCookie(request, response, ConsoleGuard.SIGN_IN_COOKIE, "");
         ConsoleGuard.setCookie(request, response, ConsoleGuard.COOKIE, session.get().id());

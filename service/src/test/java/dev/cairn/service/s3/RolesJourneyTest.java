@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import dev.cairn.service.StandaloneService;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -118,6 +119,7 @@ class RolesJourneyTest {
             | `GET /_cas/{sha256}` of content a public-read bucket holds | yes | yes | yes | yes | no | no | yes | yes |
             | `GET /actuator/prometheus`, signed | yes | no | no | no | yes | no | no | no |
             | `GET /_admin/checkpoints` | yes | no | no | no | no | yes | no | no |
+            | Sign-in to the console (`/console`) | yes | yes | yes | yes | no | no | yes | n/a |
             """;
 
     private static final String ROOT_KEY = "ROLESROOT";
@@ -510,5 +512,22 @@ class RolesJourneyTest {
                 (a, c, e) -> signedGet(a, "/_cas/" + sha256(PUBLIC_BODY)));
         op("`GET /actuator/prometheus`, signed", false, (a, c, e) -> signedGet(a, "/actuator/prometheus"));
         op("`GET /_admin/checkpoints`", false, (a, c, e) -> signedGet(a, "/_admin/checkpoints"));
+        op("Sign-in to the console (`/console`)", false, (a, c, e) -> consoleSignIn(a));
+    }
+
+    /** The console's sign-in form, as a browser fills it in: 303 to the buckets is a success. */
+    private Outcome consoleSignIn(Actor a) throws Exception {
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new java.net.CookieManager()).build();
+        String base = "http://127.0.0.1:" + port;
+        String form = browser.send(HttpRequest.newBuilder(URI.create(base + "/console/login")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        Matcher token = Pattern.compile("name=\"signin\" value=\"([^\"]+)\"").matcher(form);
+        assertTrue(token.find(), form);
+        String body = "accessKey=" + a.accessKey() + "&secretKey=" + URLEncoder.encode(a.secret(), StandardCharsets.UTF_8)
+                + "&signin=" + URLEncoder.encode(token.group(1), StandardCharsets.UTF_8);
+        HttpResponse<String> r = browser.send(HttpRequest.newBuilder(URI.create(base + "/console/login"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return r.statusCode() == 303 ? new Outcome(200, null) : new Outcome(r.statusCode(), null);
     }
 }
