@@ -14,13 +14,13 @@ public record BackupArchiveLocation(Path directory, String bucket, String prefix
             String bucket = slash < 0 ? rest : rest.substring(0, slash);
             String prefix = slash < 0 ? "" : rest.substring(slash + 1);
             if (bucket.isEmpty()) {
-                throw new IllegalArgumentException("invalid setting: cairn.console.backup-archive " + archive + " names no bucket");
+                throw new InvalidSettingException("invalid setting: cairn.console.backup-archive " + archive + " names no bucket");
             }
             return new BackupArchiveLocation(null, bucket, prefix.isEmpty() || prefix.endsWith("/") ? prefix : prefix + "/");
         }
         String dir = archive.startsWith("dir:") ? archive.substring("dir:".length()) : archive;
         if (dir.isEmpty() || archive.contains("://")) {
-            throw new IllegalArgumentException("invalid setting: cairn.console.backup-archive " + archive
+            throw new InvalidSettingException("invalid setting: cairn.console.backup-archive " + archive
                     + ": expected dir:/path, /path or s3://bucket/prefix");
         }
         return new BackupArchiveLocation(Path.of(dir), null, null);

@@ -136,7 +136,7 @@ public class CairnProperties {
 
     static void require(boolean condition, String message) {
         if (!condition) {
-            throw new IllegalArgumentException("invalid setting: " + message);
+            throw new InvalidSettingException("invalid setting: " + message);
         }
     }
 }

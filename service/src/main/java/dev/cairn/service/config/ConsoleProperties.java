@@ -201,7 +201,7 @@ public class ConsoleProperties {
 
     private static void require(boolean ok, String message) {
         if (!ok) {
-            throw new IllegalArgumentException("invalid setting: " + message);
+            throw new InvalidSettingException("invalid setting: " + message);
         }
     }
 }
