@@ -99,12 +99,12 @@ public final class JettyS3Handler extends Handler.Wrapper {
     }
 
     /**
-     * Whether a request is S3's: all are but the console's and the operations endpoint's paths,
-     * and those too when virtual-hosted (a bucket's keys may start with anything).
+     * Whether a request is S3's: all are but the console's and the operations endpoint's paths
+     * and a browser's request for its icon, and those too when virtual-hosted (a bucket's keys may start with anything).
      */
     private boolean isS3(Request request) {
         String path = request.getHttpURI().getPath();
-        boolean elsewhere = ConsoleRoute.isConsole(path) || S3FrontDoor.isActuator(path);
+        boolean elsewhere = ConsoleRoute.isConsole(path) || S3FrontDoor.isActuator(path) || FaviconRoute.isFavicon(request);
         return !elsewhere || frontDoor.isVirtualHosted(Request.getServerName(request));
     }
 }
