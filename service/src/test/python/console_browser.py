@@ -35,6 +35,7 @@ options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
             "--disable-gpu", "--no-first-run", "--disable-extensions"):
     options.add_argument(arg)
+options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
 driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
 driver.set_page_load_timeout(60)
 driver.set_script_timeout(60)
@@ -121,6 +122,32 @@ def accept_confirmation():
     driver.switch_to.alert.accept()
 
 
+def browser_errors():
+    """What the pages logged as errors since the last call (a failed load of any resource, the icon too)."""
+    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def header_fits_at(width, page):
+    """Lays the page out at a phone's width: the header must wrap rather than overflow."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        sizes = driver.execute_script(
+            "const h = document.querySelector('header');"
+            "return [h.scrollWidth, h.clientWidth, window.innerWidth];")
+        check(sizes[2] == width, "the page is laid out %d px wide: %s" % (width, sizes))
+        check(sizes[0] <= sizes[1], "the header of %s fits in %d px: scrollWidth %d > clientWidth %d"
+              % (page, width, sizes[0], sizes[1]))
+        driver.execute_script("window.scrollTo(0, 0)")
+        shot(page + "-%dpx" % width)
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def bucket_row(name):
+    return driver.find_element(By.XPATH, "//table[@class='buckets']//tr[th/a[text()='%s']]" % name)
+
+
 def browser_request(method, path, body, with_token=True):
     """Sends a request from the page with the session's cookie, as a forged script would."""
     return driver.execute_async_script(
@@ -152,15 +179,19 @@ try:
     driver.find_element(By.ID, "secretKey").send_keys("wrong secret" + Keys.ENTER)
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "p.error"))
     check("wrong secret" in driver.find_element(By.CSS_SELECTOR, "p.error").text, "a wrong secret is refused")
+    browser_errors()  # the refused sign-in is an error by design; from here on, none is expected
 
     sign_in(admin, admin_secret)
     shot("buckets")
     accessible("buckets")
+    header_fits_at(420, "buckets")
 
     # Create a bucket.
     driver.find_element(By.ID, "newBucket").send_keys(bucket)
     driver.find_element(By.XPATH, "//button[text()='Create bucket']").click()
     wait.until(lambda d: "Created bucket " + bucket in d.find_element(By.CSS_SELECTOR, "p.notice").text)
+    check(bucket_row(bucket).find_elements(By.CSS_SELECTOR, "button[aria-label='Delete bucket %s']" % bucket),
+          "an empty bucket may be deleted")
     driver.find_element(By.LINK_TEXT, bucket).click()
     wait_h1(bucket)
     shot("bucket-empty")
@@ -211,6 +242,9 @@ try:
     wait_h1("Buckets")
     toggle = "button[aria-label='Public read for %s']" % bucket
     check(driver.find_element(By.CSS_SELECTOR, toggle).get_attribute("aria-pressed") == "false", "buckets start private")
+    row = bucket_row(bucket)
+    check(not row.find_elements(By.XPATH, ".//button[text()='Delete']"), "no Delete is offered on a bucket that holds objects")
+    check("Delete it once it is empty" in row.text, "the row says why there is no Delete: " + row.text)
     driver.find_element(By.CSS_SELECTOR, toggle).click()
     wait.until(lambda d: "Public read on for " + bucket in d.find_element(By.CSS_SELECTOR, "p.notice").text)
     check(driver.find_element(By.CSS_SELECTOR, toggle).get_attribute("aria-pressed") == "true", "public read is on")
@@ -292,8 +326,25 @@ try:
         time.sleep(0.1)
     wait.until(lambda d: float(d.find_element(By.CSS_SELECTOR, "#now tbody tr td").text) > 0)
     wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#now tbody tr:nth-child(2) td").text not in ("", "–"))
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#now tbody tr:nth-child(3) td").text not in ("", "–"))
+    for row in driver.find_elements(By.CSS_SELECTOR, "#now tbody tr")[1:3]:
+        label, value = row.find_element(By.TAG_NAME, "th").text, row.find_element(By.TAG_NAME, "td").text
+        number, _, unit = value.partition(" ")
+        digits = number.replace(".", "").lstrip("0")
+        check(label.startswith("Latency p") and unit in ("ms", "s") and len(digits) <= 3,
+              "%s is rounded for people, with its unit: %r" % (label, value))
+    check("No backup is running" in driver.find_element(By.ID, "backups").text,
+          "an empty checkpoint table says so: %r" % driver.find_element(By.ID, "backups").text)
+    check("No backup run has been reported yet" in driver.find_element(By.ID, "backupjob").text,
+          "the backup job's table says no run was reported: %r" % driver.find_element(By.ID, "backupjob").text)
+    wait.until(lambda d: d.find_element(By.ID, "backuphistorystate").get_attribute("data-state") == "read")
+    check("No backup has run yet" in driver.find_element(By.ID, "backuphistory").text,
+          "an empty history says so: %r" % driver.find_element(By.ID, "backuphistory").text)
     shot("operations")
     accessible("operations")
+    header_fits_at(420, "operations")
+    errors = browser_errors()
+    check(not errors, "the pages logged no error (the icon included): %s" % errors)
 
     # A request without the CSRF token is refused, even from the signed-in page.
     check(browser_request("POST", "/console/buckets/%s/delete" % bucket, "x=1", with_token=False) == 403,

@@ -154,7 +154,7 @@ function draw(canvasId, series, unit) {
     const span = document.createElement('span');
     span.style.color = COLORS[k % COLORS.length];
     const last = s.values.length ? s.values[s.values.length - 1] : null;
-    span.textContent = s.name + ': ' + (last == null ? '–' : formatValue(last, unit));
+    span.textContent = s.name + ': ' + (last == null ? '–' : unit === 'ms' ? millis(last) : formatValue(last, unit));
     return span;
   }));
 }
@@ -163,6 +163,14 @@ function formatValue(v, unit) {
   if (unit === 'ratio') return (v * 100).toFixed(0) + ' %';
   if (v >= 100) return v.toFixed(0);
   return v.toFixed(v >= 10 ? 1 : 2);
+}
+
+// A latency for people: three significant digits at most, with its unit ("1.75 ms", "312 ms", "1.2 s").
+function millis(v) {
+  if (v == null) return '–';
+  if (v >= 1000) return (v / 1000).toPrecision(v >= 10000 ? 3 : 2).replace(/\.0+$/, '') + ' s';
+  if (v >= 100) return Math.round(v) + ' ms';
+  return Number(v.toPrecision(3)) + ' ms';
 }
 
 function bytes(n) {
@@ -180,8 +188,20 @@ function duration(seconds) {
   return (seconds / 86400).toFixed(1) + ' days';
 }
 
-function fillRows(tableId, rows) {
-  const body = document.querySelector('#' + tableId + ' tbody');
+// An empty table says so in words, in one cell across its columns.
+function fillRows(tableId, rows, whenEmpty) {
+  const table = document.getElementById(tableId);
+  const body = table.querySelector('tbody');
+  if (!rows.length && whenEmpty) {
+    const td = document.createElement('td');
+    td.colSpan = Math.max(1, table.querySelectorAll('thead th').length);
+    td.className = 'empty';
+    td.textContent = whenEmpty;
+    const tr = document.createElement('tr');
+    tr.append(td);
+    body.replaceChildren(tr);
+    return;
+  }
   body.replaceChildren(...rows.map((cells) => {
     const tr = document.createElement('tr');
     cells.forEach((text, i) => {
@@ -209,14 +229,21 @@ async function pollOps() {
   if (last) {
     fillRows('now', [
       ['Requests per second', last.requestsPerSecond.toFixed(1)],
-      ['Latency p50 (ms)', last.p50Millis == null ? '–' : String(last.p50Millis)],
-      ['Latency p99 (ms)', last.p99Millis == null ? '–' : String(last.p99Millis)],
+      ['Latency p50', millis(last.p50Millis)],
+      ['Latency p99', millis(last.p99Millis)],
       ['Errors per second', last.errorsPerSecond.toFixed(2)],
       ...tiers.map((t) => ['Hit ratio, ' + t, last.hitRatios[t] == null ? '–' : (last.hitRatios[t] * 100).toFixed(1) + ' %'])]);
   }
   fillRows('disk', Object.entries(j.disk).map(([tier, d]) => [tier, bytes(d.used), bytes(d.free), bytes(d.total)]));
-  if (j.checkpoints) fillRows('backups', j.checkpoints.map((c) => [c.id, c.createdAt, c.expiresAt]));
-  if (j.backup) {
+  if (j.checkpoints) {
+    fillRows('backups', j.checkpoints.map((c) => [c.id, c.createdAt, c.expiresAt]),
+      'No backup is running: no backup job holds a checkpoint of this service now.');
+  }
+  if (j.backup && !Object.keys(j.backup).length) {
+    fillRows('backupjob', [], 'No backup run has been reported yet: the backup job has not written its metrics file.');
+  } else if (j.backup && j.backup.error) {
+    fillRows('backupjob', [], j.backup.error);
+  } else if (j.backup) {
     const b = j.backup;
     const or = (v) => (v == null ? '–' : String(v));
     fillRows('backupjob', [
@@ -232,7 +259,8 @@ async function pollOps() {
   if (j.backupHistory) {
     const h = j.backupHistory;
     fillRows('backuphistory', h.runs.map((r) => [r.id, r.status, r.startedAt, r.durationSeconds.toFixed(1),
-      String(r.objects), bytes(r.copiedBytes), String(r.errors)]));
+      String(r.objects), bytes(r.copiedBytes), String(r.errors)]),
+      h.readAt == null ? null : 'No backup has run yet: the archive holds no run report.');
     // The archive is read in the background: say what is shown, from when, and whether the last read failed.
     const state = document.getElementById('backuphistorystate');
     const text = h.readAt == null

@@ -8,6 +8,7 @@ import dev.cairn.store.ListQuery;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.StoreException;
+import dev.cairn.store.VersionQuery;
 import dev.cairn.store.Versioning;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
@@ -19,7 +20,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
-/** The buckets page: each bucket with its object count and size; create, delete, public-read, versioning. */
+/** The buckets page: each bucket with its object count and size; create, delete (an empty one), public-read, versioning. */
 @Controller
 @ConsoleOn
 class BucketsController {
@@ -78,11 +79,14 @@ class BucketsController {
             h.raw("</td><td>");
             versioning(h, s, b, admin);
             h.raw("</td><td>");
-            if (admin) {
+            if (admin && isEmpty(b, usage[0])) {
                 h.raw("<form method=\"post\" action=\"/console/buckets/").text(b.name()).raw("/delete\" data-confirm=\"Delete bucket ")
                         .text(b.name()).raw("?\">").raw(Html.csrfField(s))
                         .raw("<button type=\"submit\" class=\"danger\" aria-label=\"Delete bucket ").text(b.name())
                         .raw("\">Delete</button></form>");
+            } else if (admin) {
+                // Deleting a bucket that holds objects or versions only fails: say what it takes instead.
+                h.raw("<span class=\"help not-empty\">Delete it once it is empty</span>");
             }
             h.raw("</td></tr>");
         }
@@ -158,6 +162,15 @@ class BucketsController {
             return Pages.redirect("/console/buckets?error=" + Html.q("This store keeps no versions"));
         }
         return Pages.redirect("/console/buckets?done=" + Html.q("Versioning " + status + " for " + bucket));
+    }
+
+    /** Whether the bucket holds nothing a deletion would refuse: no object, and in a versioned bucket no older version or delete marker either. */
+    private boolean isEmpty(BucketInfo b, long objects) throws IOException {
+        if (objects > 0) {
+            return false;
+        }
+        return b.versioning() == Versioning.UNVERSIONED
+                || store.listObjectVersions(b.name(), new VersionQuery("", null, null, null, 1)).versions().isEmpty();
     }
 
     /** Objects and bytes of a bucket, counting at most the configured number of objects. */

@@ -32,7 +32,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The console in a real browser: Debian's Chromium, headless, driven by Selenium from
  * src/test/python/console_browser.py against the real service. Two keys: an admin and a
  * reader with the read-only role from a key file. A newer version of one image is uploaded
- * into the bucket once versioning is on, to act on the old one.
+ * into the bucket once versioning is on, to act on the old one. A backup job is configured that
+ * has not run yet. Pages are also laid out 420 px wide, and must log no error.
  * Screenshots land in target/console-screenshots; axe-core checks each page.
  * Needs chromium, chromium-driver and the Python packages of {@code bin/install-test-deps};
  * skipped without them only when not root (as root, run that script).
@@ -69,9 +70,13 @@ class ConsoleBrowserTest {
         Path keys = dir.resolve("keys");
         Files.writeString(keys, READER + " " + READER_SECRET + " read-only\n");
         Files.setPosixFilePermissions(keys, PosixFilePermissions.fromString("rw-------"));
+        // A backup job that has not run yet: no metrics file, no archive, both where they will be.
+        Path backup = Files.createDirectories(dir.resolve("backup"));
         service = new SpringApplicationBuilder(CairnApplication.class).run(
                 "--server.port=0", "--server.address=127.0.0.1", "--cairn.data-dir=" + dir.resolve("data"),
                 "--cairn.auth.credentials-file=" + credentials, "--cairn.auth.keys-file=" + keys, "--cairn.engine.memtable-size=4MB",
+                "--cairn.console.backup-metrics-file=" + backup.resolve("metrics.prom"),
+                "--cairn.console.backup-archive=dir:" + backup.resolve("archive"),
                 "--logging.level.dev.cairn.service.access=WARN");
     }
 
