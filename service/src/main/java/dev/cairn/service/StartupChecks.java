@@ -1,6 +1,7 @@
 package dev.cairn.service;
 
 import dev.cairn.service.config.CairnProperties;
+import dev.cairn.service.config.InvalidSettingException;
 import dev.cairn.service.config.SettingPaths;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.logging.LoggingApplicationListener;
@@ -11,10 +12,10 @@ import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
- * Checks the settings that name files and directories, and the data directory's layout, once
- * the configuration is read and before anything starts, so that a wrong path stops the start
- * with one line ({@link StartupFailureReporter}) rather than a failure inside whatever opened it
- * first. Runs right after logging is set up, so that application.yaml's logging levels already
+ * Checks the settings (their values, then those that name files and directories, then the data
+ * directory's layout) once the configuration is read and before anything starts, so that a wrong
+ * setting stops the start with one line ({@link StartupFailureReporter}) rather than a failure
+ * inside whatever opened it first. Runs right after logging is set up, so that application.yaml's logging levels already
  * hold when the failure is reported. Values that do not even bind are left to Spring's binding,
  * which reports them itself.
  */
@@ -28,9 +29,27 @@ public class StartupChecks implements ApplicationListener<ApplicationEnvironment
         } catch (BindException e) {
             return;
         }
+        validate(props);
         SettingPaths.check(props, environment::getProperty);
         if (CairnProperties.STORE_EMBEDDED.equals(props.getStore()) && props.getDataDir() != null) {
             DataDirLayout.check(props.getDataDir());
+        }
+    }
+
+    /** The settings' own checks, each refusal an {@link InvalidSettingException} (the Cassandra store's are plain ones). */
+    private static void validate(CairnProperties props) {
+        try {
+            props.validate();
+            if (props.getConsole().isEnabled()) {
+                props.getConsole().validate();
+            }
+        } catch (InvalidSettingException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            if (String.valueOf(e.getMessage()).startsWith("invalid setting: ")) {
+                throw new InvalidSettingException(e.getMessage());
+            }
+            throw e;
         }
     }
 

@@ -59,6 +59,13 @@ class StartupRefusalTest {
     }
 
     @Test
+    void anInvalidValueIsOneLineToo() throws Exception {
+        Exit exit = serve(Map.of(), "--cairn.data-dir=" + tmp.resolve("data"), "--cairn.limits.max-parts=0");
+        assertEquals(List.of("cairn: invalid setting: cairn.limits.max-parts must be in [1, 10000]"), exit.lines());
+        assertNotEquals(0, exit.code());
+    }
+
+    @Test
     void engineFilesDirectlyInTheDataDirectoryStopTheStartWithWhereTheyBelong() throws Exception {
         Path restored = tmp.resolve("restored");
         try (Engine engine = Engine.open(EngineOptions.builder(restored).build())) {
