@@ -52,10 +52,13 @@ class OpsController {
         h.raw("</div><h2>Now</h2><table id=\"now\" class=\"details\"><caption>Latest figures</caption><tbody></tbody></table>")
                 .raw("<h2>Disk use per tier</h2><table id=\"disk\" class=\"details\"><caption>Bytes Cairn keeps, and free space")
                 .raw("</caption><thead><tr><th scope=\"col\">Tier</th><th scope=\"col\">Used by Cairn</th>")
-                .raw("<th scope=\"col\">Free</th><th scope=\"col\">File system</th></tr></thead><tbody></tbody></table>")
-                .raw("<h2>Backups</h2><table id=\"backups\" class=\"details\"><caption>Checkpoints held by backup jobs</caption>")
-                .raw("<thead><tr><th scope=\"col\">Id</th><th scope=\"col\">Taken</th><th scope=\"col\">Lease ends</th></tr>")
-                .raw("</thead><tbody></tbody></table>");
+                .raw("<th scope=\"col\">Free</th><th scope=\"col\">File system</th></tr></thead><tbody></tbody></table>");
+        if (checkpoints != null) {
+            // Only a store that takes checkpoints has them; elsewhere the table would stay empty for good.
+            h.raw("<h2>Backups</h2><table id=\"backups\" class=\"details\"><caption>Checkpoints held by backup jobs</caption>")
+                    .raw("<thead><tr><th scope=\"col\">Id</th><th scope=\"col\">Taken</th><th scope=\"col\">Lease ends</th></tr>")
+                    .raw("</thead><tbody></tbody></table>");
+        }
         if (backups.configured()) {
             h.raw("<h2>Backup job</h2><table id=\"backupjob\" class=\"details\"><caption>The last run, the last success")
                     .raw(" and the next scheduled run, from the job's metrics file</caption><tbody></tbody></table>");
