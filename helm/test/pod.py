@@ -64,8 +64,23 @@ class Cluster:
             self.made.update({(name, keys["accessKey"]): access.encode(), (name, keys["secretKey"]): secret.encode()})
         elif name == v["auth"]["credentialsFile"]["existingSecret"]:
             self.made[(name, v["auth"]["credentialsFile"]["key"])] = ("%s=%s\n" % key_pair()).encode()
+        elif v["mode"] == "cassandra" and name == v["cassandra"]["auth"]["existingSecret"]:
+            keys = v["cassandra"]["auth"]["existingSecretKeys"]
+            self.made.update({(name, keys["username"]): b"cairn", (name, keys["password"]): key_pair()[1].encode()})
+        elif v["backup"]["enabled"] and name == v["backup"]["target"]["s3"]["existingSecret"]:
+            # The test's S3 target is the service itself, so the target's keys are the service's.
+            keys = v["backup"]["target"]["s3"]["existingSecretKeys"]
+            access, secret = self.service_keys()
+            self.made.update({(name, keys["accessKey"]): access, (name, keys["secretKey"]): secret})
         else:
             raise LookupError(f"the test has no stand-in for Secret {name}")
+
+    def service_keys(self):
+        """The access key pair the service's container is given (CAIRN_AUTH_*), as bytes."""
+        workload = [d for d in self.docs if d["kind"] in ("StatefulSet", "Deployment")][0]
+        env = {e["name"]: e for e in workload["spec"]["template"]["spec"]["containers"][0]["env"]}
+        refs = [env[n]["valueFrom"]["secretKeyRef"] for n in ("CAIRN_AUTH_ACCESSKEY", "CAIRN_AUTH_SECRETKEY")]
+        return tuple(self.secret(r["name"], r["key"]) for r in refs)
 
     def certificates(self):
         """A CA and a certificate it signed for the Service's names (what cert-manager would write)."""

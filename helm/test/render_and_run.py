@@ -25,6 +25,8 @@ import boto3
 import yaml
 from botocore.config import Config
 
+import cassandra_cluster
+import cql
 import dockerfile
 import pod
 import sandbox
@@ -64,41 +66,82 @@ def run_all(report, chart, ci_dir, root, jar, backup_jar, awaiting_file):
 
     why_not = sandbox.missing_requirements()
     reference = chart_defaults(chart)
-    for combination, files in sorted(covered.items()):
-        for name in files:
-            values_file = Path(ci_dir) / name
-            values = merged(defaults, yaml.safe_load(values_file.read_text()))
-            title = f"ci/{name} ({describe(combination)})"
-            result = chart.template([values_file], release="r", namespace=NAMESPACE)
-            if result.returncode != 0:
-                # A combination the chart cannot run must be refused with a message saying why.
-                report.check(f"{title}: refused at render time with a message", "VALUES ERROR" in result.stderr,
-                             result.stderr.strip()[-1500:])
-                continue
-            if combination[0] != "embedded":
-                report.skip(f"{title}: run", "mode cassandra needs a Cassandra cluster; rendered and unit-tested only")
-                continue
-            if why_not:
-                report.skip(f"{title}: run", why_not)
-                continue
-            print(f"--- render and run {title}", flush=True)
-            docs = [d for d in yaml.safe_load_all(result.stdout) if d]
-            try:
-                run(report, title, docs, values, root, jar, backup_jar, awaiting_file, reference)
-            except Exception as e:
-                report.error(f"{title}: run", e)
+    cassandra = None  # the Cassandra cluster, started for the first mode-cassandra run, shared by all
+    try:
+        for combination, files in sorted(covered.items()):
+            for name in files:
+                values_file = Path(ci_dir) / name
+                values = merged(defaults, yaml.safe_load(values_file.read_text()))
+                title = f"ci/{name} ({describe(combination)})"
+                result = chart.template([values_file], release="r", namespace=NAMESPACE)
+                if result.returncode != 0:
+                    # A combination the chart cannot run must be refused with a message saying why.
+                    report.check(f"{title}: refused at render time with a message", "VALUES ERROR" in result.stderr,
+                                 result.stderr.strip()[-1500:])
+                    continue
+                if why_not:
+                    report.skip(f"{title}: run", why_not)
+                    continue
+                if values["mode"] == "cassandra":
+                    if cassandra is None:
+                        cassandra = cassandra_cluster.TestCluster(root)
+                        cassandra.why_not = cassandra.start()
+                        if cassandra.seconds is not None:
+                            print(f"--- the Cassandra cluster took {cassandra.seconds:.0f} s to start", flush=True)
+                    if cassandra.why_not:
+                        report.skip(f"{title}: run", cassandra.why_not)
+                        continue
+                    if values["cassandra"]["redis"]["enabled"] and cassandra.redis_address is None:
+                        report.skip(f"{title}: run", "needs redis-server (bin/install-test-deps installs it)")
+                        continue
+                    values, result = render_for_cluster(chart, values_file, values, cassandra)
+                    if not report.check(f"{title}: renders against the test's Cassandra cluster",
+                                        result.returncode == 0, result.stderr.strip()[-1500:]):
+                        continue
+                print(f"--- render and run {title}", flush=True)
+                docs = [d for d in yaml.safe_load_all(result.stdout) if d]
+                try:
+                    run(report, title, docs, values, root, jar, backup_jar, awaiting_file, reference,
+                        cassandra if values["mode"] == "cassandra" else None)
+                except Exception as e:
+                    report.error(f"{title}: run", e)
+    finally:
+        if cassandra is not None:
+            cassandra.stop()
 
 
-def run(report, title, docs, values, root, jar, backup_jar, awaiting_file, reference):
+def render_for_cluster(chart, values_file, values, cluster):
+    """The ci/ file rendered with the test cluster's contact points, datacenters, replication and
+    Redis, a keyspace of its own (each run starts on an empty store), and, for an S3 backup target,
+    the service itself as that target. Returns (values, helm's result)."""
+    keyspace = "helm_" + "".join(c if c.isalnum() else "_" for c in values_file.stem)
+    overrides = {"cassandra": {"contactPoints": [cluster.contact_point],
+                               "backupContactPoints": [cluster.backup_contact_point],
+                               "localDatacenter": "serving", "backupDatacenter": "backup", "keyspace": keyspace,
+                               "replication": {"serving": 1, "backup": 1}}}
+    if values["cassandra"]["redis"]["enabled"]:
+        overrides["cassandra"]["redis"] = {"address": cluster.redis_address}
+    if values["backup"]["enabled"] and values["backup"]["target"]["type"] == "s3":
+        scheme = "https" if values["tls"]["existingSecret"] else "http"
+        overrides["backup"] = {"target": {"s3": {"endpoint": f"{scheme}://127.0.0.1:{values['service']['port']}"}}}
+    override_file = cluster.dir / f"{values_file.stem}-overrides.yaml"
+    override_file.write_text(yaml.safe_dump(overrides))
+    result = chart.template([values_file, override_file], release="r", namespace=NAMESPACE)
+    return merged(values, overrides), result
+
+
+def run(report, title, docs, values, root, jar, backup_jar, awaiting_file, reference, cassandra=None):
     tmp = Path(tempfile.mkdtemp(prefix="cairn-helm-run-"))
     try:
-        run_in(tmp, report, title, docs, values, root, jar, backup_jar, awaiting_file, reference)
+        run_in(tmp, report, title, docs, values, root, jar, backup_jar, awaiting_file, reference, cassandra)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def run_in(tmp, report, title, docs, values, root, jar, backup_jar, awaiting_file, reference):
-    statefulset = find(docs, "StatefulSet")
+def run_in(tmp, report, title, docs, values, root, jar, backup_jar, awaiting_file, reference, cassandra):
+    """`cassandra`: the test's Cassandra cluster (mode cassandra), whose network namespace the pod
+    joins; else the pod gets a network namespace of its own."""
+    statefulset = workload(docs)
     spec = statefulset["spec"]["template"]["spec"]
     container = spec["containers"][0]
     runtime = dockerfile.parse(root / "Dockerfile")[-1]
@@ -132,7 +175,7 @@ def run_in(tmp, report, title, docs, values, root, jar, backup_jar, awaiting_fil
     process = None
     try:
         with open(log_path, "w") as log:
-            process = server.start(log)
+            process = server.start(log, net_of=cassandra.network if cassandra else None)
         wait_for_namespace(process.pid)
         with sandbox.NetworkNamespace(process.pid):
             status = wait_ready(process, probe_url(container, "readinessProbe"), ssl._create_unverified_context())
@@ -153,12 +196,16 @@ def run_in(tmp, report, title, docs, values, root, jar, backup_jar, awaiting_fil
                     check_defaults_written_once(report, title, props, reference, root)
                     reference.clear()
             region = props["properties"]["region"] if props else rendered_config["cairn"]["region"]
-            check_s3(report, title, base, region, admin, tmp / "pki/ca.crt" if tls else None)
-            fast = [m for m in container["volumeMounts"] if m["name"] == "fast"][0]
-            engine = server.mounts[fast["mountPath"]][0] / "engine"
-            report.check(f"{title}: the engine writes on the fast tier's volume", engine.is_dir(),
-                         f"{sorted(os.listdir(engine.parent))}")
+            s3 = s3_client(base, region, admin, tmp / "pki/ca.crt" if tls else None)
+            check_s3(report, title, s3, base, region, admin, tmp / "pki/ca.crt" if tls else None)
+            if values["mode"] == "embedded":
+                fast = [m for m in container["volumeMounts"] if m["name"] == "fast"][0]
+                engine = server.mounts[fast["mountPath"]][0] / "engine"
+                report.check(f"{title}: the engine writes on the fast tier's volume", engine.is_dir(),
+                             f"{sorted(os.listdir(engine.parent))}")
             log_text = log_path.read_text(errors="replace")
+            if cassandra is not None:
+                check_cassandra_settings(report, title, rendered_config, server.env, log_text, cassandra)
             budget = [l for l in log_text.splitlines() if "the caches and memtables may hold" in l]
             report.check(f"{title}: the caches fit the heap the memory limit gives (no heap budget warning)",
                          not budget, "\n".join(budget))
@@ -166,7 +213,7 @@ def run_in(tmp, report, title, docs, values, root, jar, backup_jar, awaiting_fil
                          "Read-only file system" not in log_text,
                          "\n".join(l for l in log_text.splitlines() if "Read-only file system" in l)[:2000])
             if values["backup"]["enabled"]:
-                run_backup(report, title, docs, cluster, runtime, jars, launcher, hosts, tmp, process)
+                run_backup(report, title, docs, values, cluster, runtime, jars, launcher, hosts, tmp, process, s3)
     finally:
         if process is not None and process.poll() is None:
             process.terminate()
@@ -178,6 +225,41 @@ def run_in(tmp, report, title, docs, values, root, jar, backup_jar, awaiting_fil
         if process is not None:
             report.check(f"{title}: the service stops cleanly on SIGTERM (graceful shutdown)",
                          process.returncode in (0, 143), f"exit {process.returncode}")
+
+
+def check_cassandra_settings(report, title, rendered_config, env, log_text, cassandra):
+    """cairn.cassandra.* by their effect on the test's cluster (the actuator does not list them); the
+    contact points and local datacenter are the ones S3 went through (check_s3)."""
+    c = rendered_config["cairn"]["cassandra"]
+    expected = {dc: str(n) for dc, n in c["replication"].items()}
+    try:
+        found = cql.replication(c["contact-points"][0], c["keyspace"])
+    except OSError as e:
+        found = e
+    report.check(f"{title}: the service created keyspace {c['keyspace']} replicated as rendered {expected}"
+                 f" (through {c['contact-points']}, datacenter {c['local-datacenter']})",
+                 isinstance(found, dict) and found.get("class", "").endswith("NetworkTopologyStrategy")
+                 and {k: v for k, v in found.items() if k != "class"} == expected, f"found {found}")
+    if "CAIRN_CASSANDRA_USERNAME" in env:
+        # The test's cluster asks for no password: a driver given credentials says so.
+        report.check(f"{title}: the driver was given the rendered Cassandra credentials (CAIRN_CASSANDRA_USERNAME,"
+                     f" CAIRN_CASSANDRA_PASSWORD)", "did not send an authentication challenge" in log_text,
+                     "no 'did not send an authentication challenge' warning in the log: credentials not bound")
+    if c["cache"]["invalidation"] == "redis":
+        listed = cassandra.in_namespace(["redis-cli", "-h", "127.0.0.1", "-p", str(cassandra_cluster.REDIS_PORT),
+                                         "PUBSUB", "CHANNELS"]).stdout.split()
+        channel = c["cache"].get("redis-channel")
+        report.check(f"{title}: the service listens for invalidations on Redis {c['cache']['redis-address']}"
+                     f" (channel {channel or 'the default'})", channel in listed if channel else bool(listed),
+                     f"channels with subscribers: {listed}")
+
+
+def workload(docs):
+    """The service's StatefulSet (mode embedded) or Deployment (mode cassandra)."""
+    found = [d for d in docs if d["kind"] in ("StatefulSet", "Deployment")]
+    if len(found) != 1:
+        raise LookupError(f"expected one StatefulSet or Deployment, rendered {len(found)}")
+    return found[0]
 
 
 def wait_for_namespace(pid, timeout=30):
@@ -281,10 +363,18 @@ def read_configprops(report, title, actuator, admin):
     return beans[0]
 
 
-def check_s3(report, title, base, region, admin, ca_file):
-    options = dict(endpoint_url=base, region_name=region, verify=str(ca_file) if ca_file else None,
-                   config=Config(s3={"addressing_style": "path"}, retries={"max_attempts": 1}))
-    s3 = boto3.client("s3", aws_access_key_id=admin[0], aws_secret_access_key=admin[1], **options)
+def s3_options(base, region, ca_file):
+    return dict(endpoint_url=base, region_name=region, verify=str(ca_file) if ca_file else None,
+                config=Config(s3={"addressing_style": "path"}, retries={"max_attempts": 1}))
+
+
+def s3_client(base, region, admin, ca_file):
+    return boto3.client("s3", aws_access_key_id=admin[0], aws_secret_access_key=admin[1],
+                        **s3_options(base, region, ca_file))
+
+
+def check_s3(report, title, s3, base, region, admin, ca_file):
+    options = s3_options(base, region, ca_file)
     body = os.urandom(20000)
     try:
         s3.create_bucket(Bucket="helm-chart")
@@ -306,7 +396,7 @@ def check_s3(report, title, base, region, admin, ca_file):
                      e.response["Error"]["Code"] == "SignatureDoesNotMatch", str(e))
 
 
-def run_backup(report, title, docs, cluster, runtime, jars, launcher, hosts, tmp, server_process):
+def run_backup(report, title, docs, values, cluster, runtime, jars, launcher, hosts, tmp, server_process, s3):
     """The CronJob's pod, as rendered, beside the service's (its network, the same claims)."""
     if "/opt/cairn/backup/cairn-backup.jar" not in jars:
         report.skip(f"{title}: the backup CronJob's command", "backup-dc is not built in this tree")
@@ -315,6 +405,11 @@ def run_backup(report, title, docs, cluster, runtime, jars, launcher, hosts, tmp
     job_pod = cronjob["spec"]["jobTemplate"]["spec"]["template"]["spec"]
     job = pod.container(cluster, cronjob["metadata"]["name"] + "-manual", job_pod, set(), runtime, jars, launcher,
                         hosts, tmp / "root-backup")
+    target = values["backup"]["target"]
+    bucket = prefix = None
+    if target["type"] == "s3":  # the service itself is the target here (render_for_cluster)
+        bucket, _, prefix = target["s3"]["url"].removeprefix("s3://").partition("/")
+        s3.create_bucket(Bucket=bucket)
     log_path = tmp / "backup.log"
     with open(log_path, "w") as log:
         process = job.start(log, net_of=server_process)
@@ -326,11 +421,13 @@ def run_backup(report, title, docs, cluster, runtime, jars, launcher, hosts, tmp
     out = log_path.read_text(errors="replace")
     report.check(f"{title}: the backup job wrote nothing outside its volumes (no 'Read-only file system' in its output)",
                  "Read-only file system" not in out, out[-2000:])
-    target = [m for m in job_pod["containers"][0]["volumeMounts"] if m["mountPath"] == "/backup"]
-    written = []
-    if target:
+    if bucket is not None:
+        written = [o["Key"] for o in s3.list_objects_v2(Bucket=bucket, Prefix=prefix).get("Contents", [])]
+    else:
         host = job.mounts["/backup"][0]
         written = [str(p.relative_to(host)) for p in host.rglob("*") if p.is_file()]
-    report.check(f"{title}: the backup CronJob's command, as rendered ({job.argv[job.argv.index('--service-url') + 1]}),"
-                 f" backs up the running service", code == 0 and bool(written),
+    source = job.argv[job.argv.index("--source") + 1:]
+    source = " ".join(source[:source.index("--target")])
+    report.check(f"{title}: the backup CronJob's command, as rendered (--source {source}), backs up the running"
+                 f" service into {target['type']} target", code == 0 and bool(written),
                  f"exit {code}, {len(written)} files in the target; output:\n{out[-3000:]}")

@@ -60,6 +60,8 @@ class Container:
             elif entry in ("proc", "dev", "sys"):
                 cmds.append(f"mkdir {q(r + '/' + entry)} && mount --rbind /{entry} {q(r + '/' + entry)}")
         cmds += self._etc(r)
+        # The image's working directory exists in the image (WORKDIR makes it), a volume or not.
+        cmds.append(f"mkdir -p {q(r + self.workdir)}")
         for inside, host in sorted(self.files.items()):
             target = r + inside
             kind = "mkdir -p" if Path(host).is_dir() else "touch"
