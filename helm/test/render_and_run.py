@@ -1,11 +1,14 @@
 """The chart as rendered, run: for each values file of helm/cairn/ci/, its combination of mode, TLS
-and backup is rendered; in mode embedded the StatefulSet's pod runs the real service jar the way
-the pod would (pod.py, sandbox.py: the container's user and fsGroup, a read-only root with only the
-rendered volumes writable, the memory limit as the JVM's, the entrypoint, arguments and environment
-exactly as rendered, in a network namespace of its own, so the rendered port is bound as is on a
-loopback no other process shares) and is driven with boto3; with backups on, the CronJob's
-container then runs its command against that service, as rendered, with the CA it is given.
-Mode cassandra needs a Cassandra cluster and is only rendered here (the unit suites pin it).
+and backup is rendered, and the pod of its StatefulSet (mode embedded) or Deployment (mode
+cassandra) runs the real service jar the way the pod would (pod.py, sandbox.py: the container's
+user and fsGroup, a read-only root with only the rendered volumes writable, the memory limit as the
+JVM's, the entrypoint, arguments and environment exactly as rendered, in a network namespace no
+other process of the host shares, so the rendered port is bound as is) and is driven with boto3;
+with backups on, the CronJob's container then runs its command beside that service, as rendered.
+
+Mode cassandra runs against one real cluster (cassandra_cluster.py) started for all its files:
+each is rendered with that cluster's contact points, datacenters, replication and Redis, and the
+pod joins the cluster's network namespace instead of getting one of its own.
 
 Two arguments are added to the service's, both to read back the settings: the actuator's
 configprops endpoint, which lists every bound cairn.* setting with the file or variable it came from.
