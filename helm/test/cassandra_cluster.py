@@ -26,8 +26,8 @@ class TestCluster:
                         CAIRN_CASSANDRA_HEAP=os.environ.get("CAIRN_HELM_CASSANDRA_HEAP", "384M"))
         self.network = None  # the process holding the namespace; containers join it (net_of)
         self.redis = None
-        self.started = False
         self.seconds = None
+        self.why_not = None  # why it could not start
 
     @property
     def contact_point(self):
@@ -43,6 +43,10 @@ class TestCluster:
 
     def start(self):
         """Starts it; returns None, or why it could not start (the caller reports SKIP with it)."""
+        self.why_not = self._start()
+        return self.why_not
+
+    def _start(self):
         began = time.monotonic()
         self.network = subprocess.Popen(["unshare", "--net", "sh", "-c", "ip link set lo up && exec sleep 86400"])
         if not wait_until(lambda: os.readlink(f"/proc/{self.network.pid}/ns/net") != os.readlink("/proc/self/ns/net")
@@ -58,8 +62,8 @@ class TestCluster:
         self.seconds = time.monotonic() - began
         if result.returncode != 0:
             return f"the Cassandra cluster did not start: {(result.stdout + result.stderr).strip()[-1500:]}"
-        self.started = True
         print(result.stdout.strip(), flush=True)
+        print(f"--- the Cassandra cluster took {self.seconds:.0f} s to start", flush=True)
         return None
 
     def in_namespace(self, argv):
@@ -78,12 +82,6 @@ class TestCluster:
                     process.kill()
                     process.wait()
             shutil.rmtree(self.dir, ignore_errors=True)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
 
 
 def wait_until(condition, timeout):
