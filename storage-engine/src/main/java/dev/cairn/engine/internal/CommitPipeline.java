@@ -116,6 +116,11 @@ final class CommitPipeline {
         return queue.submitTask(task);
     }
 
+    /** Queues a task for the write thread and returns at once; its failure is the task's to report. */
+    void requestTask(WriteQueue.Task task) throws IOException {
+        queue.requestTask(task);
+    }
+
     void submitRelocations(List<Relocation> relocations) throws IOException {
         queue.submitRelocations(relocations);
     }
@@ -361,7 +366,7 @@ final class CommitPipeline {
         log = next;
         log.sync();
         fs.syncDirectory(dir);
-        versions.freezeMemtable(new Memtable(newLog));
+        versions.freezeMemtable(new Memtable(newLog, values.appendPosition(versions.peekNextFileNumber())));
         scheduleFlush.run();
     }
 

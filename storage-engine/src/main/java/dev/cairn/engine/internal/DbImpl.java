@@ -36,6 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Thread-safety: every public method may be called from any thread.
  */
 final class DbImpl implements Engine, TableOps {
+    private static final System.Logger LOG = System.getLogger(DbImpl.class.getName());
     static final int MAX_KEY_BYTES = 64 * 1024;
     static final int MAX_VALUE_BYTES = 512 << 20;
     static final int MAX_TABLES = 65535;
@@ -84,14 +85,17 @@ final class DbImpl implements Engine, TableOps {
         this.compactor = new Compactor(options, tiers, tableOptions, versions, values, snapshots, lifecycle, counters);
         this.valueGc = new ValueGc(fs, tiers, versions, values, snapshots, pipeline, reader, lifecycle, counters);
         this.reclaimer = new DeadValueReclaimer(fs, versions, values, snapshots, reader, pipeline, pressure,
-                this::flushAndMarkValues, lifecycle);
+                this::flushIfHoldingValues, lifecycle);
         pressure.onPassWanted(() -> compactor.runInBackground("giving back dead values' space", () -> {
             reclaimer.runIfDue();
             return null;
         }));
         this.checkpointer = new Checkpointer(fs, dir, tiers, versions, values, pipeline, compactor);
         versions.onSuperVersionDeath(this::deleteObsoleteValueFiles);
-        flusher.afterEachFlush(compactor::schedule);
+        flusher.afterEachFlush(() -> {
+            compactor.schedule();
+            reclaimer.afterFlush();
+        });
         compactor.afterCompactions(() -> {
             valueGc.collectNow(options.valueGcGarbageRatio());
             return null;
@@ -99,17 +103,27 @@ final class DbImpl implements Engine, TableOps {
     }
 
     /**
-     * Freezes the memtable and waits until every frozen one is flushed, so that recovery replays
-     * no log record written before; returns where the next value will go, as
-     * {@link ValueStore#appendPosition}.
+     * Queues, without waiting, the freezing of the active memtable if its writes stored values and
+     * no frozen one waits for its flush: once flushed, recovery replays no record pointing at them.
      */
-    private long[] flushAndMarkValues() throws IOException {
-        long[] position = (long[]) pipeline.submitTask(() -> {
-            pipeline.freezeIfNotEmpty();
-            return values.appendPosition(versions.peekNextFileNumber());
+    private void flushIfHoldingValues() throws IOException {
+        pipeline.requestTask(() -> {
+            boolean holdsValues;
+            versions.lock().lock();
+            try {
+                holdsValues = versions.immutables().isEmpty() && values.appendedSince(versions.mem().valuesFrom());
+            } finally {
+                versions.lock().unlock();
+            }
+            try {
+                if (holdsValues) {
+                    pipeline.freezeIfNotEmpty();
+                }
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "could not freeze the memtable for reclamation: " + e);
+            }
+            return null;
         });
-        flusher.awaitNoImmutables();
-        return position;
     }
 
     /** A snapshot or super version went: value files, and dead values' blocks, may be free to go. */

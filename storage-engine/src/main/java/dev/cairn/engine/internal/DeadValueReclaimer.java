@@ -27,8 +27,11 @@ import java.util.Map;
  *   <li>no snapshot reads at an older sequence, and no reader holds a super version from before
  *       the lookups (the same wait as before value GC deletes a file);
  *   <li>no commit log that recovery would replay points at it, since replay reads the values its
- *       records point at: the pass first flushes the memtable and considers only values appended
- *       before that flush;
+ *       records point at: the pass considers only values stored before the oldest memtable not
+ *       yet flushed began ({@link Memtable#valuesFrom}). It never waits for a flush (on a full
+ *       disk one may not complete, and compactions, value GC and checkpoints share this thread);
+ *       when the active memtable's writes stored values, it asks for that memtable to be frozen,
+ *       and the flush, once done, asks for the next pass;
  *   <li>its file has no other name: a checkpoint's hard link keeps every byte (the file system
  *       refuses, and checkpoints are taken on the same thread as the punching).
  * </ul>
@@ -41,9 +44,9 @@ final class DeadValueReclaimer {
     private static final System.Logger LOG = System.getLogger(DeadValueReclaimer.class.getName());
     private static final long MIN_PAUSE_NANOS = 50_000_000L;
 
-    /** Flushes the memtable and returns where the next value will be appended: see the class comment. */
-    interface FlushedBoundary {
-        long[] flushAndMark() throws IOException;
+    /** Asks, without waiting, for the active memtable to be flushed if its writes stored values. */
+    interface FlushRequest {
+        void requestIfHoldingValues() throws IOException;
     }
 
     private record Pending(long fileNumber, List<long[]> ranges, long sequence, long superVersionBound) {
@@ -56,15 +59,16 @@ final class DeadValueReclaimer {
     private final TreeReader reader;
     private final CommitPipeline pipeline;
     private final SpacePressure pressure;
-    private final FlushedBoundary boundary;
+    private final FlushRequest flushRequest;
     private final Lifecycle lifecycle;
     private final List<Pending> pending = new ArrayList<>();
     private volatile boolean waiting;
     private long deletesAtLastPass;
+    private long[] boundaryAtLastPass = new long[0];
     private long nextPassNanos = System.nanoTime();
 
     DeadValueReclaimer(FileSystem fs, VersionSet versions, ValueStore values, SnapshotList snapshots,
-                       TreeReader reader, CommitPipeline pipeline, SpacePressure pressure, FlushedBoundary boundary,
+                       TreeReader reader, CommitPipeline pipeline, SpacePressure pressure, FlushRequest flushRequest,
                        Lifecycle lifecycle) {
         this.fs = fs;
         this.versions = versions;
@@ -73,7 +77,7 @@ final class DeadValueReclaimer {
         this.reader = reader;
         this.pipeline = pipeline;
         this.pressure = pressure;
-        this.boundary = boundary;
+        this.flushRequest = flushRequest;
         this.lifecycle = lifecycle;
     }
 
@@ -82,7 +86,8 @@ final class DeadValueReclaimer {
         pressure.passStarting();
         punchReady();
         long deletes = pressure.deletes();
-        if (!pressure.full() || deletes == deletesAtLastPass) {
+        long[] boundary = replayedValuesFrom();
+        if (!pressure.full() || deletes == deletesAtLastPass && Arrays.equals(boundary, boundaryAtLastPass)) {
             return;
         }
         long wait = nextPassNanos - System.nanoTime();
@@ -92,17 +97,39 @@ final class DeadValueReclaimer {
         }
         long started = System.nanoTime();
         deletesAtLastPass = deletes;
+        boundaryAtLastPass = boundary;
         try {
-            pass();
+            pass(boundary);
         } finally {
             long took = System.nanoTime() - started;
             nextPassNanos = System.nanoTime() + Math.max(MIN_PAUSE_NANOS, 3 * took);
         }
     }
 
-    /** Each file in turn, those with the most garbage known first, its dead values punched before the next is read. */
-    private void pass() throws IOException {
-        long[] before = boundary.flushAndMark();
+    /** A flush moved the boundary: the values it made safe to punch wait for the next pass. */
+    void afterFlush() {
+        if (pressure.full()) {
+            pressure.ask();
+        }
+    }
+
+    /** Where the values of the oldest memtable not yet flushed begin: see the class comment. */
+    private long[] replayedValuesFrom() {
+        versions.lock().lock();
+        try {
+            List<Memtable> immutables = versions.immutables();
+            return (immutables.isEmpty() ? versions.mem() : immutables.get(immutables.size() - 1)).valuesFrom();
+        } finally {
+            versions.lock().unlock();
+        }
+    }
+
+    /**
+     * Each file in turn, those with the most garbage known first, its dead values stored before
+     * {@code before} punched before the next is read.
+     */
+    private void pass(long[] before) throws IOException {
+        flushRequest.requestIfHoldingValues();
         List<Map.Entry<Long, Long>> files = new ArrayList<>(values.garbageByFile().entrySet());
         files.sort(Map.Entry.<Long, Long>comparingByValue().reversed());
         for (Map.Entry<Long, Long> file : files) {

@@ -74,7 +74,7 @@ final class Recovery {
         values.addGarbage(garbage);
         versions.lock().lock();
         try {
-            versions.setMemtable(new Memtable(newLog));
+            versions.setMemtable(new Memtable(newLog, values.appendPosition(versions.peekNextFileNumber())));
         } finally {
             versions.lock().unlock();
         }
