@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -223,7 +222,7 @@ final class CommitPipeline {
                 }
             } else if (r instanceof WriteQueue.RelocateRequest rel) {
                 for (Relocation m : rel.relocations()) {
-                    if (stillPointsAt(m)) {
+                    if (reader.latestPointsAt(m.tableId(), m.userKey(), ValuePointer.decode(m.oldPointer()))) {
                         ensureValueFile();
                         ValuePointer p = values.append(Keys.filterKey(m.tableId(), m.userKey()), m.value());
                         ops.add(new BatchCodec.LoggedOp(InternalKeys.KIND_VALUE_POINTER, m.tableId(), m.userKey(), p.encode()));
@@ -392,8 +391,4 @@ final class CommitPipeline {
         }
     }
 
-    private boolean stillPointsAt(Relocation m) throws IOException {
-        TreeReader.RawValue raw = reader.latest(m.tableId(), m.userKey());
-        return raw != null && raw.kind() == InternalKeys.KIND_VALUE_POINTER && Arrays.equals(raw.value(), m.oldPointer());
-    }
 }

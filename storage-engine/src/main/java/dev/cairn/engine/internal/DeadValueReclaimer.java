@@ -2,14 +2,11 @@ package dev.cairn.engine.internal;
 
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.fs.FileSystem;
-import dev.cairn.engine.sstable.InternalKeys;
 import dev.cairn.engine.vlog.ValueFileScanner;
 import dev.cairn.engine.vlog.ValueHoles;
-import dev.cairn.engine.vlog.ValuePointer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -49,19 +46,18 @@ final class DeadValueReclaimer {
         void requestIfHoldingValues() throws IOException;
     }
 
-    private record Pending(long fileNumber, List<long[]> ranges, long sequence, long superVersionBound) {
+    private record DeadRanges(long fileNumber, List<long[]> ranges) {
     }
 
     private final FileSystem fs;
     private final VersionSet versions;
     private final ValueStore values;
-    private final SnapshotList snapshots;
     private final TreeReader reader;
     private final CommitPipeline pipeline;
     private final SpacePressure pressure;
     private final FlushRequest flushRequest;
     private final Lifecycle lifecycle;
-    private final List<Pending> pending = new ArrayList<>();
+    private final AfterReaders<DeadRanges> pending;
     private volatile boolean waiting;
     private long deletesAtLastPass;
     private long[] boundaryAtLastPass = new long[0];
@@ -73,12 +69,12 @@ final class DeadValueReclaimer {
         this.fs = fs;
         this.versions = versions;
         this.values = values;
-        this.snapshots = snapshots;
         this.reader = reader;
         this.pipeline = pipeline;
         this.pressure = pressure;
         this.flushRequest = flushRequest;
         this.lifecycle = lifecycle;
+        this.pending = new AfterReaders<>(versions, snapshots);
     }
 
     /** Punches what has become safe to punch, then runs a pass if one is due. */
@@ -147,16 +143,7 @@ final class DeadValueReclaimer {
     /** Records {@code dead} to be punched once nothing can read them, and punches what is ready. */
     private void punchOnceUnread(long number, List<long[]> dead) throws IOException {
         pipeline.syncNow();
-        long sequence = versions.visibleSequence();
-        long bound;
-        versions.lock().lock();
-        try {
-            versions.publishSuperVersion();
-            bound = versions.lastReplacedSuperVersion();
-        } finally {
-            versions.lock().unlock();
-        }
-        pending.add(new Pending(number, dead, sequence, bound));
+        pending.add(new DeadRanges(number, dead), versions.visibleSequence());
         punchReady();
     }
 
@@ -167,7 +154,8 @@ final class DeadValueReclaimer {
             for (ValueFileScanner.Entry e; !lifecycle.isClosed() && (e = scanner.next()) != null
                     && e.recordOffset() < endOffset; ) {
                 long length = ValueHoles.length(e.pointer());
-                if (e.reclaimed() || length == 0 || e.key().length < 2 || isLive(e.key(), e.pointer())) {
+                if (e.reclaimed() || length == 0 || e.key().length < 2
+                        || reader.latestPointsAt(Keys.tableId(e.key()), Keys.userKey(e.key()), e.pointer())) {
                     continue;
                 }
                 dead.add(new long[] {ValueHoles.start(e.pointer()), length});
@@ -177,17 +165,6 @@ final class DeadValueReclaimer {
                     + " is damaged; its dead values keep their space: " + damaged.getMessage());
         }
         return dead;
-    }
-
-    /** Whether the newest entry of the value's key points at exactly this value. */
-    private boolean isLive(byte[] storedKey, ValuePointer pointer) throws IOException {
-        int tableId = (storedKey[0] & 0xFF) << 8 | (storedKey[1] & 0xFF);
-        TreeReader.RawValue raw = reader.latest(tableId, Arrays.copyOfRange(storedKey, 2, storedKey.length));
-        if (raw == null || raw.kind() != InternalKeys.KIND_VALUE_POINTER) {
-            return false;
-        }
-        ValuePointer current = ValuePointer.decodeStored(raw.value(), "a table entry");
-        return current.fileNumber() == pointer.fileNumber() && current.offset() == pointer.offset();
     }
 
     /**
@@ -201,25 +178,15 @@ final class DeadValueReclaimer {
     }
 
     private void punchReady() {
-        if (pending.isEmpty()) {
-            return;
-        }
-        long oldestSnapshot = snapshots.smallest();
-        long oldestLive = versions.oldestLiveSuperVersion();
-        for (Iterator<Pending> it = pending.iterator(); it.hasNext(); ) {
-            Pending p = it.next();
-            if (oldestSnapshot < p.sequence() || oldestLive <= p.superVersionBound()) {
-                continue;
-            }
-            it.remove();
-            if (values.contains(p.fileNumber())) {
-                punch(p);
+        for (DeadRanges dead : pending.takeReady()) {
+            if (values.contains(dead.fileNumber())) {
+                punch(dead);
             }
         }
         waiting = !pending.isEmpty();
     }
 
-    private void punch(Pending p) {
+    private void punch(DeadRanges p) {
         long freed = 0;
         try {
             for (long[] range : p.ranges()) {
