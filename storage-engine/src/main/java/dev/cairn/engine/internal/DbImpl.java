@@ -57,6 +57,7 @@ final class DbImpl implements Engine, TableOps {
     private final CommitPipeline pipeline;
     private final Compactor compactor;
     private final ValueGc valueGc;
+    private final SpacePressure pressure;
     private final DeadValueReclaimer reclaimer;
     private final Checkpointer checkpointer;
     private final ConcurrentHashMap<String, TableImpl> tablesByName = new ConcurrentHashMap<>();
@@ -79,7 +80,7 @@ final class DbImpl implements Engine, TableOps {
         this.snapshots = new SnapshotList(versions::visibleSequence, this::deleteObsoleteValueFiles);
         this.reader = new TreeReader(versions, values, snapshots);
         this.flusher = new Flusher(fs, dir, tiers, tableOptions, versions, values, snapshots, lifecycle, counters);
-        SpacePressure pressure = new SpacePressure();
+        this.pressure = new SpacePressure();
         this.pipeline = new CommitPipeline(options, versions, values, reader, lifecycle, counters, flusher::schedule,
                 pressure);
         this.compactor = new Compactor(options, tiers, tableOptions, versions, values, snapshots, lifecycle, counters);
@@ -183,6 +184,7 @@ final class DbImpl implements Engine, TableOps {
             failure = e;
         }
         lifecycle.markClosed();
+        pressure.close();
         pipeline.stop();
         flusher.shutdownNow();
         compactor.shutdownNow();
@@ -226,6 +228,7 @@ final class DbImpl implements Engine, TableOps {
 
     private void closeQuietlyAfterFailedOpen() {
         lifecycle.markClosed();
+        pressure.close();
         flusher.shutdownNow();
         compactor.shutdownNow();
         // Every failure below is dropped: the open already failed, and its error is what the caller needs.
