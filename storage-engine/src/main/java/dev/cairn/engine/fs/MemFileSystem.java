@@ -140,7 +140,7 @@ public final class MemFileSystem implements FileSystem {
      * blocks in it not punched before, as a file system with blocks of that size counts them.
      */
     @Override
-    public synchronized long punchHole(Path path, long offset, long length) throws IOException {
+    public synchronized long punchHoles(Path path, List<long[]> ranges) throws IOException {
         Inode inode = existingFile(normalize(path));
         int names = 0;
         for (Directory d : directories.values()) {
@@ -148,7 +148,11 @@ public final class MemFileSystem implements FileSystem {
                 names += i == inode ? 1 : 0;
             }
         }
-        return names == 1 ? inode.punch(offset, length) : 0;
+        long freed = 0;
+        for (long[] range : ranges) {
+            freed += names == 1 ? inode.punch(range[0], range[1]) : 0;
+        }
+        return freed;
     }
 
     @Override

@@ -189,9 +189,7 @@ final class DeadValueReclaimer {
     private void punch(DeadRanges p) {
         long freed = 0;
         try {
-            for (long[] range : p.ranges()) {
-                freed += fs.punchHole(values.path(p.fileNumber()), range[0], range[1]);
-            }
+            freed = fs.punchHoles(values.path(p.fileNumber()), p.ranges());
         } catch (IOException e) {
             LOG.log(System.Logger.Level.WARNING, "could not give back dead values' space in value file "
                     + values.path(p.fileNumber()) + ": " + e);
