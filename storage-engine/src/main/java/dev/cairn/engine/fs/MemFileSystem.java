@@ -7,8 +7,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -52,7 +50,6 @@ import java.util.Set;
  * inode's monitor (always taken after this object's, never before).
  */
 public final class MemFileSystem implements FileSystem {
-
 
     private final Map<Path, Directory> directories = new HashMap<>();
     private final Set<Path> locked = new HashSet<>();
