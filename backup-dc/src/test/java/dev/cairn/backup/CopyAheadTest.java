@@ -3,6 +3,7 @@ package dev.cairn.backup;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.store.embedded.DataDirLayout;
 import dev.cairn.backup.report.RunReport;
 import dev.cairn.backup.run.Json;
 import dev.cairn.backup.source.BackupSource;
@@ -124,7 +125,7 @@ class CopyAheadTest {
             before = StoreFixture.snapshot(store);
         }
 
-        RunReport first = backup(() -> CheckpointReader.open(storeDir.resolve(EmbeddedStoreDir.ENGINE_DIR), true, 0, false, "test store"), archive);
+        RunReport first = backup(() -> CheckpointReader.open(storeDir.resolve(DataDirLayout.ENGINE_DIR), true, 0, false, "test store"), archive);
         assertEquals(82, first.objects());
         assertEquals(distinct.size(), first.copiedBlobs(), "every distinct content counted as copied once");
         assertEquals(distinct.values().stream().mapToLong(Long::longValue).sum(), first.copiedBytes());
@@ -153,7 +154,7 @@ class CopyAheadTest {
             store.deleteObject("thumbs", "k/31");
             after = StoreFixture.snapshot(store);
         }
-        RunReport second = backup(() -> CheckpointReader.open(storeDir.resolve(EmbeddedStoreDir.ENGINE_DIR), true, 0, false, "test store"), archive);
+        RunReport second = backup(() -> CheckpointReader.open(storeDir.resolve(DataDirLayout.ENGINE_DIR), true, 0, false, "test store"), archive);
         assertEquals(first.backupId(), second.parentId());
         assertEquals(81, second.objects());
         assertEquals(4, second.copiedBlobs());

@@ -1,5 +1,6 @@
 package dev.cairn.backup;
 
+import dev.cairn.store.embedded.DataDirLayout;
 import dev.cairn.backup.cli.SourceFactory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -137,7 +138,7 @@ class ReplayRestoreTest {
         try (EmbeddedStoreDir s = EmbeddedStoreDir.open(source)) {
             VersionedBackupTest.seed(s.store());
         }
-        SourceFactory factory = options -> CheckpointReader.open(source.resolve(EmbeddedStoreDir.ENGINE_DIR), true, 0, false, "test checkpoint");
+        SourceFactory factory = options -> CheckpointReader.open(source.resolve(DataDirLayout.ENGINE_DIR), true, 0, false, "test checkpoint");
         Path report = dir.resolve("report.json");
         assertEquals(0, Main.commandLine(factory).execute("run", "--source", "embedded", "--target",
                 "dir:" + dir.resolve("archive"), "--report", report.toString()));

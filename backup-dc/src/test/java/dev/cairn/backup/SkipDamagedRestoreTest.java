@@ -3,6 +3,7 @@ package dev.cairn.backup;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.store.embedded.DataDirLayout;
 import dev.cairn.backup.archive.BackupRow;
 import dev.cairn.backup.archive.BlobLocations;
 import dev.cairn.backup.archive.Catalog;
@@ -76,7 +77,7 @@ class SkipDamagedRestoreTest {
             Seed.put(s, "v", "other", Seed.bytes(600, 4), Seed.attributes(4));
             before = VersionedBackupTest.versions(s);
         }
-        SourceFactory checkpoint = options -> CheckpointReader.open(source.resolve(EmbeddedStoreDir.ENGINE_DIR), true, 0,
+        SourceFactory checkpoint = options -> CheckpointReader.open(source.resolve(DataDirLayout.ENGINE_DIR), true, 0,
                 false, "test checkpoint");
         String target = "dir:" + dir.resolve("versioned-archive");
         assertEquals(0, Main.commandLine(checkpoint).execute("run", "--source", "embedded", "--target", target));

@@ -1,5 +1,6 @@
 package dev.cairn.backup;
 
+import dev.cairn.store.embedded.DataDirLayout;
 import dev.cairn.backup.cli.SourceFactory;
 import dev.cairn.backup.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -51,7 +52,7 @@ class VersionedBackupTest {
     }
 
     private int cli(String... args) {
-        SourceFactory factory = options -> CheckpointReader.open(sourceDir().resolve(EmbeddedStoreDir.ENGINE_DIR), true, 0,
+        SourceFactory factory = options -> CheckpointReader.open(sourceDir().resolve(DataDirLayout.ENGINE_DIR), true, 0,
                 false, "test checkpoint");
         return Main.commandLine(factory).execute(args);
     }

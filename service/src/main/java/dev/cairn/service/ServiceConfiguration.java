@@ -23,6 +23,7 @@ import dev.cairn.service.s3.SigV4Authenticator;
 import dev.cairn.store.CachingObjectStore;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.RowCachingObjectStore;
+import dev.cairn.store.embedded.DataDirLayout;
 import dev.cairn.store.embedded.EmbeddedObjectStore;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -61,7 +62,6 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(CairnProperties.class)
 public class ServiceConfiguration {
     private static final Logger LOG = LoggerFactory.getLogger(ServiceConfiguration.class);
-    static final String ENGINE_DIR = "engine";
     static final String SPOOL_DIR = "spool";
     static final String CHECKPOINT_DIR = "checkpoints";
     static final String OWNER_NAME = "cairn";
@@ -73,7 +73,7 @@ public class ServiceConfiguration {
     public Engine engine(CairnProperties props) throws IOException {
         props.validate();
         EngineProperties e = props.getEngine();
-        EngineOptions options = EngineOptions.builder(props.getDataDir().resolve(ENGINE_DIR))
+        EngineOptions options = EngineOptions.builder(DataDirLayout.engineDir(props.getDataDir()))
                 .blockCacheBytes(e.getBlockCacheSize().toBytes())
                 .memtableBytes(e.getMemtableSize().toBytes())
                 .syncPolicy(e.getSyncPolicy())

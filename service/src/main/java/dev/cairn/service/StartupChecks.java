@@ -3,6 +3,9 @@ package dev.cairn.service;
 import dev.cairn.service.config.CairnProperties;
 import dev.cairn.service.config.InvalidSettingException;
 import dev.cairn.service.config.SettingPaths;
+import dev.cairn.store.embedded.DataDirLayout;
+import dev.cairn.store.embedded.MisplacedEngineException;
+import java.nio.file.Path;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.logging.LoggingApplicationListener;
 import org.springframework.boot.context.properties.bind.BindException;
@@ -32,7 +35,16 @@ public class StartupChecks implements ApplicationListener<ApplicationEnvironment
         validate(props);
         SettingPaths.check(props, environment::getProperty);
         if (CairnProperties.STORE_EMBEDDED.equals(props.getStore()) && props.getDataDir() != null) {
-            DataDirLayout.check(props.getDataDir());
+            checkDataDirLayout(props.getDataDir());
+        }
+    }
+
+    /** {@link DataDirLayout#check}, refused as the setting that named the directory. */
+    static void checkDataDirLayout(Path dataDir) {
+        try {
+            DataDirLayout.check(dataDir);
+        } catch (MisplacedEngineException e) {
+            throw InvalidSettingException.of("cairn.data-dir", e.getMessage());
         }
     }
 

@@ -30,7 +30,7 @@ class DataDirLayoutTest {
     void engineFilesDirectlyInTheDataDirectoryAreRefusedWithWhereTheyBelong() throws Exception {
         Path data = tmp.resolve("restored");
         engineIn(data);
-        String message = assertThrows(InvalidSettingException.class, () -> DataDirLayout.check(data)).getMessage();
+        String message = assertThrows(InvalidSettingException.class, () -> StartupChecks.checkDataDirLayout(data)).getMessage();
         assertTrue(message.startsWith("cairn.data-dir (CAIRN_DATADIR): " + data + " holds engine files (")
                 && message.contains("CURRENT") && message.contains("MANIFEST-"), message);
         assertTrue(message.contains("the service reads its engine from " + data.resolve("engine")
@@ -43,14 +43,14 @@ class DataDirLayoutTest {
         engineIn(data);
         Files.createDirectory(data.resolve("engine"));
         Files.writeString(data.resolve("engine/LOCK"), "");
-        assertThrows(InvalidSettingException.class, () -> DataDirLayout.check(data));
+        assertThrows(InvalidSettingException.class, () -> StartupChecks.checkDataDirLayout(data));
     }
 
     @Test
     void aDataDirectoryThatIsTheEngineDirectoryIsToldToNameItsParent() throws Exception {
         Path engineDir = tmp.resolve("data/engine");
         engineIn(engineDir);
-        String message = assertThrows(InvalidSettingException.class, () -> DataDirLayout.check(engineDir)).getMessage();
+        String message = assertThrows(InvalidSettingException.class, () -> StartupChecks.checkDataDirLayout(engineDir)).getMessage();
         assertTrue(message.endsWith(": set cairn.data-dir to " + tmp.resolve("data") + ", the directory above it"), message);
     }
 
@@ -59,16 +59,16 @@ class DataDirLayoutTest {
         Path data = tmp.resolve("data");
         engineIn(data.resolve("engine"));
         Files.writeString(data.resolve("credentials.properties"), "a=b\n");
-        assertDoesNotThrow(() -> DataDirLayout.check(data));
-        assertDoesNotThrow(() -> DataDirLayout.check(tmp.resolve("fresh")));
+        assertDoesNotThrow(() -> StartupChecks.checkDataDirLayout(data));
+        assertDoesNotThrow(() -> StartupChecks.checkDataDirLayout(tmp.resolve("fresh")));
         Files.createDirectory(tmp.resolve("empty"));
-        assertDoesNotThrow(() -> DataDirLayout.check(tmp.resolve("empty")));
+        assertDoesNotThrow(() -> StartupChecks.checkDataDirLayout(tmp.resolve("empty")));
     }
 
     @Test
     void filesThatOnlyLookNumberedAreNotAnEngine() throws Exception {
         Path data = Files.createDirectory(tmp.resolve("data"));
         Files.writeString(data.resolve("000001.log"), "an operator's own log");
-        assertDoesNotThrow(() -> DataDirLayout.check(data));
+        assertDoesNotThrow(() -> StartupChecks.checkDataDirLayout(data));
     }
 }

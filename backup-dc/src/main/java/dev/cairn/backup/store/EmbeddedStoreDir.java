@@ -2,23 +2,18 @@ package dev.cairn.backup.store;
 
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
+import dev.cairn.store.embedded.DataDirLayout;
 import dev.cairn.store.embedded.EmbeddedObjectStore;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
  * An embedded store in a data directory laid out as the service keeps its own
- * ({@code cairn.data-dir}: the engine in {@link #ENGINE_DIR}), that no other process has open: a
+ * ({@code cairn.data-dir}, {@link DataDirLayout}), that no other process has open: a
  * restore destination the service can then be started on, a restore drill's scratch store, a
  * benchmark's source. Closing closes both.
  */
 public final class EmbeddedStoreDir implements AutoCloseable {
-    /** Where the service keeps the engine inside its data directory. */
-    public static final String ENGINE_DIR = "engine";
-    /** A file every engine directory holds: found at the top of a data directory, the engine is a level too high. */
-    private static final String ENGINE_MARKER = "CURRENT";
-
     private final Engine engine;
     private final EmbeddedObjectStore store;
 
@@ -27,15 +22,13 @@ public final class EmbeddedStoreDir implements AutoCloseable {
         this.store = store;
     }
 
-    /** Opens (creating when absent) the store of the data directory {@code dataDir}. */
+    /**
+     * Opens (creating when absent) the store of the data directory {@code dataDir}; refuses one that
+     * holds an engine's files itself ({@link DataDirLayout#check}).
+     */
     public static EmbeddedStoreDir open(Path dataDir) throws IOException {
-        if (Files.exists(dataDir.resolve(ENGINE_MARKER))) {
-            throw new IllegalArgumentException(dataDir + " holds an engine's files itself; give the service's data directory"
-                    + " (cairn.data-dir), whose engine is in its " + ENGINE_DIR + "/ folder"
-                    + (dataDir.getFileName() != null && dataDir.getFileName().toString().equals(ENGINE_DIR)
-                    ? ": here " + dataDir.toAbsolutePath().getParent() : ""));
-        }
-        Engine engine = Engine.open(EngineOptions.builder(dataDir.resolve(ENGINE_DIR)).build());
+        DataDirLayout.check(dataDir);
+        Engine engine = Engine.open(EngineOptions.builder(DataDirLayout.engineDir(dataDir)).build());
         try {
             return new EmbeddedStoreDir(engine, new EmbeddedObjectStore(engine));
         } catch (IOException | RuntimeException e) {

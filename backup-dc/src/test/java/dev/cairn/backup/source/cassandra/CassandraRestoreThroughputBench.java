@@ -2,6 +2,7 @@ package dev.cairn.backup.source.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import dev.cairn.store.embedded.DataDirLayout;
 import dev.cairn.backup.Main;
 import dev.cairn.backup.Seed;
 import dev.cairn.backup.report.Progress;
@@ -73,7 +74,7 @@ class CassandraRestoreThroughputBench {
             }
         }
         Path report = dir.resolve("report.json");
-        int exit = Main.commandLine(o -> CheckpointReader.open(source.resolve(EmbeddedStoreDir.ENGINE_DIR), true, 0, false, "bench checkpoint"))
+        int exit = Main.commandLine(o -> CheckpointReader.open(source.resolve(DataDirLayout.ENGINE_DIR), true, 0, false, "bench checkpoint"))
                 .execute("run", "--source", "embedded", "--target", "dir:" + dir.resolve("archive"), "--report", report.toString());
         if (exit != 0) {
             throw new IllegalStateException("the backup failed: exit " + exit);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.store.embedded.DataDirLayout;
 import dev.cairn.backup.Seed;
 import dev.cairn.backup.store.EmbeddedStoreDir;
 import dev.cairn.store.BucketAcl;
@@ -36,7 +37,7 @@ class CheckpointReaderTest {
                 putMultipart(s.store(), "b", "k" + i);
             }
         }
-        try (CheckpointReader reader = CheckpointReader.open(dir.resolve(EmbeddedStoreDir.ENGINE_DIR), true, RATE, false, "test store")) {
+        try (CheckpointReader reader = CheckpointReader.open(dir.resolve(DataDirLayout.ENGINE_DIR), true, RATE, false, "test store")) {
             List<ObjectInfo> rows = new ArrayList<>();
             reader.scan(reader.splits().get(0), null, (bucket, row, position) -> rows.add(row));
             assertEquals(MULTIPART_OBJECTS, rows.size());

@@ -1,6 +1,5 @@
-package dev.cairn.service;
+package dev.cairn.store.embedded;
 
-import dev.cairn.service.config.InvalidSettingException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -10,12 +9,19 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Refuses a data directory that holds the engine's own files (docs/format/manifest.md) directly
- * instead of under {@code engine/}: the service would open an empty engine beside them and serve
- * nothing, as if the data were gone.
+ * How an embedded store lies in its data directory ({@code cairn.data-dir}): the engine in
+ * {@link #ENGINE_DIR}. The service and the backup tool both open a data directory this way, and
+ * both refuse one that holds the engine's own files directly: an engine opened beside them would be
+ * empty and serve nothing, as if the data were gone.
  */
-final class DataDirLayout {
-    /** What an engine directory holds: CURRENT names the manifest; logs, tables and value files are numbered; the catalogue has a directory. */
+public final class DataDirLayout {
+    /** Where the engine lives inside a data directory. */
+    public static final String ENGINE_DIR = "engine";
+    /**
+     * The names of an engine directory's files (docs/format/manifest.md): CURRENT names the
+     * manifest; logs, tables and value files are numbered; the catalogue has a directory. The
+     * engine's API does not list them, so the documented format is the source.
+     */
     private static final Pattern ENGINE_FILE = Pattern.compile("CURRENT|MANIFEST-\\d+|\\d+\\.(log|sst|vlog)|catalogue");
     /** The engine's lock file, left in an engine directory that was only opened. */
     private static final String LOCK = "LOCK";
@@ -24,9 +30,16 @@ final class DataDirLayout {
     private DataDirLayout() {
     }
 
-    static void check(Path dataDir) {
-        Path engineDir = dataDir.resolve(ServiceConfiguration.ENGINE_DIR);
-        if (!Files.isDirectory(dataDir) || holdsAnything(engineDir)) {
+    public static Path engineDir(Path dataDir) {
+        return dataDir.resolve(ENGINE_DIR);
+    }
+
+    /**
+     * Refuses {@code dataDir} when it holds an engine itself (its CURRENT or a manifest) and its
+     * {@link #ENGINE_DIR} holds nothing; the message names the files and where they belong.
+     */
+    public static void check(Path dataDir) {
+        if (!Files.isDirectory(dataDir) || holdsAnything(engineDir(dataDir))) {
             return;
         }
         List<String> engineFiles = names(dataDir).stream().filter(n -> ENGINE_FILE.matcher(n).matches()).sorted().toList();
@@ -37,13 +50,11 @@ final class DataDirLayout {
         String shown = String.join(", ", engineFiles.subList(0, Math.min(NAMES_SHOWN, engineFiles.size())))
                 + (engineFiles.size() > NAMES_SHOWN ? ", …" : "");
         Path absolute = dataDir.toAbsolutePath().normalize();
-        String remedy = ServiceConfiguration.ENGINE_DIR.equals(String.valueOf(absolute.getFileName())) && absolute.getParent() != null
+        String remedy = ENGINE_DIR.equals(String.valueOf(absolute.getFileName())) && absolute.getParent() != null
                 ? "set cairn.data-dir to " + absolute.getParent() + ", the directory above it"
-                : "move them into " + absolute.resolve(ServiceConfiguration.ENGINE_DIR)
-                        + ", or set cairn.data-dir to the directory that holds engine/";
-        throw InvalidSettingException.of("cairn.data-dir", absolute + " holds engine files (" + shown
-                + ") but the service reads its engine from " + absolute.resolve(ServiceConfiguration.ENGINE_DIR)
-                + ": " + remedy);
+                : "move them into " + engineDir(absolute) + ", or set cairn.data-dir to the directory that holds " + ENGINE_DIR + "/";
+        throw new MisplacedEngineException(absolute + " holds engine files (" + shown
+                + ") but the service reads its engine from " + engineDir(absolute) + ": " + remedy);
     }
 
     private static boolean holdsAnything(Path engineDir) {
