@@ -40,7 +40,6 @@ public class CassandraStoreConfiguration {
 
     @Bean(destroyMethod = "")
     public CassandraBackend cassandraBackend(CairnProperties props) throws IOException {
-        props.validate();
         return new CassandraBackend(CassandraObjectStore.open(props.getCassandra()));
     }
 

@@ -2,6 +2,7 @@ package dev.cairn.service;
 
 import dev.cairn.service.config.AuthProperties;
 import dev.cairn.service.config.CairnProperties;
+import dev.cairn.service.config.InvalidSettingException;
 import dev.cairn.service.keys.AccessKey;
 import dev.cairn.service.keys.Grant;
 import dev.cairn.service.keys.KeyRing;
@@ -52,7 +53,7 @@ public final class Credentials {
         if (auth.getCredentialsFile() != null) {
             secrets.putAll(readFile(auth.getCredentialsFile()));
             if (secrets.isEmpty()) {
-                throw new IllegalArgumentException("invalid setting: cairn.auth.credentials-file "
+                throw new InvalidSettingException("invalid setting: cairn.auth.credentials-file "
                         + auth.getCredentialsFile() + " holds no accessKey=secretKey line");
             }
         }

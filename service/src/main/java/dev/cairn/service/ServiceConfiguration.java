@@ -71,7 +71,6 @@ public class ServiceConfiguration {
     @org.springframework.boot.autoconfigure.condition.ConditionalOnProperty(name = "cairn.store",
             havingValue = CairnProperties.STORE_EMBEDDED, matchIfMissing = true)
     public Engine engine(CairnProperties props) throws IOException {
-        props.validate();
         EngineProperties e = props.getEngine();
         EngineOptions options = EngineOptions.builder(DataDirLayout.engineDir(props.getDataDir()))
                 .blockCacheBytes(e.getBlockCacheSize().toBytes())
@@ -105,7 +104,6 @@ public class ServiceConfiguration {
 
     @Bean
     public Credentials credentials(CairnProperties props) throws IOException {
-        props.validate();
         return Credentials.load(props);
     }
 
@@ -132,7 +130,6 @@ public class ServiceConfiguration {
 
     @Bean
     public S3Context s3Context(ObjectStore store, Authenticator authenticator, CairnProperties props) throws IOException {
-        props.validate();
         Path spool = props.getDataDir().resolve(SPOOL_DIR);
         Files.createDirectories(spool);
         try (DirectoryStream<Path> leftovers = Files.newDirectoryStream(spool, "upload-*.spool")) {

@@ -48,20 +48,11 @@ public class StartupChecks implements ApplicationListener<ApplicationEnvironment
         }
     }
 
-    /** The settings' own checks, each refusal an {@link InvalidSettingException} (the Cassandra store's are plain ones). */
+    /** The settings' own checks, each refusal an {@link InvalidSettingException}; the only place they run. */
     private static void validate(CairnProperties props) {
-        try {
-            props.validate();
-            if (props.getConsole().isEnabled()) {
-                props.getConsole().validate();
-            }
-        } catch (InvalidSettingException e) {
-            throw e;
-        } catch (IllegalArgumentException e) {
-            if (String.valueOf(e.getMessage()).startsWith("invalid setting: ")) {
-                throw new InvalidSettingException(e.getMessage());
-            }
-            throw e;
+        props.validate();
+        if (props.getConsole().isEnabled()) {
+            props.getConsole().validate();
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.cairn.service.config;
 
+import dev.cairn.store.cassandra.InvalidStoreSettingException;
 import java.nio.file.Path;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -117,7 +118,7 @@ public class CairnProperties {
         return console;
     }
 
-    /** Checks every setting; called once at startup. */
+    /** Checks every setting; called once at startup, by {@code StartupChecks}, before any bean is made. */
     public void validate() {
         require(dataDir != null, "cairn.data-dir must be set");
         require(region != null && !region.isBlank(), "cairn.region must not be blank");
@@ -130,7 +131,11 @@ public class CairnProperties {
         require(STORE_EMBEDDED.equals(store) || STORE_CASSANDRA.equals(store),
                 "cairn.store must be embedded or cassandra, got '" + store + "'");
         if (STORE_CASSANDRA.equals(store)) {
-            cassandra.validate();
+            try {
+                cassandra.validate();
+            } catch (InvalidStoreSettingException e) {
+                throw new InvalidSettingException(e.getMessage());
+            }
         }
     }
 

@@ -2,6 +2,7 @@ package dev.cairn.service.console;
 
 import dev.cairn.service.config.BackupArchiveLocation;
 import dev.cairn.service.config.ConsoleProperties;
+import dev.cairn.service.config.InvalidSettingException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -39,7 +40,7 @@ final class BackupArchives {
         String access = environment.get("AWS_ACCESS_KEY_ID");
         String secret = environment.get("AWS_SECRET_ACCESS_KEY");
         if (access == null || access.isBlank() || secret == null || secret.isBlank()) {
-            throw new IllegalArgumentException("invalid setting: cairn.console.backup-archive " + settings.getBackupArchive()
+            throw new InvalidSettingException("invalid setting: cairn.console.backup-archive " + settings.getBackupArchive()
                     + " needs keys: set cairn.console.backup-archive-access-key-file and -secret-key-file, or"
                     + " AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment");
         }

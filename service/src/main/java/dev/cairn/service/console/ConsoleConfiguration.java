@@ -33,9 +33,7 @@ public class ConsoleConfiguration {
 
     @Bean
     ConsoleProperties consoleSettings(CairnProperties props) {
-        ConsoleProperties s = props.getConsole();
-        s.validate();
-        return s;
+        return props.getConsole();
     }
 
     @Bean

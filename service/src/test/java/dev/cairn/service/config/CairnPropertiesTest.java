@@ -30,10 +30,22 @@ class CairnPropertiesTest {
         refused("cairn.limits.max-delete-keys", p -> p.getLimits().setMaxDeleteKeys(0));
     }
 
+    @Test
+    void theCassandraStoresSettingsAreRefusedAsTheServicesOwn() {
+        refused("cairn.cassandra.keyspace", p -> {
+            p.setStore(CairnProperties.STORE_CASSANDRA);
+            p.getCassandra().setKeyspace("Not-CQL");
+        });
+        refused("cairn.cassandra.cache.redis-channel", p -> {
+            p.setStore(CairnProperties.STORE_CASSANDRA);
+            p.getCassandra().getCache().setRedisChannel(" ");
+        });
+    }
+
     private static void refused(String setting, Consumer<CairnProperties> change) {
         CairnProperties properties = new CairnProperties();
         change.accept(properties);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, properties::validate, setting);
+        InvalidSettingException e = assertThrows(InvalidSettingException.class, properties::validate, setting);
         assertTrue(e.getMessage().contains(setting), e.getMessage());
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.service.config.BackupArchiveLocation;
 import dev.cairn.service.config.ConsoleProperties;
+import dev.cairn.service.config.InvalidSettingException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -137,7 +138,7 @@ class BackupHistoryTest {
     void anS3ArchiveNeedsKeysFromFilesOrTheEnvironment() throws Exception {
         ConsoleProperties settings = new ConsoleProperties();
         settings.setBackupArchive("s3://archive/p");
-        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(InvalidSettingException.class,
                 () -> BackupArchives.open(settings, Map.of(), clock));
         assertTrue(e.getMessage().contains("AWS_ACCESS_KEY_ID"), e.getMessage());
         assertNotNull(BackupArchives.open(settings, Map.of("AWS_ACCESS_KEY_ID", "a", "AWS_SECRET_ACCESS_KEY", "s"), clock));

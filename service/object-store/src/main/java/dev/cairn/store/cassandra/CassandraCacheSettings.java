@@ -132,7 +132,7 @@ public class CassandraCacheSettings {
 
     private static void require(boolean condition, String message) {
         if (!condition) {
-            throw new IllegalArgumentException("invalid setting: " + message);
+            throw new InvalidStoreSettingException("invalid setting: " + message);
         }
     }
 }

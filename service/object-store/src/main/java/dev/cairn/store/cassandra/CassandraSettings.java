@@ -186,7 +186,7 @@ public class CassandraSettings {
         createSchema = v;
     }
 
-    /** Checks every setting; throws IllegalArgumentException naming the first bad one. */
+    /** Checks every setting; throws {@link InvalidStoreSettingException} naming the first bad one. */
     public void validate() {
         require(contactPoints != null && !contactPoints.isEmpty(), "cairn.cassandra.contact-points must not be empty");
         for (String cp : contactPoints) {
@@ -217,7 +217,7 @@ public class CassandraSettings {
 
     private static void require(boolean condition, String message) {
         if (!condition) {
-            throw new IllegalArgumentException("invalid setting: " + message);
+            throw new InvalidStoreSettingException("invalid setting: " + message);
         }
     }
 }
