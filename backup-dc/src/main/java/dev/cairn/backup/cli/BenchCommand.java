@@ -3,6 +3,7 @@ package dev.cairn.backup.cli;
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.report.Progress;
 import dev.cairn.backup.restore.Restore;
+import dev.cairn.backup.restore.RestoreStateDirs;
 import dev.cairn.backup.restore.StoreDestination;
 import dev.cairn.backup.run.BackupRun;
 import dev.cairn.backup.run.RunSettings;
@@ -183,7 +184,7 @@ public final class BenchCommand implements Callable<Integer> {
                  StoreDestination d = new StoreDestination(dest.store(), "bench restore", null);
                  Progress p = Progress.onStderr("restore", incr.trailer().objects())) {
                 restored = new Restore(target, incr.backupId(), d, Set.of(), "", false, Restore.DEFAULT_THREADS, System.err,
-                        restoreDir.resolve("restores")).run(p);
+                        RestoreStateDirs.besideStore(restoreDir)).run(p);
             }
             double restoreS = (System.nanoTime() - rt) / 1e9;
             double restoreCpu = cpuSeconds() - c2;

@@ -1,6 +1,7 @@
 package dev.cairn.backup.cli;
 
 import dev.cairn.backup.restore.RestoreDestination;
+import dev.cairn.backup.restore.RestoreStateDirs;
 import dev.cairn.backup.restore.S3Destination;
 import dev.cairn.backup.restore.StoreDestination;
 import dev.cairn.backup.store.EmbeddedStoreDir;
@@ -47,16 +48,9 @@ public final class DestinationOptions {
             + " versions again, oldest first (new version ids and times: S3 lets no client set them)")
     boolean replayVersions;
 
-    /**
-     * Where a restore records its progress unless told: beside the destination, in the data
-     * directory of an embedded store, else in the user's home (a keyspace or an endpoint has no
-     * local place).
-     */
+    /** Where a restore records its progress unless told ({@link RestoreStateDirs}). */
     Path defaultStateDir() {
-        if (into.startsWith("embedded:")) {
-            return embeddedDir().resolve("restores");
-        }
-        return Path.of(System.getProperty("user.home"), ".cairn", "restores");
+        return into.startsWith("embedded:") ? RestoreStateDirs.besideStore(embeddedDir()) : RestoreStateDirs.inHome();
     }
 
     private Path embeddedDir() {

@@ -4,6 +4,7 @@ import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.report.Progress;
 import dev.cairn.backup.restore.Restore;
 import dev.cairn.backup.restore.RestoreDestination;
+import dev.cairn.backup.restore.RestoreStateDirs;
 import dev.cairn.backup.restore.SkippedObject;
 import dev.cairn.backup.target.Target;
 import dev.cairn.backup.target.TargetOptions;
@@ -42,8 +43,8 @@ public final class RestoreCommand implements Callable<Integer> {
             description = "objects written at once (default: ${DEFAULT-VALUE})")
     int threads;
 
-    @Option(names = "--state-dir", description = "where the restore records its progress to resume from (default: DIR/restores"
-            + " for --into embedded:DIR, else ~/.cairn/restores); never the archive, which a restore only reads")
+    @Option(names = "--state-dir", description = "where the restore records its progress to resume from (default: " + RestoreStateDirs.BESIDE_STORE
+            + " for --into embedded:DIR, else " + RestoreStateDirs.IN_HOME + "); never the archive, which a restore only reads")
     Path stateDir;
 
     @Option(names = "--skip-damaged", description = "restore every object whose content can be read, list those whose"

@@ -11,6 +11,7 @@ import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.archive.ManifestReader;
 import dev.cairn.backup.report.Progress;
 import dev.cairn.backup.restore.Restore;
+import dev.cairn.backup.restore.RestoreStateDirs;
 import dev.cairn.backup.restore.StoreDestination;
 import dev.cairn.backup.run.Await;
 import dev.cairn.backup.run.HashCheckingInputStream;
@@ -291,7 +292,7 @@ public final class Verifier {
              StoreDestination dest = new StoreDestination(store.store(), "scratch store " + scratch, null)) {
             // The drill's restore state goes with its scratch directory: each drill is a fresh restore.
             Restore restore = new Restore(target, backup.id(), dest, Set.of(), "", false, threads, log,
-                    scratch.resolve("restores"));
+                    RestoreStateDirs.besideStore(scratch));
             try (Progress progress = Progress.onStderr("restore drill", backup.trailer().objects())) {
                 restore.run(progress);
             }
