@@ -59,8 +59,9 @@ class RestoreIntoDataDirTest {
             String message = err.toString(StandardCharsets.UTF_8);
             assertTrue(message.contains("cairn.data-dir") && message.contains(dir.resolve("data").toAbsolutePath().toString()),
                     message);
-            assertTrue(message.contains("holds engine files (CURRENT") && message.contains("the service reads its engine from "
-                    + engineDir.toAbsolutePath().resolve("engine")), "the service's own rule and words: " + message);
+            assertTrue(message.contains("holds engine files (") && message.contains("CURRENT")
+                    && message.contains("the service reads its engine from " + engineDir.toAbsolutePath().resolve("engine")),
+                    "the service's own rule and words: " + message);
             assertFalse(Files.exists(engineDir.resolve("engine")), "nothing is created inside the engine directory");
         }
     }
