@@ -15,6 +15,7 @@ import java.util.function.Supplier;
  * content phase records no rows) and once more when it ends — so that a run
  * resumed after a kill counts the copies of every attempt ({@link #total}): those of a killed
  * attempt whose rows were not recorded are found present by the next, which copies them no more.
+ * A record is written only when the attempt's copies changed since the last one written.
  */
 final class AttemptRecord implements AutoCloseable {
     private final Target target;
@@ -22,6 +23,7 @@ final class AttemptRecord implements AutoCloseable {
     private final Supplier<RunState.Attempt> written;
     private final Lease lease;
     private final ScheduledExecutorService timer;
+    private RunState.Attempt recorded;
 
     AttemptRecord(Target target, String name, Supplier<RunState.Attempt> written, Lease lease, Duration every) {
         this.target = target;
@@ -41,10 +43,12 @@ final class AttemptRecord implements AutoCloseable {
         }
     }
 
-    /** Records the attempt's copies now. */
+    /** Records the attempt's copies now, unless they are those recorded last. */
     synchronized void record() throws IOException {
-        if (!lease.lost()) {
-            target.put(name, Json.write(written.get()));
+        RunState.Attempt now = written.get();
+        if (!lease.lost() && !now.equals(recorded)) {
+            target.put(name, Json.write(now));
+            recorded = now;
         }
     }
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Objects;
 
 /**
  * Which process holds a lease: its host, the pid space it was numbered in (the boot and the pid
@@ -16,13 +17,23 @@ public record HolderProcess(String host, String pidSpace, long pid, String start
 
     /** This process. */
     public static HolderProcess current() {
-        long pid = ProcessHandle.current().pid();
-        return new HolderProcess(hostName(), currentPidSpace(), pid, startOf(pid));
+        return This.PROCESS;
+    }
+
+    /** This process's host, pid space and start, found once: they do not change while it runs. */
+    private static final class This {
+        static final HolderProcess PROCESS = find();
+
+        private static HolderProcess find() {
+            long pid = ProcessHandle.current().pid();
+            return new HolderProcess(findHostName(), findPidSpace(), pid, startOf(pid));
+        }
     }
 
     /** True when this record names a process of this host and pid space that no longer runs. */
     public boolean goneFromThisHost() {
-        if (host == null || pid <= 0 || !host.equals(hostName()) || !java.util.Objects.equals(pidSpace, currentPidSpace())) {
+        HolderProcess self = current();
+        if (host == null || pid <= 0 || !host.equals(self.host) || !Objects.equals(pidSpace, self.pidSpace)) {
             return false;
         }
         if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
@@ -42,6 +53,10 @@ public record HolderProcess(String host, String pidSpace, long pid, String start
     }
 
     static String hostName() {
+        return current().host;
+    }
+
+    private static String findHostName() {
         try {
             return InetAddress.getLocalHost().getHostName();
         } catch (IOException e) {
@@ -50,7 +65,7 @@ public record HolderProcess(String host, String pidSpace, long pid, String start
     }
 
     /** "{@code <boot id> <pid namespace>}", or null where /proc cannot say. */
-    static String currentPidSpace() {
+    private static String findPidSpace() {
         try {
             return Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip() + " "
                     + Files.readSymbolicLink(Path.of("/proc/self/ns/pid"));
