@@ -95,6 +95,7 @@ public final class Restore {
     private final DamagedBlobs damaged = new DamagedBlobs();
     private boolean skipDamaged;
     private SkippedObjects skipped;
+    private DamageSkippingWrites writes;
 
     /**
      * @param buckets  only these buckets; empty for all
@@ -162,6 +163,7 @@ public final class Restore {
         String skippedName = stateName.replaceFirst("\\.json$", "") + "-skipped.jsonl";
         skipped = new SkippedObjects(stateDirectory.root().resolve(skippedName));
         skipped.load(state == null);
+        writes = new DamageSkippingWrites(damaged, skipDamaged ? skipped : null);
         if (state != null && state.finished()) {
             log.println("restore of " + backupId + " into " + destination.describe() + " was completed before ("
                     + state.objects() + " objects); delete " + savedWhere + " to restore again");
@@ -316,7 +318,7 @@ public final class Restore {
             batchObjects++;
             batchBytes += row.size();
             batch.add(pool.submit(() -> {
-                writeSkippingDamage(List.of(row), (rows, again) -> destination.put(row,
+                writes.write(List.of(row), (rows, again) -> destination.put(row,
                         row.hasContent() ? new BlobContent(archive, locations, row.info(), damaged) : null));
                 progress.objects.incrementAndGet();
                 progress.bytes.addAndGet(row.size());
@@ -383,7 +385,7 @@ public final class Restore {
                                 boolean interrupted, Progress progress) {
         List<BackupRow> newestFirst = slice.rows();
         return pool.submit(() -> {
-            writeSkippingDamage(newestFirst, (rows, again) -> {
+            writes.write(newestFirst, (rows, again) -> {
                 List<dev.cairn.store.ContentSource> contents = new ArrayList<>();
                 for (BackupRow r : rows) {
                     contents.add(r.hasContent() ? new BlobContent(archive, locations, r.info(), damaged) : null);
@@ -402,45 +404,6 @@ public final class Restore {
             }
             return null;
         });
-    }
-
-    /** Writes rows of one key; {@code again}: a write of the same key failed before, and may have left part of it. */
-    @FunctionalInterface
-    private interface KeyWrite {
-        void write(List<BackupRow> rows, boolean again) throws IOException;
-    }
-
-    /**
-     * Writes rows of one key. When the write fails on rows whose blob is damaged, with
-     * {@link #skipDamaged} those rows are recorded as skipped and the others written again (in
-     * their place, or replayed after clearing what the failed write left); without it the restore
-     * fails, saying how to restore the rest.
-     */
-    private void writeSkippingDamage(List<BackupRow> rows, KeyWrite write) throws IOException {
-        List<BackupRow> left = rows;
-        boolean again = false;
-        while (!left.isEmpty()) {
-            try {
-                write.write(left, again);
-                return;
-            } catch (IOException | RuntimeException e) {
-                List<BackupRow> hit = left.stream()
-                        .filter(r -> r.hasContent() && damaged.reason(r.info().sha256()) != null).toList();
-                if (hit.isEmpty()) {
-                    throw e;
-                }
-                if (!skipDamaged) {
-                    String why = e.getMessage() == null ? e.toString() : e.getMessage();
-                    throw new IOException(why + " (--skip-damaged restores every other object and lists those left out)", e);
-                }
-                for (BackupRow r : hit) {
-                    String versionId = r.isVersion() ? r.version().version().versionId() : null;
-                    skipped.add(new SkippedObject(r.bucket(), r.key(), versionId, damaged.reason(r.info().sha256())));
-                }
-                left = left.stream().filter(r -> !hit.contains(r)).toList();
-                again = true;
-            }
-        }
     }
 
     /**
