@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Makes sure a row's content is in the target: a blob the archive holds with the row's size
@@ -48,8 +49,8 @@ final class BlobCopier {
     private final Set<String> known = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<String, CompletableFuture<Outcome>> inFlight = new ConcurrentHashMap<>();
     private final CopiedAhead copiedAhead = new CopiedAhead();
-    private final java.util.concurrent.atomic.AtomicLong looseBlobs = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicLong looseBytes = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong looseBlobs = new AtomicLong();
+    private final AtomicLong looseBytes = new AtomicLong();
 
     BlobCopier(BackupSource source, Target target, BlobLocations locations, PackWriter packs) {
         this(source, target, locations, packs, 500);
