@@ -1,11 +1,20 @@
 package dev.cairn.service.keys;
 
 import java.util.List;
+import java.util.Objects;
 
-/** One access key of the key file: its secret and what it may do. */
-public record AccessKey(String id, String secret, List<Grant> grants) {
+/**
+ * One access key of the key file: its secret and what it may do. A value (equal keys have equal
+ * id, secret and grants); not a record only because whether it holds an S3 role, asked on every
+ * signed request, is worked out once here.
+ */
+public final class AccessKey {
+    private final String id;
+    private final String secret;
+    private final List<Grant> grants;
+    private final boolean s3;
 
-    public AccessKey {
+    public AccessKey(String id, String secret, List<Grant> grants) {
         if (id == null || id.isEmpty() || secret == null || secret.isEmpty()) {
             // Names the access key only: a secret never appears in a message.
             throw new IllegalArgumentException("empty access key or secret for access key '" + id + "'");
@@ -13,7 +22,22 @@ public record AccessKey(String id, String secret, List<Grant> grants) {
         if (grants == null || grants.isEmpty()) {
             throw new IllegalArgumentException("access key " + id + " has no role");
         }
-        grants = List.copyOf(grants);
+        this.id = id;
+        this.secret = secret;
+        this.grants = List.copyOf(grants);
+        this.s3 = this.grants.stream().anyMatch(g -> g.role().s3());
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public String secret() {
+        return secret;
+    }
+
+    public List<Grant> grants() {
+        return grants;
     }
 
     /** Checks the form the key file requires (the configured keys keep whatever form they have). */
@@ -39,12 +63,7 @@ public record AccessKey(String id, String secret, List<Grant> grants) {
 
     /** Whether the key holds an S3 role on some bucket; metrics and backup keys make no S3 request. */
     public boolean s3() {
-        for (Grant g : grants) {
-            if (g.role().s3()) {
-                return true;
-            }
-        }
-        return false;
+        return s3;
     }
 
     /** Whether the key holds any S3 role on {@code bucket} (ListBuckets shows it). */
@@ -59,6 +78,16 @@ public record AccessKey(String id, String secret, List<Grant> grants) {
 
     public AccessKey withSecret(String newSecret) {
         return new AccessKey(id, newSecret, grants);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof AccessKey k && id.equals(k.id) && secret.equals(k.secret) && grants.equals(k.grants);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(id, secret, grants);
     }
 
     @Override
