@@ -59,8 +59,8 @@ class BackupRestoreServeJourneyTest {
         }
         multipart(s3, "photos", "raw/big.tif", random, 70_000, 66_000, 900);
         multipart(s3, "photos", "raw/two.tif", random, 65_536, 10);
-        // Creation dates a second apart, so a restore that dated buckets anew could not match them by chance.
-        Thread.sleep(1100);
+        // Each bucket created in a second of its own, so a restore that dated buckets anew could not match them by chance.
+        intoNextSecond();
         s3.createBucket(r -> r.bucket("docs"));
         s3.putObject(r -> r.bucket("docs").key("empty.txt").contentType("text/plain"), RequestBody.empty());
         for (int i = 0; i < 6; i++) {
@@ -68,7 +68,7 @@ class BackupRestoreServeJourneyTest {
             s3.putObject(r -> r.bucket("docs").key("d" + n + ".pdf").contentType("application/pdf")
                     .contentDisposition("attachment").metadata(Map.of("rev", "" + n)), RequestBody.fromString("doc " + n));
         }
-        Thread.sleep(1100);
+        intoNextSecond();
         s3.createBucket(r -> r.bucket("versioned"));
         s3.putBucketVersioning(r -> r.bucket("versioned").versioningConfiguration(c -> c.status(BucketVersioningStatus.ENABLED)));
         for (int i = 0; i < 3; i++) {
@@ -168,6 +168,17 @@ class BackupRestoreServeJourneyTest {
         try (ServiceProcess serving = ServiceProcess.serve(restored, ACCESS, SECRET, MIN_PART);
              S3Client s3 = serving.client(ACCESS, SECRET)) {
             assertEquals(String.join("\n", before), String.join("\n", everything(s3)));
+        }
+    }
+
+    /**
+     * Waits until the clock is in the next whole second: S3 dates a bucket or an object to the
+     * second, so what is created after this is dated later than what was created before it.
+     */
+    private static void intoNextSecond() throws InterruptedException {
+        long second = System.currentTimeMillis() / 1000;
+        while (System.currentTimeMillis() / 1000 == second) {
+            Thread.sleep(10);
         }
     }
 }

@@ -3,11 +3,12 @@ package dev.cairn.backup;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.backup.archive.ArchiveLayout;
 import dev.cairn.backup.archive.Catalog;
-import dev.cairn.backup.archive.PackListing;
 import dev.cairn.backup.cli.ExitCode;
 import dev.cairn.backup.report.RunReport;
 import dev.cairn.backup.run.Json;
+import dev.cairn.backup.run.RunState;
 import dev.cairn.backup.source.ForwardingBackupSource;
 import dev.cairn.backup.store.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
@@ -63,21 +64,21 @@ class ResumedRunCountsTest {
                 @Override
                 public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
                     if (failRows.get()) {
-                        awaitSealedPack(target);
+                        awaitCountedCopies(target, contents.size());
                         throw new IOException("the source went away (test)");
                     }
                     inner.scan(split, resumeAfter, sink);
                 }
             });
             String[] run = {"run", "--source", "embedded", "--target", "dir:" + archive,
-                    "--report", dir.resolve("report.json").toString()};
+                    "--report", dir.resolve("report.json").toString(), "--checkpoint-seconds", "1"};
             assertEquals(ExitCode.FAILED, cl.execute(run));
             assertTrue(Catalog.backups(target).isEmpty());
             assertEquals(1, Catalog.runs(target).size(), "the run is unfinished");
 
             String runId = Catalog.runs(target).get(0);
             List<String> attempts = new ArrayList<>();
-            for (var e : target.listAll(dev.cairn.backup.archive.ArchiveLayout.attempts(runId))) {
+            for (var e : target.listAll(ArchiveLayout.attempts(runId))) {
                 attempts.add(e.name() + " " + new String(target.read(e.name()), StandardCharsets.UTF_8));
             }
             failRows.set(false);
@@ -102,23 +103,36 @@ class ResumedRunCountsTest {
     }
 
     /**
-     * Waits until the content phase sealed its pack, and a second more for the seal's last steps
-     * after its index appears (syncs; a seal interrupted there leaves a pack the run never counted),
-     * so that the run fails with its copies durable and counted.
+     * Waits until the attempt's record in the archive counts all {@code blobs} copies: their pack
+     * is sealed, synced and counted (a seal interrupted before leaves a pack the run never counted),
+     * so that the run fails with its copies durable and counted. The record is written at each
+     * checkpoint interval when the copies changed; the test's run takes one a second.
      */
-    private static void awaitSealedPack(DirectoryTarget target) throws IOException {
+    private static void awaitCountedCopies(DirectoryTarget target, int blobs) throws IOException {
         long deadline = System.nanoTime() + 20_000_000_000L;
         try {
-            while (PackListing.of(target).indexSizes().isEmpty()) {
+            while (countedCopies(target) < blobs) {
                 if (System.nanoTime() > deadline) {
-                    throw new IOException("no pack sealed in time");
+                    throw new IOException("the copies were not counted in time");
                 }
                 Thread.sleep(20);
             }
-            Thread.sleep(1_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new java.io.InterruptedIOException();
         }
+    }
+
+    private static long countedCopies(DirectoryTarget target) throws IOException {
+        long blobs = 0;
+        for (String runId : Catalog.runs(target)) {
+            for (var e : target.listAll(ArchiveLayout.attempts(runId))) {
+                byte[] json = target.read(e.name());
+                if (json != null) {
+                    blobs += Json.read(json, RunState.Attempt.class, e.name()).copiedBlobs();
+                }
+            }
+        }
+        return blobs;
     }
 }

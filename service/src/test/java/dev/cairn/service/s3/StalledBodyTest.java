@@ -8,6 +8,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.cairn.service.InFlightRequests;
 import dev.cairn.service.StandaloneService;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.web.embedded.jetty.JettyWebServer;
+import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
@@ -109,6 +112,17 @@ class StalledBodyTest {
         assertTrue(r.body().contains("<Code>" + code + "</Code>"), r.body());
     }
 
+    /** Waits until the service has finished every request: whatever it logs of one is logged by then. */
+    private void awaitNoRequestInFlight() throws InterruptedException {
+        InFlightRequests inFlight = ((JettyWebServer) ((WebServerApplicationContext) service).getWebServer()).getServer()
+                .getDescendant(InFlightRequests.class);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (inFlight.getRequestsActive() > 0) {
+            assertTrue(System.nanoTime() < deadline, "a request is still in flight");
+            Thread.sleep(10);
+        }
+    }
+
     /** Nothing of the failure was logged at WARN or above with a stack trace, and at most one line. */
     private void assertLoggedQuietly() {
         List<ILoggingEvent> loud = logged.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN)).toList();
@@ -144,7 +158,7 @@ class StalledBodyTest {
             assertTrue(System.nanoTime() < deadline, "no line about the body: " + logged.list);
             Thread.sleep(20);
         }
-        Thread.sleep(200);
+        awaitNoRequestInFlight();
         assertLoggedQuietly();
     }
 
