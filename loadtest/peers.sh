@@ -11,7 +11,10 @@
 #    requests prepared beforehand: the GET and the PUT rate each peer sustains closed loop
 #    (--concurrent workers), then open loop at the better peer's rate against every server, p99s
 #    compared. Every PUT carries content of its own (no server is helped by deduplication).
-# Prints a table with Cairn's ratios to each peer, and one JSON line with every figure.
+# Prints a table with Cairn's ratios to each peer, and one JSON line with every figure. Each warp
+# run's median and slowest second (objects answered) are in the table; a second under a tenth of
+# the median is a stall (service/src/test/bench/stalls.py): the summary line then says FAIL and
+# names the runs, and the script exits with 1 after printing everything. Warm-up runs are not judged.
 #
 # usage: loadtest/peers.sh [options]
 #   --duration D        each warp run and each measured vegeta run, in seconds (default 20)
@@ -110,17 +113,22 @@ for _ in $(seq 240); do
 done
 declare -A fig
 
-# warp PUT then GET on one server; its summary lines go to results/, the figures into fig[].
-warp_run() { # who op seconds
+# warp PUT then GET on one server; its summary lines go to results/, the figures into fig[]. A
+# judged run with a stalled second is added to stalled[].
+stalled=()
+warp_run() { # who op seconds [not-judged: a warm-up, or a run under strace]
   local out=$workdir/results/warp-$1-$2.txt extra=()
   [ "$2" = get ] && extra=(--objects 2500)
   "$bin/warp" "$2" --host "127.0.0.1:${port[$1]}" --access-key "$access_key" --secret-key "$secret_key" \
     --obj.size "$object_size" --concurrent "$concurrent" --duration "${3}s" --bucket "warp-$2" --no-color \
     --benchdata "$workdir/warp/$1-$2" "${extra[@]}" >"$out" 2>&1 || { cat "$out" >&2; return 1; }
-  read -r ops p50 p99 errors < <(python3 "$root/service/src/test/bench/warp_summary.py" "$out" \
-    "$workdir/warp/$1-$2.csv.zst")
+  read -r ops p50 p99 errors median slowest stalls < <(python3 "$root/service/src/test/bench/warp_summary.py" \
+    --explain "$out" "$workdir/warp/$1-$2.csv.zst")
   [ "$errors" = 0 ] || echo "peers: $errors failed requests in warp $2 against $1" >&2
-  fig[$1.$2.ops]=$ops fig[$1.$2.p50]=$p50 fig[$1.$2.p99]=$p99
+  fig[$1.$2.ops]=$ops fig[$1.$2.p50]=$p50 fig[$1.$2.p99]=$p99 fig[$1.$2.median]=$median fig[$1.$2.slowest]=$slowest
+  if [ -z "${4:-}" ] && [ "$stalls" != 0 ]; then
+    stalled+=("${name[$1]} $2 (${3}s run: $stalls seconds under a tenth of the median $median)")
+  fi
 }
 # Syncs (fsync + fdatasync) per PUT of a short warp PUT run, from strace's count of the server's
 # calls over the PUTs warp made. strace slows every call, so fewer PUTs share a group commit than
@@ -129,7 +137,7 @@ syncs_per_put() { # who
   local st_out=$workdir/results/strace-$1.txt
   strace -qq -f -c -e trace=fsync,fdatasync,sync_file_range -o "$st_out" -p "${pid[$1]}" & local st=$!
   sleep 1
-  warp_run "$1" put 5
+  warp_run "$1" put 5 under-strace
   kill -INT $st; wait $st 2>/dev/null || true
   local calls puts
   calls=$(awk '$NF ~ /^(fsync|fdatasync)$/ {n += $4} END {print n + 0}' "$st_out")
@@ -139,7 +147,7 @@ syncs_per_put() { # who
 
 echo "== warp: PUT and GET of $object_size, $concurrent concurrent, ${duration}s each" >&2
 for who in "${servers[@]}"; do
-  warp_run "$who" put 5 >/dev/null   # warm-up
+  warp_run "$who" put 5 warm-up >/dev/null 2>&1
   warp_run "$who" put "$duration"
   warp_run "$who" get "$duration"
 done
@@ -166,15 +174,26 @@ printf '%-28s %11s %11s %11s %11s %11s\n' "warp, $object_size, c=$concurrent" Ca
 row 'GET obj/s' get.ops
 row 'GET p50 ms' get.p50
 row 'GET p99 ms' get.p99
+row 'GET median second, obj' get.median no-ratio
+row 'GET slowest second, obj' get.slowest no-ratio
 row 'PUT obj/s' put.ops
 row 'PUT p50 ms' put.p50
 row 'PUT p99 ms' put.p99
+row 'PUT median second, obj' put.median no-ratio
+row 'PUT slowest second, obj' put.slowest no-ratio
 [ $have_strace = 1 ] && row 'syncs per PUT (strace)' syncs no-ratio
 echo "(Cairn and MinIO sync every PUT before acknowledging it; SeaweedFS does not.)"
+if [ ${#stalled[@]} = 0 ]; then
+  echo "stalls: none (no second under a tenth of its run's median)"
+else
+  echo "stalls: FAIL: ${stalled[*]}"
+fi
 json="{\"bench\":\"peers\",\"objectSize\":\"$object_size\",\"concurrent\":$concurrent,\"seconds\":$duration"
 for who in "${servers[@]}"; do
   json+=",\"$who\":{\"getObjPerSecond\":${fig[$who.get.ops]},\"getP50Ms\":${fig[$who.get.p50]},\"getP99Ms\":${fig[$who.get.p99]}"
   json+=",\"putObjPerSecond\":${fig[$who.put.ops]},\"putP50Ms\":${fig[$who.put.p50]},\"putP99Ms\":${fig[$who.put.p99]}"
+  json+=",\"getMedianSecond\":${fig[$who.get.median]},\"getSlowestSecond\":${fig[$who.get.slowest]}"
+  json+=",\"putMedianSecond\":${fig[$who.put.median]},\"putSlowestSecond\":${fig[$who.put.slowest]}"
   [ $have_strace = 1 ] && json+=",\"syncsPerPut\":${fig[$who.syncs]}"
   json+="}"
 done
@@ -185,4 +204,6 @@ done
 if [ $tails = 1 ]; then
   . "$root/loadtest/peers-tails.sh"
 fi
+json+=",\"stalledRuns\":${#stalled[@]}"
 echo "$json}"
+[ ${#stalled[@]} = 0 ]

@@ -3,6 +3,9 @@
 # measured in alternating order in the same run. Per round and build: warp's obj/s, p50 and p99,
 # and the service's CPU time per PUT (all its threads; less disturbed by other jobs on the machine
 # than obj/s), and the engine's syncs per PUT when strace is there (SYSCALLS=1). Then the medians.
+# Each measured run's median and slowest second (objects answered) are printed next to each other;
+# a second under a tenth of the median is a stall (warp_summary.py, stalls.py): the round's row
+# ends in STALL, the summary line in FAIL, and the script exits with 1 after printing everything.
 # usage: service/src/test/bench/put.sh [ROUNDS] [SECONDS]   (from the repository root, after
 #        ./mvnw -pl service -am package -DskipTests; builds warp with loadtest/install-peers.sh)
 #   JAR=x.jar             the build to measure (default service/target/cairn-service.jar)
@@ -37,12 +40,13 @@ for i in "${!jars[@]}"; do
   for _ in $(seq 120); do curl -sf -o /dev/null "http://127.0.0.1:${ports[$i]}/actuator/health" && break; sleep 0.5; done
 done
 
-# warp's summary: obj/s, the p50 and p99 of its requests (ms), failed requests.
+# warp's summary: obj/s, the p50 and p99 of its requests (ms), failed requests, the median and the
+# slowest second's objects, the seconds under a tenth of the median (named on standard error).
 warp_put() { # port seconds
   "$WARP" put --host "127.0.0.1:$1" --access-key $KEY --secret-key $SECRET --obj.size "$SIZE" \
       --concurrent "$CONCURRENT" --duration "${2}s" --bucket "warp-bench" --noclear --no-color \
       --benchdata "$WORK/warp-$1" >"$WORK/warp.out" 2>&1 || { cat "$WORK/warp.out" >&2; return 1; }
-  python3 "$HERE/warp_summary.py" "$WORK/warp.out" "$WORK/warp-$1.csv.zst"
+  python3 "$HERE/warp_summary.py" --explain "$WORK/warp.out" "$WORK/warp-$1.csv.zst"
 }
 # PUTs the service has answered, from its own request counter.
 put_count() {
@@ -53,29 +57,41 @@ HZ=$(getconf CLK_TCK)
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
-# Warm-up: JIT, and the engine's first memtables and files.
-for i in "${!jars[@]}"; do warp_put "${ports[$i]}" 8 >/dev/null; done
+# Warm-up: JIT, and the engine's first memtables and files. Its first seconds are the JIT's: not judged.
+for i in "${!jars[@]}"; do warp_put "${ports[$i]}" 8 >/dev/null 2>&1; done
 
-printf '%-5s %-4s %10s %8s %8s %10s\n' round jar 'obj/s' 'p50 ms' 'p99 ms' 'cpu us/put'
+printf '%-5s %-4s %10s %8s %8s %10s %9s %9s\n' round jar 'obj/s' 'p50 ms' 'p99 ms' 'cpu us/put' 'median s' 'slowest s'
 declare -A r
+stalled_runs=0
 for round in $(seq "$ROUNDS"); do
   order=("${!jars[@]}")
   if (( round % 2 == 0 )); then order=($(printf '%s\n' "${order[@]}" | sort -rn)); fi
   for i in "${order[@]}"; do
     p=${ports[$i]} pid=${cairn_pids[$i]}
     c0=$(put_count "$p"); t0=$(cpu_ticks "$pid")
-    read -r ops p50 p99 _ < <(warp_put "$p" "$SECS")
+    read -r ops p50 p99 _ med slow stalls < <(warp_put "$p" "$SECS")
     t1=$(cpu_ticks "$pid"); c1=$(put_count "$p")
     us=$(awk -v a="$t0" -v b="$t1" -v n="$((c1 - c0))" -v hz="$HZ" 'BEGIN {printf "%.0f", (b - a) * 1e6 / hz / n}')
-    r[$i.ops]+="$ops " r[$i.p50]+="$p50 " r[$i.p99]+="$p99 " r[$i.us]+="$us "
-    printf '%-5s %-4s %10s %8s %8s %10s\n' "$round" "$i" "$ops" "$p50" "$p99" "$us"
+    r[$i.ops]+="$ops " r[$i.p50]+="$p50 " r[$i.p99]+="$p99 " r[$i.us]+="$us " r[$i.stalls]=$(( ${r[$i.stalls]:-0} + stalls ))
+    flag=""
+    (( stalls == 0 )) || { flag="  STALL: $stalls s under a tenth of the median"; stalled_runs=$((stalled_runs + 1)); }
+    printf '%-5s %-4s %10s %8s %8s %10s %9s %9s%s\n' "$round" "$i" "$ops" "$p50" "$p99" "$us" "$med" "$slow" "$flag"
   done
 done
 json="{\"bench\":\"put\",\"size\":\"$SIZE\",\"concurrent\":$CONCURRENT,\"seconds\":$SECS,\"rounds\":$ROUNDS"
 for i in "${!jars[@]}"; do
   m_ops=$(median ${r[$i.ops]}) m_p50=$(median ${r[$i.p50]}) m_p99=$(median ${r[$i.p99]}) m_us=$(median ${r[$i.us]})
-  echo "jar $i (${jars[$i]}): median obj/s $m_ops  p50 $m_p50 ms  p99 $m_p99 ms  service CPU µs per PUT $m_us"
-  json+=",\"jar$i\":{\"objPerSecond\":$m_ops,\"p50Ms\":$m_p50,\"p99Ms\":$m_p99,\"cpuMicrosPerPut\":$m_us}"
+  stalls=${r[$i.stalls]:-0}
+  verdict="no stall"
+  (( stalls == 0 )) || verdict="FAIL: $stalls stalled seconds"
+  # A stall the service caused usually leaves a warning in its log; one from the machine's load does not.
+  warnings=$(grep -cE '^[0-9TZ:.-]+ +(WARN|ERROR) ' "$WORK/cairn$i.log" || true)
+  echo "jar $i (${jars[$i]}): median obj/s $m_ops  p50 $m_p50 ms  p99 $m_p99 ms  service CPU µs per PUT $m_us  $verdict"
+  if (( warnings > 0 )); then
+    echo "jar $i: the service logged $warnings warnings and errors:"
+    grep -E -A3 '^[0-9TZ:.-]+ +(WARN|ERROR) ' "$WORK/cairn$i.log" | head -40 | sed 's/^/  /'
+  fi
+  json+=",\"jar$i\":{\"objPerSecond\":$m_ops,\"p50Ms\":$m_p50,\"p99Ms\":$m_p99,\"cpuMicrosPerPut\":$m_us,\"stalledSeconds\":$stalls,\"logWarnings\":$warnings}"
 done
 if (( ${#jars[@]} > 1 )); then
   last=$(( ${#jars[@]} - 1 ))
@@ -98,3 +114,4 @@ if [ "${SYSCALLS:-0}" = 1 ] && command -v strace >/dev/null; then
   done
 fi
 echo "$json}"
+(( stalled_runs == 0 ))
