@@ -31,6 +31,7 @@ public final class SummaryTable {
                     o.path("p95Ms").asDouble(), o.path("p99Ms").asDouble(), o.path("p999Ms").asDouble(),
                     o.path("maxMs").asDouble(), errors(o)));
         }
+        out.append(stalls(r));
         JsonNode t = r.path("traversal");
         if (t.isObject()) {
             out.append(String.format(Locale.ROOT,
@@ -55,6 +56,27 @@ public final class SummaryTable {
             }
         }
         return out.toString();
+    }
+
+    /** The median and the slowest interval next to each other, and the stalled ones (see {@link Stalls}). */
+    static String stalls(JsonNode r) {
+        Stalls s = Stalls.of(r);
+        if (s.judged() == 0) {
+            return "";
+        }
+        String interval = java.math.BigDecimal.valueOf(r.path("config").path("intervalSeconds").asDouble(1))
+                .stripTrailingZeros().toPlainString();
+        String head = String.format(Locale.ROOT, "intervals of %s s: median %,.1f ops/s, slowest %,.1f ops/s (from %.1f s)",
+                interval, s.medianPerSecond(), s.slowestPerSecond(), s.slowestAt());
+        if (!s.stalled()) {
+            return head + ", none under a tenth of the median" + System.lineSeparator();
+        }
+        StringBuilder at = new StringBuilder();
+        for (double start : s.flaggedAt()) {
+            at.append(at.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.1f s", start));
+        }
+        return String.format(Locale.ROOT, "%s%nSTALL: %d of %d intervals under a tenth of the median (from %s)%n",
+                head, s.flaggedAt().size(), s.judged(), at);
     }
 
     private static String errors(JsonNode o) {
