@@ -27,7 +27,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * and start it again: 127.0.0.1, a port the service binds itself (port 0; it prints the port it
  * got), the test credentials. Always {@link #close()} it.
  */
-final class ServiceProcess implements AutoCloseable {
+public final class ServiceProcess implements AutoCloseable {
     /** The service's startup line on standard output ({@code StartupBanner}), printed once it listens. */
     private static final Pattern SERVING = Pattern.compile("Cairn is serving S3 at https?://[^\\s:]+:(\\d+)");
 
@@ -44,7 +44,7 @@ final class ServiceProcess implements AutoCloseable {
      * and reports the port it got: a free port picked here could be taken by another process
      * before the service binds it, and a probe would then find that process listening.
      */
-    static ServiceProcess start(Path dataDir, Path log, Map<String, String> properties) throws Exception {
+    public static ServiceProcess start(Path dataDir, Path log, Map<String, String> properties) throws Exception {
         long logStart = Files.exists(log) ? Files.size(log) : 0;
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
@@ -85,8 +85,12 @@ final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    public int port() {
+        return port;
+    }
+
     /** A path-style client that does not retry: a request the kill interrupts fails at once. */
-    S3Client client() {
+    public S3Client client() {
         return S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:" + port))
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(
