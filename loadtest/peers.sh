@@ -122,8 +122,10 @@ warp_run() { # who op seconds [not-judged: a warm-up, or a run under strace]
   "$bin/warp" "$2" --host "127.0.0.1:${port[$1]}" --access-key "$access_key" --secret-key "$secret_key" \
     --obj.size "$object_size" --concurrent "$concurrent" --duration "${3}s" --bucket "warp-$2" --no-color \
     --benchdata "$workdir/warp/$1-$2" "${extra[@]}" >"$out" 2>&1 || { cat "$out" >&2; return 1; }
+  local explain=--explain
+  [ -z "${4:-}" ] || explain=""
   read -r ops p50 p99 errors median slowest stalls < <(python3 "$root/service/src/test/bench/warp_summary.py" \
-    --explain "$out" "$workdir/warp/$1-$2.csv.zst")
+    $explain "$out" "$workdir/warp/$1-$2.csv.zst")
   [ "$errors" = 0 ] || echo "peers: $errors failed requests in warp $2 against $1" >&2
   fig[$1.$2.ops]=$ops fig[$1.$2.p50]=$p50 fig[$1.$2.p99]=$p99 fig[$1.$2.median]=$median fig[$1.$2.slowest]=$slowest
   if [ -z "${4:-}" ] && [ "$stalls" != 0 ]; then
@@ -147,7 +149,7 @@ syncs_per_put() { # who
 
 echo "== warp: PUT and GET of $object_size, $concurrent concurrent, ${duration}s each" >&2
 for who in "${servers[@]}"; do
-  warp_run "$who" put 5 warm-up >/dev/null 2>&1
+  warp_run "$who" put 5 warm-up >/dev/null
   warp_run "$who" put "$duration"
   warp_run "$who" get "$duration"
 done

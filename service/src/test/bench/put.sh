@@ -42,11 +42,11 @@ done
 
 # warp's summary: obj/s, the p50 and p99 of its requests (ms), failed requests, the median and the
 # slowest second's objects, the seconds under a tenth of the median (named on standard error).
-warp_put() { # port seconds
+warp_put() { # port seconds [--explain]
   "$WARP" put --host "127.0.0.1:$1" --access-key $KEY --secret-key $SECRET --obj.size "$SIZE" \
       --concurrent "$CONCURRENT" --duration "${2}s" --bucket "warp-bench" --noclear --no-color \
       --benchdata "$WORK/warp-$1" >"$WORK/warp.out" 2>&1 || { cat "$WORK/warp.out" >&2; return 1; }
-  python3 "$HERE/warp_summary.py" --explain "$WORK/warp.out" "$WORK/warp-$1.csv.zst"
+  python3 "$HERE/warp_summary.py" ${3:-} "$WORK/warp.out" "$WORK/warp-$1.csv.zst"
 }
 # PUTs the service has answered, from its own request counter.
 put_count() {
@@ -58,7 +58,7 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
 # Warm-up: JIT, and the engine's first memtables and files. Its first seconds are the JIT's: not judged.
-for i in "${!jars[@]}"; do warp_put "${ports[$i]}" 8 >/dev/null 2>&1; done
+for i in "${!jars[@]}"; do warp_put "${ports[$i]}" 8 >/dev/null; done
 
 printf '%-5s %-4s %10s %8s %8s %10s %9s %9s\n' round jar 'obj/s' 'p50 ms' 'p99 ms' 'cpu us/put' 'median s' 'slowest s'
 declare -A r
@@ -69,7 +69,7 @@ for round in $(seq "$ROUNDS"); do
   for i in "${order[@]}"; do
     p=${ports[$i]} pid=${cairn_pids[$i]}
     c0=$(put_count "$p"); t0=$(cpu_ticks "$pid")
-    read -r ops p50 p99 _ med slow stalls < <(warp_put "$p" "$SECS")
+    read -r ops p50 p99 _ med slow stalls < <(warp_put "$p" "$SECS" --explain)
     t1=$(cpu_ticks "$pid"); c1=$(put_count "$p")
     us=$(awk -v a="$t0" -v b="$t1" -v n="$((c1 - c0))" -v hz="$HZ" 'BEGIN {printf "%.0f", (b - a) * 1e6 / hz / n}')
     r[$i.ops]+="$ops " r[$i.p50]+="$p50 " r[$i.p99]+="$p99 " r[$i.us]+="$us " r[$i.stalls]=$(( ${r[$i.stalls]:-0} + stalls ))
