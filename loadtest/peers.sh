@@ -129,7 +129,7 @@ warp_run() { # who op seconds [not-judged: a warm-up, or a run under strace]
   [ "$errors" = 0 ] || echo "peers: $errors failed requests in warp $2 against $1" >&2
   fig[$1.$2.ops]=$ops fig[$1.$2.p50]=$p50 fig[$1.$2.p99]=$p99 fig[$1.$2.median]=$median fig[$1.$2.slowest]=$slowest
   if [ -z "${4:-}" ] && [ "$stalls" != 0 ]; then
-    stalled+=("${name[$1]} $2 (${3}s run: $stalls seconds under a tenth of the median $median)")
+    stalled+=("${name[$1]} $2 (${3}s run: $stalls stalled seconds, median second $median objects)")
   fi
 }
 # Syncs (fsync + fdatasync) per PUT of a short warp PUT run, from strace's count of the server's

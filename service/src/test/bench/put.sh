@@ -74,7 +74,7 @@ for round in $(seq "$ROUNDS"); do
     us=$(awk -v a="$t0" -v b="$t1" -v n="$((c1 - c0))" -v hz="$HZ" 'BEGIN {printf "%.0f", (b - a) * 1e6 / hz / n}')
     r[$i.ops]+="$ops " r[$i.p50]+="$p50 " r[$i.p99]+="$p99 " r[$i.us]+="$us " r[$i.stalls]=$(( ${r[$i.stalls]:-0} + stalls ))
     flag=""
-    (( stalls == 0 )) || { flag="  STALL: $stalls s under a tenth of the median"; stalled_runs=$((stalled_runs + 1)); }
+    (( stalls == 0 )) || { flag="  STALL: $stalls stalled seconds"; stalled_runs=$((stalled_runs + 1)); }
     printf '%-5s %-4s %10s %8s %8s %10s %9s %9s%s\n' "$round" "$i" "$ops" "$p50" "$p99" "$us" "$med" "$slow" "$flag"
   done
 done

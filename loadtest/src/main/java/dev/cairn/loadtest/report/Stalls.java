@@ -16,17 +16,18 @@ import java.util.List;
  *
  * @param judged          the intervals judged
  * @param medianPerSecond the median interval's operations per second
+ * @param fastestPerSecond the fastest interval's
  * @param slowestPerSecond the slowest interval's
  * @param slowestAt       when the slowest interval began, seconds from the run's start (-1: none judged)
  * @param flaggedAt       when each flagged interval began
  */
-public record Stalls(int judged, double medianPerSecond, double slowestPerSecond, double slowestAt,
-                     List<Double> flaggedAt) {
+public record Stalls(int judged, double medianPerSecond, double fastestPerSecond, double slowestPerSecond,
+                     double slowestAt, List<Double> flaggedAt) {
 
     /** Judges intervals given by their starts and their rates (operations per second). */
     public static Stalls judge(double[] startSeconds, double[] perSecond) {
         if (perSecond.length == 0) {
-            return new Stalls(0, 0, 0, -1, List.of());
+            return new Stalls(0, 0, 0, 0, -1, List.of());
         }
         double[] sorted = perSecond.clone();
         Arrays.sort(sorted);
@@ -44,7 +45,7 @@ public record Stalls(int judged, double medianPerSecond, double slowestPerSecond
                 flagged.add(startSeconds[i]);
             }
         }
-        return new Stalls(n, median, perSecond[slowest], startSeconds[slowest], List.copyOf(flagged));
+        return new Stalls(n, median, fastest, perSecond[slowest], startSeconds[slowest], List.copyOf(flagged));
     }
 
     /** Judges the timeline of a result file ({@code loadtest run}'s JSON). */
@@ -77,5 +78,10 @@ public record Stalls(int judged, double medianPerSecond, double slowestPerSecond
 
     public boolean stalled() {
         return !flaggedAt.isEmpty();
+    }
+
+    /** Whether the intervals were measured against the fastest: the median interval was itself a stall. */
+    public boolean againstFastest() {
+        return medianPerSecond * 10 < fastestPerSecond;
     }
 }

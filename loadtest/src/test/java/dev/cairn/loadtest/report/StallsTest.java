@@ -23,14 +23,14 @@ class StallsTest {
     @Test
     void aSteadyRunFlagsNothingAndNamesItsSlowestSecond() {
         Stalls s = Stalls.judge(seconds(5), new double[] {3000, 3100, 2900, 3050, 2800});
-        assertEquals(new Stalls(5, 3000, 2800, 4, List.of()), s);
+        assertEquals(new Stalls(5, 3000, 3100, 2800, 4, List.of()), s);
         assertFalse(s.stalled());
     }
 
     @Test
     void aSecondUnderATenthOfTheMedianIsFlagged() {
         Stalls s = Stalls.judge(seconds(5), new double[] {3000, 3100, 299, 3050, 2800});
-        assertEquals(new Stalls(5, 3000, 299, 2, List.of(2.0)), s);
+        assertEquals(new Stalls(5, 3000, 3100, 299, 2, List.of(2.0)), s);
     }
 
     @Test
@@ -49,11 +49,12 @@ class StallsTest {
         Stalls s = Stalls.judge(seconds(10), new double[] {3270, 3300, 3100, 0, 1, 0, 0, 2, 0, 0});
         assertEquals(0.5, s.medianPerSecond());
         assertEquals(List.of(3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0), s.flaggedAt());
+        assertTrue(s.againstFastest());
     }
 
     @Test
     void noIntervalsJudgeNothing() {
-        assertEquals(new Stalls(0, 0, 0, -1, List.of()), Stalls.judge(new double[0], new double[0]));
+        assertEquals(new Stalls(0, 0, 0, 0, -1, List.of()), Stalls.judge(new double[0], new double[0]));
     }
 
     @Test
@@ -67,7 +68,8 @@ class StallsTest {
                   {"start": 5.0, "end": 5.2, "counts": {"read": 3, "update": 0}, "errors": 0}]}""");
         Stalls s = Stalls.of(result);
         // The interval from 2 s lasted two: 75 operations a second. The last 0.2 s is left out.
-        assertEquals(new Stalls(4, 1000, 75, 2, List.of(2.0)), s);
+        assertEquals(new Stalls(4, 1000, 1000, 75, 2, List.of(2.0)), s);
+        assertFalse(s.againstFastest());
         assertTrue(SummaryTable.stalls(result).contains(
                 "intervals of 1 s: median 1,000.0 ops/s, slowest 75.0 ops/s (from 2.0 s)"));
         assertTrue(SummaryTable.stalls(result).contains("STALL: 1 of 4 intervals under a tenth of the median (from 2.0 s)"));
