@@ -133,20 +133,36 @@ class CassandraConditionalWriteTest {
                     });
                 }
                 List<String> won = new ArrayList<>();
+                // A compare-and-swap that timed out on a loaded machine may or may not have won.
+                List<String> unknown = new ArrayList<>();
                 ExecutorService pool = Executors.newFixedThreadPool(writers);
                 try {
-                    for (Future<String> f : pool.invokeAll(racers)) {
+                    List<Future<String>> outcomes = pool.invokeAll(racers);
+                    for (int i = 0; i < writers; i++) {
                         try {
-                            won.add(f.get());
+                            won.add(outcomes.get(i).get());
                         } catch (java.util.concurrent.ExecutionException e) {
-                            assertRefused((StoreException) e.getCause());
+                            if (e.getCause() instanceof StoreUnavailableException) {
+                                unknown.add(key + " by writer " + i);
+                            } else {
+                                assertRefused((StoreException) e.getCause());
+                            }
                         }
                     }
                 } finally {
                     pool.shutdownNow();
                 }
-                assertEquals(1, won.size(), key + ": " + won);
-                assertEquals(won.get(0), body(store, bucket, key));
+                String stored = body(store, bucket, key);
+                if (unknown.isEmpty()) {
+                    assertEquals(1, won.size(), key + ": " + won);
+                    assertEquals(won.get(0), stored);
+                } else {
+                    assertTrue(won.size() <= 1, key + ": " + won + ", of unknown outcome " + unknown);
+                    String before = create ? null : "base";
+                    assertTrue(won.contains(stored)
+                                    || (won.isEmpty() && (unknown.contains(stored) || java.util.Objects.equals(before, stored))),
+                            key + ": stored " + stored + ", won " + won + ", of unknown outcome " + unknown);
+                }
             }
         }
     }
