@@ -152,9 +152,9 @@ public final class FaultInjectingFileSystem implements FileSystem {
 
     /** Punched bytes the delegate frees go back to the space budget, as a delete's do. */
     @Override
-    public long punchHoles(Path path, List<long[]> ranges) throws IOException {
+    public long punchHole(Path path, long offset, long length) throws IOException {
         check(FsOp.PUNCH_HOLE, path);
-        long freed = delegate.punchHoles(path, ranges);
+        long freed = delegate.punchHole(path, offset, length);
         giveBack(freed);
         return freed;
     }

@@ -78,14 +78,6 @@ public interface FileSystem {
      * promised: after one the range holds either zeros or its old bytes, in blocks.
      */
     default long punchHole(Path path, long offset, long length) throws IOException {
-        return punchHoles(path, List.of(new long[] {offset, length}));
-    }
-
-    /**
-     * {@link #punchHole} for each {@code {offset, length}} of {@code ranges}, with the file opened
-     * and its names counted once; returns the bytes given back in all.
-     */
-    default long punchHoles(Path path, List<long[]> ranges) throws IOException {
         return 0;
     }
 

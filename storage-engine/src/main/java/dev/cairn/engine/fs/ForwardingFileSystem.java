@@ -74,8 +74,8 @@ public abstract class ForwardingFileSystem implements FileSystem {
     }
 
     @Override
-    public long punchHoles(Path path, List<long[]> ranges) throws IOException {
-        return delegate.punchHoles(path, ranges);
+    public long punchHole(Path path, long offset, long length) throws IOException {
+        return delegate.punchHole(path, offset, length);
     }
 
     @Override

@@ -28,7 +28,7 @@ public enum FsOp {
     CREATE_DIRECTORIES,
     /** {@link FileSystem#syncDirectory}. */
     SYNC_DIR,
-    /** {@link FileSystem#punchHoles} (and so {@link FileSystem#punchHole}). */
+    /** {@link FileSystem#punchHole}. */
     PUNCH_HOLE,
     /** {@link FileSystem#lock}. */
     LOCK

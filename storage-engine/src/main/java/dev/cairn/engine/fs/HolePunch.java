@@ -4,7 +4,6 @@ import com.sun.jna.LastErrorException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * Gives a range of a file's blocks back to the file system —
@@ -22,12 +21,9 @@ final class HolePunch {
     private HolePunch() {
     }
 
-    /**
-     * Punches each {@code {offset, length}} of {@code ranges}, the file opened once; returns the
-     * bytes punched, 0 when nothing was. A refusal stops at the first range.
-     */
-    static long punch(Path path, List<long[]> ranges) throws IOException {
-        if (CLibrary.LIBC == null || ranges.stream().allMatch(r -> r[1] <= 0)) {
+    /** Punches {@code [offset, offset + length)}; returns the bytes punched, 0 when nothing was. */
+    static long punch(Path path, long offset, long length) throws IOException {
+        if (CLibrary.LIBC == null || length <= 0) {
             return 0;
         }
         Object links = Files.getAttribute(path, "unix:nlink");
@@ -40,20 +36,13 @@ final class HolePunch {
         } catch (LastErrorException e) {
             throw new IOException("could not open " + path + " to give back its dead bytes: errno " + e.getErrorCode());
         }
-        long punched = 0;
         try {
-            for (long[] range : ranges) {
-                if (range[1] > 0) {
-                    CLibrary.LIBC.fallocate(fd, FALLOC_FL_PUNCH_HOLE | SpaceReservation.FALLOC_FL_KEEP_SIZE,
-                            range[0], range[1]);
-                    punched += range[1];
-                }
-            }
-            return punched;
+            CLibrary.LIBC.fallocate(fd, FALLOC_FL_PUNCH_HOLE | SpaceReservation.FALLOC_FL_KEEP_SIZE, offset, length);
+            return length;
         } catch (LastErrorException e) {
             CLibrary.logOnce("punch-" + e.getErrorCode(), "the file system refused to punch holes (errno "
                     + e.getErrorCode() + "); dead values' space comes back only when value GC rewrites their file");
-            return punched;
+            return 0;
         } finally {
             CLibrary.closeQuietly(fd);
         }

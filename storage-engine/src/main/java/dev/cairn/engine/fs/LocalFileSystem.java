@@ -90,8 +90,8 @@ public final class LocalFileSystem implements FileSystem {
     }
 
     @Override
-    public long punchHoles(Path path, List<long[]> ranges) throws IOException {
-        return HolePunch.punch(path, ranges);
+    public long punchHole(Path path, long offset, long length) throws IOException {
+        return HolePunch.punch(path, offset, length);
     }
 
     @Override

@@ -7,6 +7,8 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -51,6 +53,8 @@ import java.util.Set;
  */
 public final class MemFileSystem implements FileSystem {
 
+    private static final int PUNCH_BLOCK = 4096;
+
     private final Map<Path, Directory> directories = new HashMap<>();
     private final Set<Path> locked = new HashSet<>();
 
@@ -64,7 +68,7 @@ public final class MemFileSystem implements FileSystem {
         Path file = normalize(path);
         synchronized (this) {
             Directory parent = parentOf(file);
-            MemInode existing = parent.live.get(name(file));
+            Inode existing = parent.live.get(name(file));
             if (existing != null) {
                 existing.truncate();
                 return new MemWritableFile(existing, file);
@@ -72,7 +76,7 @@ public final class MemFileSystem implements FileSystem {
             if (directories.containsKey(file)) {
                 throw new IOException("is a directory: " + file);
             }
-            MemInode inode = new MemInode();
+            Inode inode = new Inode();
             parent.change(name(file), inode);
             return new MemWritableFile(inode, file);
         }
@@ -88,7 +92,7 @@ public final class MemFileSystem implements FileSystem {
     public synchronized void rename(Path source, Path target) throws IOException {
         Path from = normalize(source);
         Path to = normalize(target);
-        MemInode inode = existingFile(from);
+        Inode inode = existingFile(from);
         if (from.equals(to)) {
             return;
         }
@@ -123,7 +127,7 @@ public final class MemFileSystem implements FileSystem {
     public synchronized void link(Path existing, Path link) throws IOException {
         Path from = normalize(existing);
         Path to = normalize(link);
-        MemInode inode = existingFile(from);
+        Inode inode = existingFile(from);
         Directory toDir = parentOf(to);
         if (toDir.live.containsKey(name(to)) || directories.containsKey(to)) {
             throw new FileAlreadyExistsException(to.toString());
@@ -132,17 +136,19 @@ public final class MemFileSystem implements FileSystem {
     }
 
     /**
-     * Zeros the range; the bytes given back are those of the whole {@value MemInode#PUNCH_BLOCK}-byte
+     * Zeros the range; the bytes given back are those of the whole {@value #PUNCH_BLOCK}-byte
      * blocks in it not punched before, as a file system with blocks of that size counts them.
      */
     @Override
-    public synchronized long punchHoles(Path path, List<long[]> ranges) throws IOException {
-        MemInode inode = existingFile(normalize(path));
-        long freed = 0;
-        for (long[] range : ranges) {
-            freed += inode.links == 1 ? inode.punch(range[0], range[1]) : 0;
+    public synchronized long punchHole(Path path, long offset, long length) throws IOException {
+        Inode inode = existingFile(normalize(path));
+        int names = 0;
+        for (Directory d : directories.values()) {
+            for (Inode i : d.live.values()) {
+                names += i == inode ? 1 : 0;
+            }
         }
-        return freed;
+        return names == 1 ? inode.punch(offset, length) : 0;
     }
 
     @Override
@@ -211,7 +217,7 @@ public final class MemFileSystem implements FileSystem {
                 throw new IOException("another process holds the lock " + file);
             }
             if (!parent.live.containsKey(name(file))) {
-                parent.change(name(file), new MemInode());
+                parent.change(name(file), new Inode());
             }
         }
         return new AutoCloseable() {
@@ -252,14 +258,13 @@ public final class MemFileSystem implements FileSystem {
             throw new IllegalArgumentException("garbage needs a random source");
         }
         MemFileSystem clone = new MemFileSystem();
-        Map<MemInode, MemInode> copies = new IdentityHashMap<>();
+        Map<Inode, Inode> copies = new IdentityHashMap<>();
         for (Map.Entry<Path, Directory> e : directories.entrySet()) {
             Directory survivor = new Directory();
-            for (Map.Entry<String, MemInode> entry : e.getValue().afterCrash(random).entrySet()) {
-                MemInode copy = copies.computeIfAbsent(entry.getValue(), inode -> inode.afterCrash(random, garbage));
+            for (Map.Entry<String, Inode> entry : e.getValue().afterCrash(random).entrySet()) {
+                Inode copy = copies.computeIfAbsent(entry.getValue(), inode -> inode.afterCrash(random, garbage));
                 survivor.durable.put(entry.getKey(), copy);
                 survivor.live.put(entry.getKey(), copy);
-                copy.links++;
             }
             clone.directories.put(e.getKey(), survivor);
         }
@@ -278,9 +283,9 @@ public final class MemFileSystem implements FileSystem {
         existingFile(normalize(path)).flipBit(byteOffset, bit);
     }
 
-    private MemInode existingFile(Path file) throws NoSuchFileException {
+    private Inode existingFile(Path file) throws NoSuchFileException {
         Directory parent = directories.get(file.getParent());
-        MemInode inode = parent == null ? null : parent.live.get(name(file));
+        Inode inode = parent == null ? null : parent.live.get(name(file));
         if (inode == null) {
             throw new NoSuchFileException(file.toString());
         }
@@ -304,30 +309,22 @@ public final class MemFileSystem implements FileSystem {
     }
 
     /** One entry change: {@code inode == null} removes the name. */
-    private record Change(String name, MemInode inode) {
+    private record Change(String name, Inode inode) {
     }
 
     /** REQUIRES: all access holds the file system's monitor. */
     private static final class Directory {
-        final Map<String, MemInode> durable = new HashMap<>();
-        final Map<String, MemInode> live = new HashMap<>();
+        final Map<String, Inode> durable = new HashMap<>();
+        final Map<String, Inode> live = new HashMap<>();
         /** Changes since the last sync, each list applied atomically, in order. */
         final List<List<Change>> pending = new ArrayList<>();
 
-        void change(String name, MemInode inode) {
+        void change(String name, Inode inode) {
             change(List.of(new Change(name, inode)));
         }
 
         void change(List<Change> changes) {
-            for (Change c : changes) {
-                MemInode replaced = c.inode() == null ? live.remove(c.name()) : live.put(c.name(), c.inode());
-                if (replaced != null) {
-                    replaced.links--;
-                }
-                if (c.inode() != null) {
-                    c.inode().links++;
-                }
-            }
+            apply(live, changes);
             pending.add(changes);
         }
 
@@ -337,8 +334,8 @@ public final class MemFileSystem implements FileSystem {
             pending.clear();
         }
 
-        Map<String, MemInode> afterCrash(Random random) {
-            Map<String, MemInode> survivors = new HashMap<>(durable);
+        Map<String, Inode> afterCrash(Random random) {
+            Map<String, Inode> survivors = new HashMap<>(durable);
             int applied = random == null ? 0 : random.nextInt(pending.size() + 1);
             for (int i = 0; i < applied; i++) {
                 apply(survivors, pending.get(i));
@@ -346,7 +343,7 @@ public final class MemFileSystem implements FileSystem {
             return survivors;
         }
 
-        private static void apply(Map<String, MemInode> entries, List<Change> changes) {
+        private static void apply(Map<String, Inode> entries, List<Change> changes) {
             for (Change c : changes) {
                 if (c.inode() == null) {
                     entries.remove(c.name());
@@ -357,12 +354,100 @@ public final class MemFileSystem implements FileSystem {
         }
     }
 
+    /** A file's bytes. Thread-safe through its own monitor. */
+    private static final class Inode {
+        private byte[] data = new byte[0];
+        private int length;
+        private int syncedLength;
+        private final BitSet punchedBlocks = new BitSet();
+
+        synchronized long punch(long offset, long count) {
+            long from = Math.max(0, offset);
+            long to = Math.min(length, offset + count);
+            if (from >= to) {
+                return 0;
+            }
+            Arrays.fill(data, (int) from, (int) to, (byte) 0);
+            long freed = 0;
+            for (long block = (from + PUNCH_BLOCK - 1) / PUNCH_BLOCK; (block + 1) * PUNCH_BLOCK <= to; block++) {
+                if (!punchedBlocks.get((int) block)) {
+                    punchedBlocks.set((int) block);
+                    freed += PUNCH_BLOCK;
+                }
+            }
+            return freed;
+        }
+
+        synchronized void append(ByteBuffer src) throws IOException {
+            int n = src.remaining();
+            long needed = (long) length + n;
+            if (needed > Integer.MAX_VALUE - 8) {
+                throw new IOException("in-memory file too large: " + needed + " bytes");
+            }
+            if (needed > data.length) {
+                byte[] grown = new byte[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, data.length * 2L))];
+                System.arraycopy(data, 0, grown, 0, length);
+                data = grown;
+            }
+            src.get(data, length, n);
+            length += n;
+        }
+
+        synchronized int read(long position, ByteBuffer dst) {
+            if (position >= length) {
+                return dst.hasRemaining() ? -1 : 0;
+            }
+            int n = (int) Math.min(dst.remaining(), length - position);
+            dst.put(data, (int) position, n);
+            return n;
+        }
+
+        synchronized long size() {
+            return length;
+        }
+
+        synchronized void sync() {
+            syncedLength = length;
+        }
+
+        synchronized void truncate() {
+            data = new byte[0];
+            length = 0;
+            syncedLength = 0;
+            punchedBlocks.clear();
+        }
+
+        synchronized void flipBit(long byteOffset, int bit) {
+            if (byteOffset < 0 || byteOffset >= length) {
+                throw new IllegalArgumentException("offset " + byteOffset + " outside a file of " + length + " bytes");
+            }
+            data[(int) byteOffset] ^= (byte) (1 << bit);
+        }
+
+        synchronized Inode afterCrash(Random random, boolean garbage) {
+            int kept = syncedLength;
+            if (random != null && length > syncedLength) {
+                kept += random.nextInt(length - syncedLength + 1);
+            }
+            Inode copy = new Inode();
+            copy.data = Arrays.copyOf(data, kept);
+            for (int i = syncedLength; garbage && i < kept; i++) {
+                if (random.nextInt(8) == 0) {
+                    copy.data[i] = (byte) random.nextInt(256);
+                }
+            }
+            copy.length = kept;
+            copy.syncedLength = kept;
+            return copy;
+        }
+    }
+
     private static final class MemWritableFile implements WritableFile {
-        private final MemInode inode;
+        private final Inode inode;
         private final Path path;
         private boolean closed;
 
-        MemWritableFile(MemInode inode, Path path) {
+        MemWritableFile(Inode inode, Path path) {
             this.inode = inode;
             this.path = path;
         }
@@ -397,11 +482,11 @@ public final class MemFileSystem implements FileSystem {
     }
 
     private static final class MemReadableFile implements ReadableFile {
-        private final MemInode inode;
+        private final Inode inode;
         private final Path path;
         private volatile boolean closed;
 
-        MemReadableFile(MemInode inode, Path path) {
+        MemReadableFile(Inode inode, Path path) {
             this.inode = inode;
             this.path = path;
         }

@@ -112,8 +112,8 @@ public final class RoutingFileSystem implements FileSystem {
     }
 
     @Override
-    public long punchHoles(Path path, List<long[]> ranges) throws IOException {
-        return routeOf(path).punchHoles(path, ranges);
+    public long punchHole(Path path, long offset, long length) throws IOException {
+        return routeOf(path).punchHole(path, offset, length);
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -113,11 +114,6 @@ final class CommitPipeline {
 
     Object submitTask(WriteQueue.Task task) throws IOException {
         return queue.submitTask(task);
-    }
-
-    /** Queues a task for the write thread and returns at once; its failure is the task's to report. */
-    void requestTask(WriteQueue.Task task) throws IOException {
-        queue.requestTask(task);
     }
 
     void submitRelocations(List<Relocation> relocations) throws IOException {
@@ -222,7 +218,7 @@ final class CommitPipeline {
                 }
             } else if (r instanceof WriteQueue.RelocateRequest rel) {
                 for (Relocation m : rel.relocations()) {
-                    if (reader.latestPointsAt(m.tableId(), m.userKey(), ValuePointer.decode(m.oldPointer()))) {
+                    if (stillPointsAt(m)) {
                         ensureValueFile();
                         ValuePointer p = values.append(Keys.filterKey(m.tableId(), m.userKey()), m.value());
                         ops.add(new BatchCodec.LoggedOp(InternalKeys.KIND_VALUE_POINTER, m.tableId(), m.userKey(), p.encode()));
@@ -365,7 +361,7 @@ final class CommitPipeline {
         log = next;
         log.sync();
         fs.syncDirectory(dir);
-        versions.freezeMemtable(new Memtable(newLog, values.appendPosition(versions.peekNextFileNumber())));
+        versions.freezeMemtable(new Memtable(newLog));
         scheduleFlush.run();
     }
 
@@ -391,4 +387,8 @@ final class CommitPipeline {
         }
     }
 
+    private boolean stillPointsAt(Relocation m) throws IOException {
+        TreeReader.RawValue raw = reader.latest(m.tableId(), m.userKey());
+        return raw != null && raw.kind() == InternalKeys.KIND_VALUE_POINTER && Arrays.equals(raw.value(), m.oldPointer());
+    }
 }

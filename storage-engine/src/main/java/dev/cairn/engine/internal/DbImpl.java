@@ -36,7 +36,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * Thread-safety: every public method may be called from any thread.
  */
 final class DbImpl implements Engine, TableOps {
-    private static final System.Logger LOG = System.getLogger(DbImpl.class.getName());
     static final int MAX_KEY_BYTES = 64 * 1024;
     static final int MAX_VALUE_BYTES = 512 << 20;
     static final int MAX_TABLES = 65535;
@@ -57,7 +56,6 @@ final class DbImpl implements Engine, TableOps {
     private final CommitPipeline pipeline;
     private final Compactor compactor;
     private final ValueGc valueGc;
-    private final SpacePressure pressure;
     private final DeadValueReclaimer reclaimer;
     private final Checkpointer checkpointer;
     private final ConcurrentHashMap<String, TableImpl> tablesByName = new ConcurrentHashMap<>();
@@ -80,23 +78,20 @@ final class DbImpl implements Engine, TableOps {
         this.snapshots = new SnapshotList(versions::visibleSequence, this::deleteObsoleteValueFiles);
         this.reader = new TreeReader(versions, values, snapshots);
         this.flusher = new Flusher(fs, dir, tiers, tableOptions, versions, values, snapshots, lifecycle, counters);
-        this.pressure = new SpacePressure();
+        SpacePressure pressure = new SpacePressure();
         this.pipeline = new CommitPipeline(options, versions, values, reader, lifecycle, counters, flusher::schedule,
                 pressure);
         this.compactor = new Compactor(options, tiers, tableOptions, versions, values, snapshots, lifecycle, counters);
         this.valueGc = new ValueGc(fs, tiers, versions, values, snapshots, pipeline, reader, lifecycle, counters);
         this.reclaimer = new DeadValueReclaimer(fs, versions, values, snapshots, reader, pipeline, pressure,
-                this::flushIfHoldingValues, lifecycle);
+                this::flushAndMarkValues, lifecycle);
         pressure.onPassWanted(() -> compactor.runInBackground("giving back dead values' space", () -> {
             reclaimer.runIfDue();
             return null;
         }));
         this.checkpointer = new Checkpointer(fs, dir, tiers, versions, values, pipeline, compactor);
         versions.onSuperVersionDeath(this::deleteObsoleteValueFiles);
-        flusher.afterEachFlush(() -> {
-            compactor.schedule();
-            reclaimer.afterFlush();
-        });
+        flusher.afterEachFlush(compactor::schedule);
         compactor.afterCompactions(() -> {
             valueGc.collectNow(options.valueGcGarbageRatio());
             return null;
@@ -104,27 +99,17 @@ final class DbImpl implements Engine, TableOps {
     }
 
     /**
-     * Queues, without waiting, the freezing of the active memtable if its writes stored values and
-     * no frozen one waits for its flush: once flushed, recovery replays no record pointing at them.
+     * Freezes the memtable and waits until every frozen one is flushed, so that recovery replays
+     * no log record written before; returns where the next value will go, as
+     * {@link ValueStore#appendPosition}.
      */
-    private void flushIfHoldingValues() throws IOException {
-        pipeline.requestTask(() -> {
-            boolean holdsValues;
-            versions.lock().lock();
-            try {
-                holdsValues = versions.immutables().isEmpty() && values.appendedSince(versions.mem().valuesFrom());
-            } finally {
-                versions.lock().unlock();
-            }
-            try {
-                if (holdsValues) {
-                    pipeline.freezeIfNotEmpty();
-                }
-            } catch (IOException e) {
-                LOG.log(System.Logger.Level.WARNING, "could not freeze the memtable for reclamation: " + e);
-            }
-            return null;
+    private long[] flushAndMarkValues() throws IOException {
+        long[] position = (long[]) pipeline.submitTask(() -> {
+            pipeline.freezeIfNotEmpty();
+            return values.appendPosition(versions.peekNextFileNumber());
         });
+        flusher.awaitNoImmutables();
+        return position;
     }
 
     /** A snapshot or super version went: value files, and dead values' blocks, may be free to go. */
@@ -184,7 +169,6 @@ final class DbImpl implements Engine, TableOps {
             failure = e;
         }
         lifecycle.markClosed();
-        pressure.close();
         pipeline.stop();
         flusher.shutdownNow();
         compactor.shutdownNow();
@@ -228,7 +212,6 @@ final class DbImpl implements Engine, TableOps {
 
     private void closeQuietlyAfterFailedOpen() {
         lifecycle.markClosed();
-        pressure.close();
         flusher.shutdownNow();
         compactor.shutdownNow();
         // Every failure below is dropped: the open already failed, and its error is what the caller needs.

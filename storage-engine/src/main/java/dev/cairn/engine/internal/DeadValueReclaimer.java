@@ -2,11 +2,14 @@ package dev.cairn.engine.internal;
 
 import dev.cairn.engine.CorruptionException;
 import dev.cairn.engine.fs.FileSystem;
+import dev.cairn.engine.sstable.InternalKeys;
 import dev.cairn.engine.vlog.ValueFileScanner;
 import dev.cairn.engine.vlog.ValueHoles;
+import dev.cairn.engine.vlog.ValuePointer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -24,11 +27,8 @@ import java.util.Map;
  *   <li>no snapshot reads at an older sequence, and no reader holds a super version from before
  *       the lookups (the same wait as before value GC deletes a file);
  *   <li>no commit log that recovery would replay points at it, since replay reads the values its
- *       records point at: the pass considers only values stored before the oldest memtable not
- *       yet flushed began ({@link Memtable#valuesFrom}). It never waits for a flush (on a full
- *       disk one may not complete, and compactions, value GC and checkpoints share this thread);
- *       when the active memtable's writes stored values, it asks for that memtable to be frozen,
- *       and the flush, once done, asks for the next pass;
+ *       records point at: the pass first flushes the memtable and considers only values appended
+ *       before that flush;
  *   <li>its file has no other name: a checkpoint's hard link keeps every byte (the file system
  *       refuses, and checkpoints are taken on the same thread as the punching).
  * </ul>
@@ -41,40 +41,40 @@ final class DeadValueReclaimer {
     private static final System.Logger LOG = System.getLogger(DeadValueReclaimer.class.getName());
     private static final long MIN_PAUSE_NANOS = 50_000_000L;
 
-    /** Asks, without waiting, for the active memtable to be flushed if its writes stored values. */
-    interface FlushRequest {
-        void requestIfHoldingValues() throws IOException;
+    /** Flushes the memtable and returns where the next value will be appended: see the class comment. */
+    interface FlushedBoundary {
+        long[] flushAndMark() throws IOException;
     }
 
-    private record DeadRanges(long fileNumber, List<long[]> ranges) {
+    private record Pending(long fileNumber, List<long[]> ranges, long sequence, long superVersionBound) {
     }
 
     private final FileSystem fs;
     private final VersionSet versions;
     private final ValueStore values;
+    private final SnapshotList snapshots;
     private final TreeReader reader;
     private final CommitPipeline pipeline;
     private final SpacePressure pressure;
-    private final FlushRequest flushRequest;
+    private final FlushedBoundary boundary;
     private final Lifecycle lifecycle;
-    private final AfterReaders<DeadRanges> pending;
+    private final List<Pending> pending = new ArrayList<>();
     private volatile boolean waiting;
     private long deletesAtLastPass;
-    private long[] boundaryAtLastPass = new long[0];
     private long nextPassNanos = System.nanoTime();
 
     DeadValueReclaimer(FileSystem fs, VersionSet versions, ValueStore values, SnapshotList snapshots,
-                       TreeReader reader, CommitPipeline pipeline, SpacePressure pressure, FlushRequest flushRequest,
+                       TreeReader reader, CommitPipeline pipeline, SpacePressure pressure, FlushedBoundary boundary,
                        Lifecycle lifecycle) {
         this.fs = fs;
         this.versions = versions;
         this.values = values;
+        this.snapshots = snapshots;
         this.reader = reader;
         this.pipeline = pipeline;
         this.pressure = pressure;
-        this.flushRequest = flushRequest;
+        this.boundary = boundary;
         this.lifecycle = lifecycle;
-        this.pending = new AfterReaders<>(versions, snapshots);
     }
 
     /** Punches what has become safe to punch, then runs a pass if one is due. */
@@ -82,8 +82,7 @@ final class DeadValueReclaimer {
         pressure.passStarting();
         punchReady();
         long deletes = pressure.deletes();
-        long[] boundary = replayedValuesFrom();
-        if (!pressure.full() || deletes == deletesAtLastPass && Arrays.equals(boundary, boundaryAtLastPass)) {
+        if (!pressure.full() || deletes == deletesAtLastPass) {
             return;
         }
         long wait = nextPassNanos - System.nanoTime();
@@ -93,39 +92,17 @@ final class DeadValueReclaimer {
         }
         long started = System.nanoTime();
         deletesAtLastPass = deletes;
-        boundaryAtLastPass = boundary;
         try {
-            pass(boundary);
+            pass();
         } finally {
             long took = System.nanoTime() - started;
             nextPassNanos = System.nanoTime() + Math.max(MIN_PAUSE_NANOS, 3 * took);
         }
     }
 
-    /** A flush moved the boundary: the values it made safe to punch wait for the next pass. */
-    void afterFlush() {
-        if (pressure.full()) {
-            pressure.ask();
-        }
-    }
-
-    /** Where the values of the oldest memtable not yet flushed begin: see the class comment. */
-    private long[] replayedValuesFrom() {
-        versions.lock().lock();
-        try {
-            List<Memtable> immutables = versions.immutables();
-            return (immutables.isEmpty() ? versions.mem() : immutables.get(immutables.size() - 1)).valuesFrom();
-        } finally {
-            versions.lock().unlock();
-        }
-    }
-
-    /**
-     * Each file in turn, those with the most garbage known first, its dead values stored before
-     * {@code before} punched before the next is read.
-     */
-    private void pass(long[] before) throws IOException {
-        flushRequest.requestIfHoldingValues();
+    /** Each file in turn, those with the most garbage known first, its dead values punched before the next is read. */
+    private void pass() throws IOException {
+        long[] before = boundary.flushAndMark();
         List<Map.Entry<Long, Long>> files = new ArrayList<>(values.garbageByFile().entrySet());
         files.sort(Map.Entry.<Long, Long>comparingByValue().reversed());
         for (Map.Entry<Long, Long> file : files) {
@@ -143,7 +120,16 @@ final class DeadValueReclaimer {
     /** Records {@code dead} to be punched once nothing can read them, and punches what is ready. */
     private void punchOnceUnread(long number, List<long[]> dead) throws IOException {
         pipeline.syncNow();
-        pending.add(new DeadRanges(number, dead), versions.visibleSequence());
+        long sequence = versions.visibleSequence();
+        long bound;
+        versions.lock().lock();
+        try {
+            versions.publishSuperVersion();
+            bound = versions.lastReplacedSuperVersion();
+        } finally {
+            versions.lock().unlock();
+        }
+        pending.add(new Pending(number, dead, sequence, bound));
         punchReady();
     }
 
@@ -154,8 +140,7 @@ final class DeadValueReclaimer {
             for (ValueFileScanner.Entry e; !lifecycle.isClosed() && (e = scanner.next()) != null
                     && e.recordOffset() < endOffset; ) {
                 long length = ValueHoles.length(e.pointer());
-                if (e.reclaimed() || length == 0 || e.key().length < 2
-                        || reader.latestPointsAt(Keys.tableId(e.key()), Keys.userKey(e.key()), e.pointer())) {
+                if (e.reclaimed() || length == 0 || e.key().length < 2 || isLive(e.key(), e.pointer())) {
                     continue;
                 }
                 dead.add(new long[] {ValueHoles.start(e.pointer()), length});
@@ -165,6 +150,17 @@ final class DeadValueReclaimer {
                     + " is damaged; its dead values keep their space: " + damaged.getMessage());
         }
         return dead;
+    }
+
+    /** Whether the newest entry of the value's key points at exactly this value. */
+    private boolean isLive(byte[] storedKey, ValuePointer pointer) throws IOException {
+        int tableId = (storedKey[0] & 0xFF) << 8 | (storedKey[1] & 0xFF);
+        TreeReader.RawValue raw = reader.latest(tableId, Arrays.copyOfRange(storedKey, 2, storedKey.length));
+        if (raw == null || raw.kind() != InternalKeys.KIND_VALUE_POINTER) {
+            return false;
+        }
+        ValuePointer current = ValuePointer.decodeStored(raw.value(), "a table entry");
+        return current.fileNumber() == pointer.fileNumber() && current.offset() == pointer.offset();
     }
 
     /**
@@ -178,18 +174,30 @@ final class DeadValueReclaimer {
     }
 
     private void punchReady() {
-        for (DeadRanges dead : pending.takeReady()) {
-            if (values.contains(dead.fileNumber())) {
-                punch(dead);
+        if (pending.isEmpty()) {
+            return;
+        }
+        long oldestSnapshot = snapshots.smallest();
+        long oldestLive = versions.oldestLiveSuperVersion();
+        for (Iterator<Pending> it = pending.iterator(); it.hasNext(); ) {
+            Pending p = it.next();
+            if (oldestSnapshot < p.sequence() || oldestLive <= p.superVersionBound()) {
+                continue;
+            }
+            it.remove();
+            if (values.contains(p.fileNumber())) {
+                punch(p);
             }
         }
         waiting = !pending.isEmpty();
     }
 
-    private void punch(DeadRanges p) {
+    private void punch(Pending p) {
         long freed = 0;
         try {
-            freed = fs.punchHoles(values.path(p.fileNumber()), p.ranges());
+            for (long[] range : p.ranges()) {
+                freed += fs.punchHole(values.path(p.fileNumber()), range[0], range[1]);
+            }
         } catch (IOException e) {
             LOG.log(System.Logger.Level.WARNING, "could not give back dead values' space in value file "
                     + values.path(p.fileNumber()) + ": " + e);

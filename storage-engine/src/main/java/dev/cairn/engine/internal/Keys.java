@@ -21,14 +21,4 @@ final class Keys {
         System.arraycopy(userKey, 0, k, 2, userKey.length);
         return k;
     }
-
-    /** The table id of a {@link #filterKey}. */
-    static int tableId(byte[] filterKey) {
-        return (filterKey[0] & 0xFF) << 8 | (filterKey[1] & 0xFF);
-    }
-
-    /** The user key of a {@link #filterKey}. */
-    static byte[] userKey(byte[] filterKey) {
-        return Arrays.copyOfRange(filterKey, 2, filterKey.length);
-    }
 }

@@ -19,30 +19,14 @@ final class Memtable {
     private final ConcurrentSkipListMap<byte[], byte[]> entries = new ConcurrentSkipListMap<>(InternalKeys.COMPARATOR);
     private final AtomicLong bytes = new AtomicLong();
     private final long logNumber;
-    private final long[] valuesFrom;
 
-    /** A memtable of which no value position is known: every value file may hold its values. */
     Memtable(long logNumber) {
-        this(logNumber, new long[] {0, 0});
-    }
-
-    /** {@code valuesFrom}: where the value files stood when it was made, as {@link ValueStore#appendPosition}. */
-    Memtable(long logNumber, long[] valuesFrom) {
         this.logNumber = logNumber;
-        this.valuesFrom = valuesFrom.clone();
     }
 
     /** The commit log segment that holds this memtable's writes (and only later ones). */
     long logNumber() {
         return logNumber;
-    }
-
-    /**
-     * Where the values its writes point at begin: every value stored before this position was
-     * written by an earlier memtable's writes, so replaying this memtable's log reads none of them.
-     */
-    long[] valuesFrom() {
-        return valuesFrom.clone();
     }
 
     void add(byte[] internalKey, byte[] value) {

@@ -74,7 +74,7 @@ final class Recovery {
         values.addGarbage(garbage);
         versions.lock().lock();
         try {
-            versions.setMemtable(new Memtable(newLog, values.appendPosition(versions.peekNextFileNumber())));
+            versions.setMemtable(new Memtable(newLog));
         } finally {
             versions.lock().unlock();
         }

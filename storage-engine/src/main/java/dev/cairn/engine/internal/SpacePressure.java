@@ -1,7 +1,6 @@
 package dev.cairn.engine.internal;
 
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,16 +11,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * While space is short, each refusal and each committed delete asks for a reclamation pass (at
  * most one queued at a time).
  *
- * <p>Thread-safe: the write thread reports, the compaction thread reads. {@link #close} stops
- * its timer (whose thread starts with the first delayed request).
+ * <p>Thread-safe: the write thread reports, the compaction thread reads.
  */
 final class SpacePressure {
     private final AtomicBoolean full = new AtomicBoolean();
     private final AtomicLong deletes = new AtomicLong();
     private final AtomicBoolean requested = new AtomicBoolean();
-    private final ScheduledExecutorService timer = Executors2.newScheduled("cairn-reclaim-timer");
     private volatile Runnable requestPass = () -> { };
-    private ScheduledFuture<?> delayed;
 
     /** How a pass is asked for (the compaction thread's queue). Set once, before writes. */
     void onPassWanted(Runnable requestPass) {
@@ -63,16 +59,8 @@ final class SpacePressure {
     }
 
     /** Asks for a pass {@code nanos} from now (one that came too soon after the last). */
-    synchronized void requestAfter(long nanos) {
-        if (timer.isShutdown() || delayed != null && !delayed.isDone()) {
-            return;
-        }
-        delayed = timer.schedule(this::request, nanos, TimeUnit.NANOSECONDS);
-    }
-
-    /** Cancels a delayed request and stops the timer. */
-    synchronized void close() {
-        timer.shutdownNow();
+    void requestAfter(long nanos) {
+        CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS).execute(this::request);
     }
 
     /** Asks for a run (at most one queued at a time). */

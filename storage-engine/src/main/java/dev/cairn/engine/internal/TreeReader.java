@@ -66,20 +66,6 @@ final class TreeReader {
         }
     }
 
-    /**
-     * Whether the newest entry of {@code key} points at exactly the value {@code pointer} names
-     * (same file, same offset): whether that value is live. A value once shadowed is never
-     * pointed at again (relocation writes a new copy), so a false answer stays false.
-     */
-    boolean latestPointsAt(int tableId, byte[] key, ValuePointer pointer) throws IOException {
-        RawValue raw = latest(tableId, key);
-        if (raw == null || raw.kind() != InternalKeys.KIND_VALUE_POINTER) {
-            return false;
-        }
-        ValuePointer current = ValuePointer.decodeStored(raw.value(), "a table entry");
-        return current.fileNumber() == pointer.fileNumber() && current.offset() == pointer.offset();
-    }
-
     EntryIterator scan(int tableId, KeyRange range, ReadOptions readOptions) throws IOException {
         return iterator(tableId, range, readOptions, this::resolve);
     }

@@ -203,11 +203,6 @@ final class ValueStore implements AutoCloseable {
         return active != null ? new long[] {activeNumber, active.size()} : new long[] {nextFileNumber, 0};
     }
 
-    /** Whether a value was appended at or after {@code position} (an earlier {@link #appendPosition}). Write thread only. */
-    boolean appendedSince(long[] position) {
-        return active != null && (activeNumber > position[0] || activeNumber == position[0] && active.size() > position[1]);
-    }
-
     /** Forgets a file (its values were relocated); the caller deletes it once no reader needs it. */
     synchronized void remove(long number) {
         files.remove(number);

@@ -106,11 +106,6 @@ final class WriteQueue {
         return await(enqueue(new TaskRequest(task)));
     }
 
-    /** Queues a task without waiting for it; its failure is the task's to report. */
-    void requestTask(Task task) throws IOException {
-        enqueue(new TaskRequest(task));
-    }
-
     void submitRelocations(List<Relocation> relocations) throws IOException {
         await(enqueue(new RelocateRequest(relocations)));
     }

@@ -63,22 +63,6 @@ class MemFileSystemTest {
     }
 
     @Test
-    void aFileIsPunchedOnlyWhileItHasOneNameAlsoAfterACrashOrARename() throws IOException {
-        durable("value", "x".repeat(3 * 4096));
-        fs.link(dir.resolve("value"), dir.resolve("checkpoint"));
-        fs.syncDirectory(dir);
-        MemFileSystem crashed = fs.crashClone();
-        assertEquals(0, crashed.punchHole(dir.resolve("value"), 0, 4096), "two names survived the crash");
-        crashed.delete(dir.resolve("checkpoint"));
-        assertEquals(4096, crashed.punchHole(dir.resolve("value"), 0, 4096));
-
-        fs.rename(dir.resolve("checkpoint"), dir.resolve("renamed"));
-        assertEquals(0, fs.punchHole(dir.resolve("value"), 0, 4096), "a rename keeps the second name");
-        fs.rename(dir.resolve("renamed"), dir.resolve("value"));
-        assertEquals(4096, fs.punchHole(dir.resolve("value"), 4096, 4096), "renamed over its other name: one left");
-    }
-
-    @Test
     void onlySyncedBytesSurvive() throws IOException {
         Path path = dir.resolve("log");
         WritableFile file = halfSynced(path, "synced ", "lost");
