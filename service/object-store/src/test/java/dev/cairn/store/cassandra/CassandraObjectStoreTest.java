@@ -124,7 +124,9 @@ class CassandraObjectStoreTest {
                 ContentSource second = content("second " + i + " " + System.nanoTime());
                 store.putObject(bucket, key, ObjectAttributes.EMPTY, second, second.md5(), 0, Map.of(), false);
                 store.awaitSettled();
-                List<StatementTrace.Call> calls = trace.callsOnceRecorded(q -> q.contains("DELETE FROM chunks"));
+                // The write's delete and the content's reclamation run side by side: wait for both.
+                List<StatementTrace.Call> calls = trace.callsOnceRecorded(
+                        q -> q.contains("DELETE FROM chunks"), q -> q.startsWith("DELETE FROM writes"));
                 long answered = calls.stream().filter(c -> c.cql().contains("INSERT INTO objects")).findFirst()
                         .orElseThrow().endNanos();
                 List<StatementTrace.Call> settle = calls.stream().filter(c -> c.startNanos() >= answered).toList();

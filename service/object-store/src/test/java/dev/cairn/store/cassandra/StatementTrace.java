@@ -66,12 +66,24 @@ final class StatementTrace implements RequestTracker {
      * statement's end a little after it completes the caller's future, so a statement the caller
      * saw answered may not be recorded yet.
      */
-    List<Call> callsOnceRecorded(Predicate<String> cql) throws InterruptedException {
+    /** The calls once each predicate matches one of them (or after 30 s, for the assertion to tell). */
+    @SafeVarargs
+    final List<Call> callsOnceRecorded(Predicate<String>... cqls) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (calls().stream().noneMatch(c -> cql.test(c.cql())) && System.nanoTime() < deadline) {
+        while (!allRecorded(cqls) && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
         return calls();
+    }
+
+    private boolean allRecorded(Predicate<String>[] cqls) {
+        List<Call> now = calls();
+        for (Predicate<String> cql : cqls) {
+            if (now.stream().noneMatch(c -> cql.test(c.cql()))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
