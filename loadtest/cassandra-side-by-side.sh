@@ -11,7 +11,7 @@
 # miss costs), with the same threads (dev.cairn.store.cassandra.CassandraBench). The Cassandra
 # service's settling counters over its PUT run come from its Prometheus endpoint too; the store
 # alone's settling counts and statement times per PUT are in results/bench.log.
-# Prints one table and one JSON line. See docs/cassandra.md ("Measured").
+# Prints one table and one JSON line. See docs/cassandra.md ("Figures").
 #
 # usage: loadtest/cassandra-side-by-side.sh [options]
 #   --count N           objects in each dataset (default 2000)

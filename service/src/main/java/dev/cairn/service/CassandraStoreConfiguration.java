@@ -74,7 +74,7 @@ public class CassandraStoreConfiguration {
         }
     }
 
-    /** The settling after answered writes (docs/cassandra.md, "Settling metrics"). */
+    /** The settling after answered writes (docs/cassandra.md, "Metrics"). */
     @Bean
     public MeterBinder cassandraSettleMeters(CassandraBackend backend) {
         CassandraObjectStore store = backend.store();

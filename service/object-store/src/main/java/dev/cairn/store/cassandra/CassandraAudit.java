@@ -19,7 +19,7 @@ import java.util.UUID;
 
 /**
  * Reads every table of the reference scheme and checks it against the rows that hold
- * references (docs/cassandra.md, "Audit and sweep"); the sweep then releases what a writer,
+ * references (docs/cassandra-internals.md, "Audit and sweep"); the sweep then releases what a writer,
  * settler or reclaimer cut off by a crash left behind. Problems are references missing for a row
  * or content missing under one: those lose data. Leftovers only keep content longer: recorded
  * writes and references no row holds, content nothing references, chunks of no generation, and

@@ -30,7 +30,7 @@ import java.util.function.Predicate;
 /**
  * Content and its references: tables {@code contents} (generations of content), {@code chunks},
  * and the recorded writes in {@code writes} and {@code refs} that stand for references
- * (docs/cassandra.md, "Why references stay exact without counters"). A write is recorded before
+ * (docs/cassandra-internals.md, "Why references stay exact without counters"). A write is recorded before
  * its row is written; after it, every recorded write of the slot that can no longer win is
  * released, and content whose {@code refs} partition is empty is reclaimed.
  *

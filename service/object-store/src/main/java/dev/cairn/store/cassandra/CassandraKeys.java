@@ -3,7 +3,7 @@ package dev.cairn.store.cassandra;
 /**
  * The key layout beyond the table definitions ({@link CassandraSchema}): the kinds of slot a
  * write is recorded under in {@code writes} and {@code refs}, and how a part names its slot.
- * Where a key is listed is {@link DirectoryIndex#entryOf}. docs/cassandra.md, "Data model".
+ * Where a key is listed is {@link DirectoryIndex#entryOf}. docs/cassandra-internals.md, "Data model".
  * Stateless; thread-safe.
  */
 final class CassandraKeys {

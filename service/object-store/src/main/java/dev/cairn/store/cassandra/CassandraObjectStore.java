@@ -30,7 +30,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An {@link ObjectStore} on Apache Cassandra. docs/cassandra.md describes the tables, every
+ * An {@link ObjectStore} on Apache Cassandra. docs/cassandra-internals.md describes the tables, every
  * query, and why references stay exact without counters; in short:
  *
  * <ul>
@@ -217,7 +217,7 @@ public final class CassandraObjectStore implements ObjectStore {
         });
     }
 
-    // ---- versions (docs/cassandra.md, "Versioning")
+    // ---- versions (docs/cassandra-internals.md, "Versioning")
 
     @Override
     public void setBucketVersioning(String bucket, Versioning versioning) throws IOException {
@@ -459,7 +459,7 @@ public final class CassandraObjectStore implements ObjectStore {
     public record SweepReport(int orphanParts, int writes, int refs, int contents, int chunks, int dooms) {
     }
 
-    /** Reads every table of the reference scheme (docs/cassandra.md, "Audit and sweep"); for tests and small stores. */
+    /** Reads every table of the reference scheme (docs/cassandra-internals.md, "Audit and sweep"); for tests and small stores. */
     public AuditReport audit() {
         return new CassandraAudit(tables, content).audit();
     }

@@ -105,7 +105,7 @@ final class CassandraObjects {
      * key's earlier writes read, all at once; (2) the content stored, or a usable generation read
      * again; (3) the row written, in one logged batch with a new generation's {@code contents} row. The write
      * is then durable and answered; the writes it superseded are released after that by the
-     * {@link Settler} (docs/cassandra.md, "The queries").
+     * {@link Settler} (docs/cassandra-internals.md, "The queries").
      */
     ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
                      String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)

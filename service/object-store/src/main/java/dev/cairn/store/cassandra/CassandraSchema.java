@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The keyspace and tables of the Cassandra store; docs/cassandra.md explains each table and
+ * The keyspace and tables of the Cassandra store; docs/cassandra-internals.md explains each table and
  * every query on it. Stateless; thread-safe.
  */
 final class CassandraSchema {

@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * Reads the rows of table {@code versions} (docs/cassandra.md, "Versioning") for full traversals
+ * Reads the rows of table {@code versions} (docs/cassandra-internals.md, "Versioning") for full traversals
  * such as backups: every version of every key whose token lies in a range, in ring order, a key's
  * versions together and newest first (the table's clustering order), each with its 12-byte sort
  * id as its place. Strictly read-only, like {@link CassandraScanner}, whose token ranges and

@@ -30,7 +30,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Object versions of a versioned bucket (docs/cassandra.md, "Versioning"). Every version of a key
+ * Object versions of a versioned bucket (docs/cassandra-internals.md, "Versioning"). Every version of a key
  * is a row of {@code versions}, the current one too; the current object is besides the
  * {@code objects} row and {@code directory} entry, as in an unversioned bucket, so reads of the
  * current object cost what they always did. Every change of a versioned key — a write, a delete

@@ -59,7 +59,7 @@ final class DirectoryIndex {
 
     /**
      * The index of the keys that have rows in {@code versions}, table {@code version_directory}:
-     * the same layout, entries without a row (docs/cassandra.md, "Versioning").
+     * the same layout, entries without a row (docs/cassandra-internals.md, "Versioning").
      */
     static DirectoryIndex ofVersionKeys(CassandraTables tables) {
         return new DirectoryIndex(tables, tables.q.insertVersionKey, tables.q.selectVersionKeysFrom,

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * transactions ({@code INSERT … IF NOT EXISTS USING TTL}, {@code DELETE … IF holder = ?}), so its
  * cells never meet a write with a client timestamp. A conditional writer holds the lease while it
  * reads the row, checks its condition and writes the row; the object row itself is written as
- * every other write is, at its write id's timestamp (docs/cassandra.md, "Conditional writes").
+ * every other write is, at its write id's timestamp (docs/cassandra-internals.md, "Conditional writes").
  *
  * <p>A lease lasts three request timeouts (at least 10 s). A holder that dies keeps the key from
  * other conditional writers until then; unconditional writes never look at it. A writer that

@@ -31,7 +31,7 @@ record Recorded(WriteId wid, String sha256, long stamp) {
      * only if stamped before the read began (a record in flight, whose writer releases it itself
      * when it finds its write lost, or the sweep does); a record stamped later, however small its
      * write id (a slow or restoring writer), stays and is found by the next settle.
-     * docs/cassandra.md, "Release of writes".
+     * docs/cassandra-internals.md, "Content, settling and release".
      */
     record Range(WriteId below, long stamp) {
         boolean covers(Recorded w) {

@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * The blobs of the Cassandra store's rows (docs/cassandra.md, "Row blobs"). An object or part
+ * The blobs of the Cassandra store's rows (docs/cassandra-internals.md, "Data model"). An object or part
  * row is one cell, so that concurrent writes never mix: the 16-byte {@link WriteId} first, then
  * a format version byte, the content's SHA-256 (32 bytes), its generation (16 bytes), then the
  * fields in {@link java.io.DataOutputStream} encoding; an optional string is a presence byte then

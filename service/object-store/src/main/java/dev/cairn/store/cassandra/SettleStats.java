@@ -3,7 +3,7 @@ package dev.cairn.store.cassandra;
 /**
  * What the Cassandra store's settling (the bookkeeping after an answered write: releasing the
  * writes it superseded, reclaiming their content) has done since the store opened, for metrics
- * (docs/cassandra.md, "Settling metrics").
+ * (docs/cassandra.md, "Metrics").
  *
  * @param backlog    settles queued or running now
  * @param settled    settles run (a group of one key's writes queued together counts once)

@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  * that wait in the queue together run as one ({@link #submit(Object, Object, Consumer)}): a hot
  * key written many times while the queue is long is settled once, not once per write.
  * Bookkeeping that fails or is lost with the process leaves references behind, never removes one
- * that is needed: the next write or delete of the key releases them (docs/cassandra.md, "Why
+ * that is needed: the next write or delete of the key releases them (docs/cassandra-internals.md, "Why
  * references stay exact without counters"). Thread-safe.
  */
 final class Settler implements AutoCloseable {

@@ -4,7 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 
 /**
- * Every query of the Cassandra store, prepared once; docs/cassandra.md lists them by table.
+ * Every query of the Cassandra store, prepared once; docs/cassandra-internals.md lists them by table.
  * Thread-safety: immutable.
  */
 final class Statements {

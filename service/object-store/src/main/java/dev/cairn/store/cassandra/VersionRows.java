@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.UUID;
 
 /**
- * The rows of table {@code versions} (docs/cassandra.md, "Versioning"): one per version of a key
+ * The rows of table {@code versions} (docs/cassandra-internals.md, "Versioning"): one per version of a key
  * of a versioned bucket, current or not, delete markers included, clustered by a sort id that
  * orders a key's versions newest first. A version's id is derived from its write id, so an object
  * cell names its own version. Stateless; thread-safe.

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Versioning on the Cassandra store (docs/cassandra.md, "Versioning"): the random walk the
+ * Versioning on the Cassandra store (docs/cassandra-internals.md, "Versioning"): the random walk the
  * embedded store runs, with the audit and a sweep in it; what old versions cost; that no content
  * a version holds is reclaimed, by settling or by a sweep; racing writers of one key. Its own
  * keyspace: the audit reads whole tables.

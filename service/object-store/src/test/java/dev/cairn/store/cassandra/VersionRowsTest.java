@@ -17,7 +17,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * Version ids of the Cassandra store (docs/cassandra.md, "Versioning"): derived from write ids,
+ * Version ids of the Cassandra store (docs/cassandra-internals.md, "Versioning"): derived from write ids,
  * ordered newest first, and named by the object cell's trailing version flag.
  */
 class VersionRowsTest {
