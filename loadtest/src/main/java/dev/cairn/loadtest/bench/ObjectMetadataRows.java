@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The metadata row of an S3 object as the store keeps it, keyed by {@code bucket/key}: columns
- * named and typed as the service's object rows (docs/service.md, "Object rows"). Hashes are
+ * named and typed as the service's object rows (docs/object-stores.md, "Object rows"). Hashes are
  * fixed-width binary (SHA-256 32 bytes, the MD5 ETag 16 bytes), size and time unsigned integers,
  * the rest text. Every row has the content hash,
  * length, ETag, content type and modification time; some also carry cache-control (40%),

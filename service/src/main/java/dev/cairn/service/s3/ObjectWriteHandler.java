@@ -226,7 +226,7 @@ final class ObjectWriteHandler {
             String lower = h.getKey();
             if (lower.startsWith("x-amz-meta-")) {
                 if (lower.length() > Row.MAX_COLUMN_NAME_BYTES) {
-                    // The header's name is the name of the object row's column (docs/service.md, "Object rows").
+                    // The header's name is the name of the object row's column (docs/object-stores.md, "Object rows").
                     throw new S3Exception(S3Error.METADATA_TOO_LARGE);
                 }
                 String value = String.join(",", h.getValue());

@@ -148,7 +148,7 @@ public final class CheckpointReader implements BackupSource {
         return scanner.partSizes(bucket, info, order);
     }
 
-    /** A layout row as docs/service.md lays it out: bucket, 0, key; then format, ETag, part count and 8 bytes a part. */
+    /** A layout row as docs/object-stores.md lays it out: bucket, 0, key; then format, ETag, part count and 8 bytes a part. */
     private static long layoutRowBytes(String bucket, ObjectInfo info) {
         return bucket.length() + 1 + info.key().length() + 7 + info.etag().length() + 8L * info.partCount();
     }

@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The key layout of the embedded store's tables (docs/service.md, "Embedded layout"): keys sort
+ * The key layout of the embedded store's tables (docs/object-stores.md, "Embedded layout"): keys sort
  * as unsigned bytes, so a bucket's objects and uploads are one range each, sorted by key in UTF-8
  * order. Stateless; thread-safe.
  */

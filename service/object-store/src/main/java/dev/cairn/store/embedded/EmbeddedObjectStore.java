@@ -26,7 +26,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The object store on Cairn's embedded engine. Row layouts are in docs/service.md ("Embedded
+ * The object store on Cairn's embedded engine. Row layouts are in docs/object-stores.md ("Embedded
  * layout"). The store is split into rooms, as the Cassandra store is:
  *
  * <table>

@@ -5,7 +5,7 @@ import dev.cairn.engine.Table;
 import java.io.IOException;
 
 /**
- * The engine and the tables the embedded store keeps in it (docs/service.md, "Embedded layout").
+ * The engine and the tables the embedded store keeps in it (docs/object-stores.md, "Embedded layout").
  * Holds no state of its own; the tables are the engine's and thread-safe.
  */
 final class EmbeddedTables {

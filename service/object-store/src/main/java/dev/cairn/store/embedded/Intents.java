@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * chunks are being written before its size row makes it reachable, and references counted
  * before (or still counted after) the row that holds them. Each intent is a row of table
  * {@code intents}, written before the work starts or in the batch that starts it, and deleted
- * in the batch that completes it; layout in docs/service.md ("Embedded layout").
+ * in the batch that completes it; layout in docs/object-stores.md ("Embedded layout").
  *
  * <p>An intent whose token is not live in this process belongs to a writer that died (a crash,
  * or a failure while undoing its work): a sweep undoes it. A token is made live before its row

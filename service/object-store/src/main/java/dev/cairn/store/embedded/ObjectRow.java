@@ -16,7 +16,7 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * An object's metadata as an engine row (docs/service.md, "Object rows"): one column per thing
+ * An object's metadata as an engine row (docs/object-stores.md, "Object rows"): one column per thing
  * known, named as the header S3 returns it under, typed so that the schema catalogue stores no
  * length it can infer. Binary where the text is a fixed encoding of bytes (the SHA-256, the MD5
  * ETag, base64 checksums), so the row holds 32 + 16 bytes where the text would take 96. Every

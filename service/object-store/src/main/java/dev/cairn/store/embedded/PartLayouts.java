@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * The part sizes of objects completed from multipart uploads, so that GetObject can serve one
  * part by number: table {@code layouts}, keyed like {@code objects} (an older version: like its
- * {@code versions} row), written, moved and deleted in the batches that change those rows. Layout in docs/service.md ("Embedded layout").
+ * {@code versions} row), written, moved and deleted in the batches that change those rows. Layout in docs/object-stores.md ("Embedded layout").
  * Stateless apart from its table; thread-safe.
  */
 final class PartLayouts {
