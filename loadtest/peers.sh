@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Cairn next to MinIO and SeaweedFS, measured by the same clients in the same run (docs/loadtest.md,
+# Cairn next to MinIO and SeaweedFS, measured by the same clients in the same run (docs/load-benchmarks.md,
 # "Peers").
 #
 # 1. Throughput: warp PUT and warp GET of 20 KiB objects, 16 concurrent, against Cairn (the

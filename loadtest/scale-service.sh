@@ -3,7 +3,7 @@
 # engine) loaded through S3 with the load generator's image-like objects, a clean stop and start, cold
 # GETs over plain HTTP right after the start and again with the service warm, and a kill -9 during
 # PUTs and a start. Prints two tables and one JSON
-# line. See docs/loadtest.md, "Scale".
+# line. See docs/load-benchmarks.md, "Scale".
 #
 # usage: loadtest/scale-service.sh [options]
 #   --sizes LIST        object counts, comma-separated (default 100000,1000000)

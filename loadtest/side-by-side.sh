@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Side by side: the same workload against Cairn (the service on its embedded engine) and against
 # nginx serving the same files from a directory, both on loopback, driven by the same client.
-# Prints every run's table and Cairn's ratios to nginx. See docs/loadtest.md.
+# Prints every run's table and Cairn's ratios to nginx. See docs/load-benchmarks.md.
 #
 # usage: loadtest/side-by-side.sh [options]
 #   --count N           objects in the dataset (default 20000)

@@ -4,7 +4,7 @@
 # time, with caches far smaller than the data so they churn all along. On the Cassandra store one
 # serving node is stopped and started again in the middle. It samples the service's RSS, heap,
 # open file descriptors and threads, and prints the errors (outside and inside the restart
-# window), those samples over time, a verdict per target, and one JSON line. docs/loadtest.md, "Soak".
+# window), those samples over time, a verdict per target, and one JSON line. docs/load-benchmarks.md, "Soak".
 #
 # usage: loadtest/soak.sh [options]
 #   --store S           embedded or cassandra (default embedded)

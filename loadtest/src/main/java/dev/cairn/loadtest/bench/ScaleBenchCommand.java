@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
         description = {
             "The engine at growing object counts: load throughput, cold GETs (throughput, p50, p99, reads and",
             "bytes read per GET), index and filter memory per object, time to open after a clean stop and after",
-            "kill -9, write amplification. Prints tables and, last, one JSON line. docs/loadtest.md explains each figure."})
+            "kill -9, write amplification. Prints tables and, last, one JSON line. docs/load-benchmarks.md explains each figure."})
 public final class ScaleBenchCommand implements Callable<Integer> {
 
     public static final String DEFAULT_SIZES = "100000,1000000,2000000";

@@ -18,7 +18,7 @@ import java.util.List;
  * @param fileBytesWritten     bytes appended to the engine's files over load and settling
  * @param kernelBytesWritten   {@code /proc/self/io} write_bytes minus cancelled_write_bytes, same span: the
  *                             kernel's count of this process's page-cache pages dirtied, which counts a
- *                             whole large folio whenever one of its blocks is dirtied (docs/loadtest.md)
+ *                             whole large folio whenever one of its blocks is dirtied (docs/load-benchmarks.md)
  * @param diskBytesWritten     sectors written to the block device under the store, same span, whole machine
  * @param indexAndFilterBytes  memory of the SSTables' indexes and bloom filters
  * @param lsmBytes             bytes of SSTables (keys and value pointers; values live in value files)
