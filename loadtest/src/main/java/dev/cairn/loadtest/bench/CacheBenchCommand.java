@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
         description = {
             "The hybrid SSD/HDD store paper's row cache experiment: SSTables on a simulated 7200 rpm disk, a latest-distribution",
             "workload (95%, 85%, 75% reads), memory-only row cache against memory + SSD row cache;",
-            "prints a table and, last, one JSON line. docs/benchmarks.md explains each figure."})
+            "prints a table and, last, one JSON line. docs/engine-benchmarks.md explains each figure."})
 public final class CacheBenchCommand implements Callable<Integer> {
 
     public static final long DEFAULT_OBJECTS = 100_000;

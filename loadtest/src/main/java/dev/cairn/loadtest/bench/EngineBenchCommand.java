@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
         description = {
             "The engine benchmark: Cairn's engine next to RocksDB (BlobDB) on image-like objects.",
             "Loads the objects with every write durable, overwrites each once, then reads at random;",
-            "prints a table and, last, one JSON line. docs/benchmarks.md explains each figure."})
+            "prints a table and, last, one JSON line. docs/engine-benchmarks.md explains each figure."})
 public final class EngineBenchCommand implements Callable<Integer> {
 
     /** The default object count: about 2.6 GB of values per store, some ten minutes for both stores. */
