@@ -12,7 +12,7 @@ import dev.cairn.backup.cli.ScheduleCommand;
 import dev.cairn.backup.cli.SourceFactory;
 import dev.cairn.backup.cli.VerifyCommand;
 import dev.cairn.backup.source.BackupSource;
-import dev.cairn.backup.source.BackupSources;
+import dev.cairn.backup.cli.BackupSources;
 import dev.cairn.backup.source.SourceOptions;
 import dev.cairn.engine.fs.ThreadPriority;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package dev.cairn.backup;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.backup.source.BackupSources;
+import dev.cairn.backup.cli.BackupSources;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;

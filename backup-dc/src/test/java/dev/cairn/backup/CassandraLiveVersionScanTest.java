@@ -8,7 +8,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import dev.cairn.backup.report.RunReport;
 import dev.cairn.backup.run.Json;
 import dev.cairn.backup.source.BackupSource;
-import dev.cairn.backup.source.BackupSources;
+import dev.cairn.backup.cli.BackupSources;
 import dev.cairn.backup.source.ForwardingBackupSource;
 import dev.cairn.backup.store.EmbeddedStoreDir;
 import dev.cairn.backup.target.DirectoryTarget;

@@ -10,7 +10,7 @@ import dev.cairn.backup.archive.BackupRow;
 import dev.cairn.backup.report.RunReport;
 import dev.cairn.backup.run.Json;
 import dev.cairn.backup.source.BackupSource;
-import dev.cairn.backup.source.BackupSources;
+import dev.cairn.backup.cli.BackupSources;
 import dev.cairn.backup.source.SourceOptions;
 import dev.cairn.backup.source.cassandra.CassandraSource;
 import dev.cairn.backup.store.EmbeddedStoreDir;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.source.BackupSource;
-import dev.cairn.backup.source.BackupSources;
+import dev.cairn.backup.cli.BackupSources;
 import dev.cairn.backup.store.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
 import dev.cairn.backup.target.DirectoryTarget;

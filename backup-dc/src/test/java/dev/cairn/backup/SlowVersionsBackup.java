@@ -1,7 +1,7 @@
 package dev.cairn.backup;
 
 import dev.cairn.backup.source.BackupSource;
-import dev.cairn.backup.source.BackupSources;
+import dev.cairn.backup.cli.BackupSources;
 import dev.cairn.backup.source.ForwardingBackupSource;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.VersionRecord;

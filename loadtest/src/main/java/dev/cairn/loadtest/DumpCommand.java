@@ -2,6 +2,7 @@ package dev.cairn.loadtest;
 
 import dev.cairn.engine.fs.LocalFileSystem;
 import dev.cairn.engine.tool.Dumper;
+import dev.cairn.loadtest.version.ManifestVersion;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Parameters;
  *
  * <p>Thread-safety: picocli fills and calls one instance once, from one thread.
  */
-@Command(name = "dump", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(name = "dump", mixinStandardHelpOptions = true, versionProvider = ManifestVersion.class,
         description = "Prints a Cairn engine file (commit log, SSTable, value file, manifest) readably,"
                 + " or every engine file of a directory in name order.")
 final class DumpCommand implements Callable<Integer> {

@@ -2,6 +2,7 @@ package dev.cairn.loadtest;
 
 import dev.cairn.loadtest.cli.LoadtestCommand;
 import dev.cairn.loadtest.dataset.KeyRegistry;
+import dev.cairn.loadtest.version.ManifestVersion;
 import java.io.IOException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Command;
  *
  * <p>Thread-safety: each {@link #commandLine()} is a fresh command tree for one caller.
  */
-@Command(name = "cairn", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(name = "cairn", mixinStandardHelpOptions = true, versionProvider = ManifestVersion.class,
         description = "Cairn's tools: benchmarks, the load generator and the file dumper.",
         subcommands = {BenchCommand.class, DumpCommand.class, LoadtestCommand.class})
 public final class Main implements Runnable {
@@ -44,14 +45,5 @@ public final class Main implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
-    }
-
-    /** The version from the jar's manifest (set by the build). */
-    public static final class Version implements CommandLine.IVersionProvider {
-        @Override
-        public String[] getVersion() {
-            String version = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"cairn " + (version == null ? "(development build)" : version)};
-        }
     }
 }

@@ -1,20 +1,26 @@
 package dev.cairn.loadtest;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static dev.cairn.architecture.ModuleWall.ENGINE_API;
+import static dev.cairn.architecture.ModuleWall.ENGINE_DUMP_TOOL;
+import static dev.cairn.architecture.ModuleWall.ENGINE_FILE_SYSTEMS;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.lang.ArchRule;
+import dev.cairn.architecture.ModuleWall;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 /**
- * The wall between the load generator and the storage engine, checked on compiled classes
- * (main and test): loadtest uses the engine's API package {@code dev.cairn.engine}, its file
- * systems {@code dev.cairn.engine.fs} (the simulated device and I/O counters of the benchmarks)
- * and its dump tool {@code dev.cairn.engine.tool}, nothing else. docs/design.md lists them.
+ * The load generator's walls, checked on compiled classes: no cycle between its packages, and
+ * of the engine, main and test code use the API package, its file systems (the simulated device
+ * and I/O counters of the benchmarks) and its dump tool, nothing else. docs/design.md lists them.
  */
 class ArchitectureTest {
+    private static final ModuleWall WALL = ModuleWall.of("dev.cairn.loadtest")
+            .mainUses(ENGINE_API, ENGINE_FILE_SYSTEMS, ENGINE_DUMP_TOOL)
+            .rootIsTheEntryPoint();
+
     /** A class that breaks the wall, to show that the rules see a violation. */
     static final class Violator {
         static int keyBytes() {
@@ -22,28 +28,14 @@ class ArchitectureTest {
         }
     }
 
-    private static ArchRule onlyUses(String... enginePackages) {
-        return noClasses().that().resideOutsideOfPackage("dev.cairn.engine..")
-                .should().dependOnClassesThat(com.tngtech.archunit.base.DescribedPredicate.describe(
-                        "are in an engine package other than " + String.join(", ", enginePackages),
-                        c -> c.getPackageName().startsWith("dev.cairn.engine")
-                                && !java.util.List.of(enginePackages).contains(c.getPackageName())))
-                .because("the engine exports only its API packages (docs/design.md)");
+    @TestFactory
+    Stream<DynamicTest> walls() {
+        return WALL.tests();
     }
 
     @Test
-    void loadtestUsesOnlyExportedEnginePackages() {
-        JavaClasses classes = new ClassFileImporter()
-                .withImportOption(location -> !location.contains("ArchitectureTest$Violator"))
-                .importPackages("dev.cairn.loadtest");
-        assertTrue(classes.size() > 20, "found only " + classes.size() + " loadtest classes");
-        onlyUses("dev.cairn.engine", "dev.cairn.engine.fs", "dev.cairn.engine.tool").check(classes);
-    }
-
-    @Test
-    void theRuleSeesAViolation() {
-        JavaClasses violator = new ClassFileImporter().importClasses(Violator.class);
-        assertTrue(onlyUses("dev.cairn.engine", "dev.cairn.engine.fs", "dev.cairn.engine.tool")
-                .evaluate(violator).hasViolation());
+    void theWallSeesAViolation() {
+        assertTrue(WALL.catchesInMain(Violator.class));
+        assertTrue(WALL.catchesInTests(Violator.class));
     }
 }

@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
  * <p>Thread-safety: picocli fills and calls one instance once, from one thread.
  */
 @Command(name = "cache", mixinStandardHelpOptions = true,
-        versionProvider = dev.cairn.loadtest.Main.Version.class,
+        versionProvider = dev.cairn.loadtest.version.ManifestVersion.class,
         description = {
             "The hybrid SSD/HDD store paper's row cache experiment: SSTables on a simulated 7200 rpm disk, a latest-distribution",
             "workload (95%, 85%, 75% reads), memory-only row cache against memory + SSD row cache;",

@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
  * <p>Thread-safety: picocli fills and calls one instance once, from one thread.
  */
 @Command(name = "catalogue", mixinStandardHelpOptions = true,
-        versionProvider = dev.cairn.loadtest.Main.Version.class,
+        versionProvider = dev.cairn.loadtest.version.ManifestVersion.class,
         description = {
             "The schema catalogue's benchmark: object-metadata rows stored catalogued and self-describing",
             "in two engines; bytes on disk, put and get throughput. Prints a table and, last, one JSON line."})

@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
  * <p>Thread-safety: picocli fills and calls one instance once, from one thread.
  */
 @Command(name = "engine", mixinStandardHelpOptions = true,
-        versionProvider = dev.cairn.loadtest.Main.Version.class,
+        versionProvider = dev.cairn.loadtest.version.ManifestVersion.class,
         description = {
             "The engine benchmark: Cairn's engine next to RocksDB (BlobDB) on image-like objects.",
             "Loads the objects with every write durable, overwrites each once, then reads at random;",

@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
  * <p>Thread-safety: picocli fills and calls one instance once, from one thread.
  */
 @Command(name = "scale", mixinStandardHelpOptions = true,
-        versionProvider = dev.cairn.loadtest.Main.Version.class,
+        versionProvider = dev.cairn.loadtest.version.ManifestVersion.class,
         description = {
             "The engine at growing object counts: load throughput, cold GETs (throughput, p50, p99, reads and",
             "bytes read per GET), index and filter memory per object, time to open after a clean stop and after",

@@ -10,7 +10,7 @@ import dev.cairn.backup.Main;
 import dev.cairn.backup.StoreFixture;
 import dev.cairn.backup.report.RunReport;
 import dev.cairn.backup.run.Json;
-import dev.cairn.backup.source.BackupSources;
+import dev.cairn.backup.cli.BackupSources;
 import dev.cairn.backup.source.SourceTestContent;
 import dev.cairn.backup.store.EmbeddedStoreDir;
 import dev.cairn.store.BucketAcl;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import dev.cairn.backup.source.BackupSource;
-import dev.cairn.backup.source.BackupSources;
+import dev.cairn.backup.cli.BackupSources;
 import dev.cairn.backup.source.SourceOptions;
 import dev.cairn.backup.source.SourceTestContent;
 import dev.cairn.store.BucketAcl;

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.backup.ServiceProcess;
 import dev.cairn.backup.source.BackupSource;
-import dev.cairn.backup.source.BackupSources;
+import dev.cairn.backup.cli.BackupSources;
 import dev.cairn.backup.source.SourceOptions;
 import dev.cairn.backup.source.SourceTestContent;
 import dev.cairn.engine.fs.ThreadPriority;

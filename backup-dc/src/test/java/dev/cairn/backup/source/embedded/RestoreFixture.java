@@ -10,7 +10,7 @@ import dev.cairn.backup.report.RunReport;
 import dev.cairn.backup.restore.Restore;
 import dev.cairn.backup.restore.RestoreDestination;
 import dev.cairn.backup.run.Json;
-import dev.cairn.backup.source.BackupSources;
+import dev.cairn.backup.cli.BackupSources;
 import dev.cairn.backup.source.SourceTestContent;
 import dev.cairn.backup.target.S3Clients;
 import dev.cairn.backup.target.Target;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.backup.Main;
 import dev.cairn.backup.ServiceProcess;
-import dev.cairn.backup.source.BackupSources;
+import dev.cairn.backup.cli.BackupSources;
 import dev.cairn.backup.source.SourceTestContent;
 import java.nio.file.Files;
 import java.nio.file.Path;

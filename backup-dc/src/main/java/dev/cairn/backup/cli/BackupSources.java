@@ -1,10 +1,12 @@
-package dev.cairn.backup.source;
+package dev.cairn.backup.cli;
 
+import dev.cairn.backup.source.BackupSource;
+import dev.cairn.backup.source.SourceOptions;
 import dev.cairn.backup.source.cassandra.CassandraSource;
 import dev.cairn.backup.source.embedded.EmbeddedSource;
 import java.io.IOException;
 
-/** Opens the source that {@link SourceOptions} names. */
+/** Opens the source that {@link SourceOptions} names: the one place that knows every kind of source. */
 public final class BackupSources {
     private BackupSources() {
     }
