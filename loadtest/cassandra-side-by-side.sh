@@ -20,8 +20,9 @@
 #   --duration D        time bound of each measured run (default 20s)
 #   --warm-reads N      untimed uniform reads per key before the measured GET runs (default 5)
 #   --workdir DIR       keep everything here (default: a fresh temporary directory, removed at exit)
-#   --service-jar JAR   run both services and the store bench from this jar (default: the checkout's
-#                       service/target/cairn-service.jar), e.g. a copy kept from an older build
+#   --service-jar JAR   run both services and the store bench on this jar (default: the checkout's
+#                       service/target/cairn-service.jar), e.g. a copy kept from an older build; the
+#                       bench's own classes are this checkout's (its object store's bench jar)
 #   --put-only          skip the GET runs and their warm-up (PUT figures and the bench only)
 #
 # Needs redis-server (the load tool's key registry; bin/install-test-deps installs it). Uses the
@@ -46,7 +47,7 @@ while [ $# -gt 0 ]; do
     --workdir) workdir=$2; shift 2 ;;
     --service-jar) service_jar=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
     --put-only) put_only=1; shift ;;
-    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cassandra-side-by-side: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -188,8 +189,12 @@ done
 
 secs=${duration%s}
 echo "== the cluster alone, then the Cassandra store alone ($threads threads, ${secs}s each)" >&2
-java -cp "${service_jar:-$root/service/target/cairn-service.jar}" -Dloader.main=dev.cairn.store.cassandra.CassandraBench \
-  org.springframework.boot.loader.launch.PropertiesLauncher "$contact_points" "$threads" "$secs" 20480 "$count" \
+# The store bench is built apart from the store (service/object-store/src/bench): its jar goes
+# beside the service's classes.
+bench_jar=$(ls "$root"/service/object-store/target/cairn-object-store-*-bench.jar 2>/dev/null | head -n 1)
+[ -n "$bench_jar" ] || { echo "$me: the store bench's jar is missing: ./mvnw -q -B -DskipTests package -pl service -am" >&2; exit 2; }
+java -cp "${service_jar:-$root/service/target/cairn-service.jar}" -Dloader.path="$bench_jar" \
+  -Dloader.main=dev.cairn.store.cassandra.CassandraBench org.springframework.boot.loader.launch.PropertiesLauncher "$contact_points" "$threads" "$secs" 20480 "$count" \
   >"$out/bench.txt" 2>"$out/bench.log" || { cat "$out/bench.log" >&2; exit 1; }
 declare -A bench
 while read -r phase ops p50 p99; do bench[$phase]="$ops $p50 $p99"; done <"$out/bench.txt"

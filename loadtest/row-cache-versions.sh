@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Hot GETs through the Cassandra row cache, unversioned and versioned (Enabled) bucket, next to
-# the store alone (dev.cairn.store.cassandra.RowCacheBench; docs/cassandra.md, "The row cache"). With
+# the store alone (dev.cairn.store.cassandra.RowCacheBench, in the object store's bench jar;
+# docs/cassandra.md, "The row cache"). With
 # --baseline-jar, the same bench also runs on another build of the service, alternately with
 # this one, run after run, so both see the same machine: the bench class is taken from this
 # build and run against the other build's classes.
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
     --seconds) seconds=$2; shift 2 ;;
     --keys) keys=$2; shift 2 ;;
     --size) size=$2; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "row-cache-versions: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -53,16 +54,14 @@ fi
 net=${CAIRN_CASSANDRA_NET:-127.0.0} first=${CAIRN_CASSANDRA_FIRST:-21} cql_port=${CAIRN_CASSANDRA_PORT:-9042}
 contact_points="$net.$first:$cql_port,$net.$((first + 1)):$cql_port"
 
-# The bench's classes, out of this build's object store jar, for the baseline build's classpath.
-mkdir -p "$work/bench"
-(cd "$work" && unzip -q -o "$jar" 'BOOT-INF/lib/cairn-object-store-*.jar' && \
-  cd bench && unzip -q -o ../BOOT-INF/lib/cairn-object-store-*.jar 'dev/cairn/store/cassandra/RowCacheBench*' 'dev/cairn/store/BenchPhase*')
+# The bench's classes are built apart from the store (service/object-store/src/bench); this
+# build's bench jar runs on either build's classes.
+bench_jar=$(ls "$root"/service/object-store/target/cairn-object-store-*-bench.jar 2>/dev/null | head -n 1)
+[ -n "$bench_jar" ] || { echo "row-cache-versions: the store bench's jar is missing: ./mvnw -q -B -DskipTests package -pl service -am" >&2; exit 2; }
 
-bench() { # build-name jar [loader path]
-  local extra=()
-  [ -n "${3:-}" ] && extra=(-Dloader.path="$3")
+bench() { # build-name jar
   echo "== $1" >&2
-  java -Xmx1g -cp "$2" "${extra[@]}" -Dloader.main=dev.cairn.store.cassandra.RowCacheBench \
+  java -Xmx1g -cp "$2" -Dloader.path="$bench_jar" -Dloader.main=dev.cairn.store.cassandra.RowCacheBench \
     org.springframework.boot.loader.launch.PropertiesLauncher "$contact_points" "$threads" "$seconds" "$size" \
     "$keys" 1 2>"$work/bench.log" | { grep -E '^(cache|store)-get-' || true; } | sed "s/^/$1 /" ||
     { cat "$work/bench.log" >&2; exit 1; }
@@ -70,7 +69,7 @@ bench() { # build-name jar [loader path]
 : >"$work/results"
 for run in $(seq 1 "$runs"); do
   if [ -n "$baseline" ]; then
-    bench baseline "$baseline" "$work/bench" | tee -a "$work/results"
+    bench baseline "$baseline" | tee -a "$work/results"
   fi
   bench this "$jar" | tee -a "$work/results"
 done

@@ -1,6 +1,5 @@
 package dev.cairn.backup;
 
-import dev.cairn.backup.cli.BenchCommand;
 import dev.cairn.backup.cli.DumpCommand;
 import dev.cairn.backup.cli.ExitCode;
 import dev.cairn.backup.cli.JobEnvironment;
@@ -24,7 +23,7 @@ import picocli.CommandLine.Command;
 @Command(name = "backup", mixinStandardHelpOptions = true,
         description = "Backups of a Cairn store into a directory or an S3 bucket: run, schedule, restore, verify, list, prune, dump.",
         subcommands = {RunCommand.class, ScheduleCommand.class, RestoreCommand.class, VerifyCommand.class,
-                ListCommand.class, PruneCommand.class, DumpCommand.class, BenchCommand.class})
+                ListCommand.class, PruneCommand.class, DumpCommand.class})
 public final class Main implements Runnable, JobEnvironment {
     private final SourceFactory sources;
     private final Clock clock;

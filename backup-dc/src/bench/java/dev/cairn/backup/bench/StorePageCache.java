@@ -1,4 +1,4 @@
-package dev.cairn.backup.cli;
+package dev.cairn.backup.bench;
 
 import dev.cairn.engine.fs.PageCacheAdvice;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.cairn.backup.cli;
+package dev.cairn.backup.bench;
 
 import java.io.IOException;
 import java.io.PrintStream;

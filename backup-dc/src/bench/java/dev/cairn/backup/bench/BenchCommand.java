@@ -1,6 +1,7 @@
-package dev.cairn.backup.cli;
+package dev.cairn.backup.bench;
 
 import dev.cairn.backup.archive.Catalog;
+import dev.cairn.backup.cli.ExitCode;
 import dev.cairn.backup.report.Progress;
 import dev.cairn.backup.restore.Restore;
 import dev.cairn.backup.restore.RestoreStateDirs;
@@ -33,6 +34,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -41,8 +43,10 @@ import picocli.CommandLine.Option;
  * device's sequential read bandwidth (dd with O_DIRECT, the median of reads right before and right
  * after the full backup, {@link DeviceReadProbe}); an incremental
  * after 1 % of the objects changed; restore and verify throughput. A table, then one JSON line.
+ * Built from the bench source set into {@code cairn-backup-bench.jar}, apart from the job;
+ * {@code bin/cairn backup bench} runs it.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(name = "backup bench", mixinStandardHelpOptions = true,
         description = "Backup throughput: full, incremental after 1%% changed, restore, verify; next to the device's sequential read bandwidth.")
 public final class BenchCommand implements Callable<Integer> {
     /** dd reads of the device right before the full backup, and right after it; the ratio uses their median. */
@@ -69,6 +73,15 @@ public final class BenchCommand implements Callable<Integer> {
     /** The file-store case study's shape (docs/references.md): 90 % of objects 1-25 KB, 10 % 50-150 KB. */
     static int size(Random r) {
         return r.nextInt(10) < 9 ? 1024 + r.nextInt(24 * 1024) : 50 * 1024 + r.nextInt(100 * 1024);
+    }
+
+    public static void main(String[] args) {
+        CommandLine cl = new CommandLine(new BenchCommand());
+        cl.setExecutionExceptionHandler((e, commandLine, parsed) -> {
+            commandLine.getErr().println("cairn backup bench: error: " + ExitCode.message(e));
+            return e instanceof IllegalArgumentException ? ExitCode.USAGE : ExitCode.FAILED;
+        });
+        System.exit(cl.execute(args));
     }
 
     @Override
