@@ -13,7 +13,7 @@ import dev.cairn.backup.cli.VerifyCommand;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.cli.BackupSources;
 import dev.cairn.backup.source.SourceOptions;
-import dev.cairn.engine.fs.ThreadPriority;
+import dev.cairn.store.embedded.ScanPriority;
 import java.io.IOException;
 import java.time.Clock;
 import picocli.CommandLine;
@@ -76,7 +76,7 @@ public final class Main implements Runnable, JobEnvironment {
      */
     private static BackupSource openInJobProcess(SourceOptions options) throws IOException {
         if (options.kind == SourceOptions.Kind.embedded && !options.throughCaches) {
-            ThreadPriority.idleWholeProcess();
+            ScanPriority.IDLE.applyToWholeProcess();
         }
         return BackupSources.open(options);
     }

@@ -9,7 +9,7 @@ import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.report.RunReport;
 import dev.cairn.backup.run.Json;
 import dev.cairn.backup.run.RunState;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.Hex;

@@ -10,7 +10,7 @@ import dev.cairn.backup.run.Json;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.cli.BackupSources;
 import dev.cairn.backup.source.ForwardingBackupSource;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.Hex;
@@ -63,8 +63,8 @@ class CassandraLiveVersionScanTest {
         public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
             inner.scan(split, resumeAfter, new RowSink() {
                 @Override
-                public void accept(String bucket, ObjectInfo row, String position) throws IOException {
-                    sink.accept(bucket, row, position);
+                public void accept(String bucket, ObjectInfo row, long[] partSizes, String position) throws IOException {
+                    sink.accept(bucket, row, partSizes, position);
                 }
 
                 @Override

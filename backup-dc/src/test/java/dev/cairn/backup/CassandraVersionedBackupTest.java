@@ -13,7 +13,7 @@ import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.cli.BackupSources;
 import dev.cairn.backup.source.SourceOptions;
 import dev.cairn.backup.source.cassandra.CassandraSource;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.backup.target.S3Clients;
 import dev.cairn.store.BucketAcl;
@@ -177,7 +177,7 @@ class CassandraVersionedBackupTest {
         List<String[]> out = new ArrayList<>();
         source.scan(split, after, new BackupSource.RowSink() {
             @Override
-            public void accept(String bucket, ObjectInfo row, String position) {
+            public void accept(String bucket, ObjectInfo row, long[] partSizes, String position) {
                 out.add(new String[] {bucket + "/" + row.key(), position});
             }
 

@@ -7,7 +7,7 @@ import dev.cairn.backup.report.Progress;
 import dev.cairn.backup.run.BackupRun;
 import dev.cairn.backup.run.RunSettings;
 import dev.cairn.backup.source.ForwardingBackupSource;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.store.BucketAcl;

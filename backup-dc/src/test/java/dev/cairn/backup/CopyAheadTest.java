@@ -9,7 +9,7 @@ import dev.cairn.backup.run.Json;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.source.ForwardingBackupSource;
 import dev.cairn.backup.source.embedded.CheckpointReader;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.store.BucketAcl;
@@ -226,12 +226,6 @@ class CopyAheadTest {
         @Override
         public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
             inner.scan(split, resumeAfter, new RowSink() {
-                @Override
-                public void accept(String bucket, dev.cairn.store.ObjectInfo row, String position) throws IOException {
-                    sink.accept(bucket, row, position);
-                    rowsSeen.countDown();
-                }
-
                 @Override
                 public void accept(String bucket, dev.cairn.store.ObjectInfo row, long[] partSizes, String position)
                         throws IOException {

@@ -20,7 +20,7 @@ import dev.cairn.backup.report.RunReport;
 import dev.cairn.backup.run.Json;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.source.ForwardingBackupSource;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.backup.target.Target;

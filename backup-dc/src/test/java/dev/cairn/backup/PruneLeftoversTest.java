@@ -8,7 +8,7 @@ import dev.cairn.backup.archive.ArchiveLayout;
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.run.Json;
 import dev.cairn.backup.run.RunState;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
 import dev.cairn.store.BucketAcl;
 import java.io.ByteArrayOutputStream;

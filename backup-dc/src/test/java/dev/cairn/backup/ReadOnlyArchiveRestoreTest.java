@@ -10,7 +10,7 @@ import dev.cairn.backup.cli.ExitCode;
 import dev.cairn.backup.report.Progress;
 import dev.cairn.backup.restore.Restore;
 import dev.cairn.backup.restore.StoreDestination;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.backup.target.Target;
 import java.io.ByteArrayOutputStream;

@@ -2,7 +2,7 @@ package dev.cairn.backup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.report.RunReport;
 import dev.cairn.backup.run.Json;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
 import dev.cairn.backup.target.S3Clients;
 import dev.cairn.backup.target.S3Target;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.cli.BackupSources;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.store.BucketAcl;
@@ -94,14 +94,14 @@ class ScheduleTest {
             public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
                 mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
                 try {
-                    inner.scan(split, resumeAfter, (bucket, row, position) -> {
+                    inner.scan(split, resumeAfter, (bucket, row, partSizes, position) -> {
                         try {
                             Thread.sleep(30);
                         } catch (InterruptedException e) {
                             Thread.currentThread().interrupt();
                             throw new java.io.InterruptedIOException();
                         }
-                        sink.accept(bucket, row, position);
+                        sink.accept(bucket, row, partSizes, position);
                     });
                 } finally {
                     running.decrementAndGet();

@@ -10,7 +10,7 @@ import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.cli.ExitCode;
 import dev.cairn.backup.cli.SourceFactory;
 import dev.cairn.backup.source.embedded.CheckpointReader;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ObjectStore;

@@ -33,8 +33,8 @@ public final class SlowVersionsBackup {
         public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
             inner.scan(split, resumeAfter, new RowSink() {
                 @Override
-                public void accept(String bucket, ObjectInfo row, String position) throws IOException {
-                    sink.accept(bucket, row, position);
+                public void accept(String bucket, ObjectInfo row, long[] partSizes, String position) throws IOException {
+                    sink.accept(bucket, row, partSizes, position);
                 }
 
                 @Override

@@ -2,7 +2,7 @@ package dev.cairn.backup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ObjectStore;

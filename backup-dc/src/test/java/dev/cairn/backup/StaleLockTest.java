@@ -12,7 +12,7 @@ import dev.cairn.backup.run.Lease;
 import dev.cairn.backup.run.RunState;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.source.ForwardingBackupSource;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.store.BucketAcl;

@@ -3,7 +3,7 @@ package dev.cairn.backup;
 import dev.cairn.backup.archive.ArchiveLayout;
 import dev.cairn.backup.archive.BackupRow;
 import dev.cairn.backup.archive.ManifestReader;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
 import dev.cairn.backup.target.Target;
 import dev.cairn.store.BucketInfo;

@@ -12,7 +12,7 @@ import dev.cairn.backup.archive.BackupRow;
 import dev.cairn.backup.report.RunReport;
 import dev.cairn.backup.run.Json;
 import dev.cairn.backup.source.embedded.CheckpointReader;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;

@@ -8,16 +8,13 @@ import dev.cairn.backup.restore.RestoreStateDirs;
 import dev.cairn.backup.restore.StoreDestination;
 import dev.cairn.backup.run.BackupRun;
 import dev.cairn.backup.run.RunSettings;
-import dev.cairn.backup.store.EmbeddedStoreDir;
 import dev.cairn.backup.source.embedded.CheckpointReader;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.backup.verify.Verifier;
-import dev.cairn.engine.Engine;
-import dev.cairn.engine.EngineOptions;
-import dev.cairn.engine.SyncPolicy;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.embedded.EmbeddedObjectStore;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectAttributes;
 import java.io.ByteArrayInputStream;
@@ -332,15 +329,11 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    private Engine openFast(Path storeDir) throws IOException {
-        return Engine.open(EngineOptions.builder(storeDir).syncPolicy(SyncPolicy.PERIODIC).build());
-    }
-
     private long seed(Path storeDir) throws IOException {
         Random r = new Random(2);
         long total = 0;
-        try (Engine engine = openFast(storeDir)) {
-            EmbeddedObjectStore store = new EmbeddedObjectStore(engine);
+        try (EmbeddedStoreDir dir = EmbeddedStoreDir.openForBulkLoad(storeDir)) {
+            EmbeddedObjectStore store = dir.store();
             for (int b = 0; b < 4; b++) {
                 store.createBucket("bench-" + b, BucketAcl.PRIVATE);
             }
@@ -350,23 +343,19 @@ public final class BenchCommand implements Callable<Integer> {
                 put(store, "bench-" + (i % 4), "img/" + i + ".jpg", bytes);
                 total += bytes.length;
             }
-            store.close();
-            engine.flush(); // as a checkpoint is: the read-only open then replays no log
         }
         return total;
     }
 
     private void changeOnePercent(Path storeDir) throws IOException {
         Random r = new Random(3);
-        try (Engine engine = openFast(storeDir)) {
-            EmbeddedObjectStore store = new EmbeddedObjectStore(engine);
+        try (EmbeddedStoreDir dir = EmbeddedStoreDir.openForBulkLoad(storeDir)) {
+            EmbeddedObjectStore store = dir.store();
             for (int i = 0; i < objects; i += 100) {
                 byte[] bytes = new byte[size(r)];
                 r.nextBytes(bytes);
                 put(store, "bench-" + (i % 4), "img/" + i + ".jpg", bytes);
             }
-            store.close();
-            engine.flush(); // as a checkpoint is: the read-only open then replays no log
         }
     }
 

@@ -1,6 +1,6 @@
 package dev.cairn.backup.bench;
 
-import dev.cairn.engine.fs.PageCacheAdvice;
+import dev.cairn.store.embedded.PageCache;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,7 +8,7 @@ import java.nio.file.Path;
 /**
  * The bench's control of the page cache: a store it has just seeded sits in the page cache, and
  * a backup of it would read memory rather than the device that the bench compares it with. Each
- * of the store's files is synced and its pages dropped ({@link PageCacheAdvice}); no root needed, and
+ * of the store's files is synced and its pages dropped ({@link PageCache}); no root needed, and
  * nothing else the machine caches is touched, unlike {@code /proc/sys/vm/drop_caches}.
  */
 final class StorePageCache {
@@ -17,13 +17,13 @@ final class StorePageCache {
 
     /** Drops the pages of every file under {@code dir}; true when the kernel took the advice for each. */
     static boolean drop(Path dir) throws IOException {
-        if (!PageCacheAdvice.available()) {
+        if (!PageCache.available()) {
             return false;
         }
         boolean all = true;
         try (var walk = Files.walk(dir)) {
             for (Path f : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
-                all &= PageCacheAdvice.drop(f, true);
+                all &= PageCache.drop(f, true);
             }
         }
         return all;

@@ -4,7 +4,7 @@ import dev.cairn.backup.restore.RestoreDestination;
 import dev.cairn.backup.restore.RestoreStateDirs;
 import dev.cairn.backup.restore.S3Destination;
 import dev.cairn.backup.restore.StoreDestination;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.target.S3Clients;
 import dev.cairn.backup.target.TargetOptions;
 import dev.cairn.store.cassandra.CassandraObjectStore;

@@ -268,11 +268,6 @@ public final class BackupRun {
         }
 
         @Override
-        public void accept(String bucket, dev.cairn.store.ObjectInfo info, String rowPosition) throws IOException {
-            accept(bucket, info, info.partCount() > 0 ? source.partSizes(bucket, info, null) : null, rowPosition);
-        }
-
-        @Override
         public void accept(String bucket, dev.cairn.store.ObjectInfo info, long[] partSizes, String rowPosition)
                 throws IOException {
             add(new BackupRow(bucket, info, fitting(bucket, info, partSizes)), rowPosition);
@@ -292,10 +287,6 @@ public final class BackupRun {
         @Override
         public void acceptVersion(String bucket, dev.cairn.store.VersionRecord version, String rowPosition)
                 throws IOException {
-            dev.cairn.store.ObjectVersion v = version.version();
-            if (version.partSizes() == null && !v.deleteMarker() && v.info().partCount() > 0) {
-                version = version.withPartSizes(fitting(bucket, v.info(), source.partSizes(bucket, v.info(), version.order())));
-            }
             add(BackupRow.ofVersion(bucket, version), rowPosition);
         }
 

@@ -10,7 +10,9 @@ import java.util.List;
 /**
  * Where a backup reads: the buckets, then the object rows in splits that are scanned
  * independently (several in flight) and each resumed from the last position the job recorded,
- * then the content of each row by its SHA-256.
+ * each row with what the source holds of it besides its content (a multipart object's part
+ * sizes), then the content of each row by its SHA-256. The job never asks the source about a row
+ * it was handed.
  *
  * <p>A source reads an isolated copy of the data: Cassandra's datacenter {@code backup}, or an
  * engine checkpoint opened read-only. It reads around every cache.
@@ -61,15 +63,6 @@ public interface BackupSource extends AutoCloseable {
      * two versions of one key.
      */
     void scan(Split split, String resumeAfter, RowSink sink) throws IOException;
-
-    /**
-     * The part sizes of a multipart object version as scanned ({@code info}, with {@code order}
-     * its place or null), for a row the scan delivered without them; null when it is not multipart
-     * or the source keeps no layout. By default null.
-     */
-    default long[] partSizes(String bucket, ObjectInfo info, byte[] order) throws IOException {
-        return null;
-    }
 
     /** The content with this lower-case hex SHA-256, or null when the source holds none. Close it. */
     InputStream openContent(String sha256) throws IOException;
@@ -157,25 +150,19 @@ public interface BackupSource extends AutoCloseable {
     @FunctionalInterface
     interface RowSink {
         /**
-         * One object row of a bucket without versioning.
+         * One object row of a bucket without versioning, with its part sizes as the source read
+         * them with the row.
          *
-         * @param position opaque; passing it as {@code resumeAfter} resumes the split after this row
+         * @param partSizes null: not multipart, or no layout recorded
+         * @param position  opaque; passing it as {@code resumeAfter} resumes the split after this row
          */
-        void accept(String bucket, ObjectInfo row, String position) throws IOException;
-
-        /**
-         * One object row of a bucket without versioning with its part sizes, for a source that
-         * reads them with the row ({@code partSizes} null: not multipart, or none recorded). By
-         * default the row alone, whose sizes the sink may ask {@link BackupSource#partSizes} for.
-         */
-        default void accept(String bucket, ObjectInfo row, long[] partSizes, String position) throws IOException {
-            accept(bucket, row, position);
-        }
+        void accept(String bucket, ObjectInfo row, long[] partSizes, String position) throws IOException;
 
         /**
          * One version of a key of a bucket whose versioning is configured, with its place
          * ({@link VersionRecord#order()}: the source's own bytes, ascending newest first within
-         * the key; null only for a key's one version written before versioning was configured).
+         * the key; null only for a key's one version written before versioning was configured)
+         * and, for a multipart object version, its part sizes as the source read them.
          *
          * @param position as {@link #accept}'s
          */

@@ -14,7 +14,8 @@ import java.util.List;
 
 /**
  * A source that reads any {@link ObjectStore} through its public interface: one split per bucket,
- * listed in pages in key order; a split's position is the last key. Closing it closes
+ * listed in pages in key order, a multipart object with its part sizes; a split's position is
+ * the last key. Closing it closes
  * {@code owned} (the store and whatever it runs on), when given.
  */
 public final class ObjectStoreSource implements BackupSource {
@@ -64,15 +65,10 @@ public final class ObjectStoreSource implements BackupSource {
         do {
             page = store.listObjects(bucket, new ListQuery("", null, after, pageSize));
             for (ObjectInfo o : page.objects()) {
-                sink.accept(bucket, o, o.key());
+                sink.accept(bucket, o, o.partCount() == 0 ? null : store.partSizes(bucket, o.key(), o), o.key());
             }
             after = page.lastReturned();
         } while (page.truncated() && after != null);
-    }
-
-    @Override
-    public long[] partSizes(String bucket, ObjectInfo info, byte[] order) throws IOException {
-        return store.partSizes(bucket, info.key(), info);
     }
 
     @Override

@@ -1,6 +1,6 @@
 package dev.cairn.backup.target;
 
-import dev.cairn.engine.fs.PageCacheAdvice;
+import dev.cairn.store.embedded.PageCache;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -184,7 +184,7 @@ public final class DirectoryTarget implements Target {
     /**
      * A temporary file beside {@code name}; {@link Staged#commit()} forces its data, renames it
      * and forces the directory, so a committed file is durable on its own, without {@link #sync()}.
-     * Its pages, clean once forced, leave the page cache then ({@link PageCacheAdvice}).
+     * Its pages, clean once forced, leave the page cache then ({@link PageCache}).
      */
     @Override
     public Staged stage(String name) throws IOException {
@@ -222,7 +222,7 @@ public final class DirectoryTarget implements Target {
             public void commit() throws IOException {
                 try {
                     channel.force(false);
-                    PageCacheAdvice.drop(temp, false); // written once, read back only by restore and verify
+                    PageCache.drop(temp, false); // written once, read back only by restore and verify
                     channel.close();
                     Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                     force(file.getParent());

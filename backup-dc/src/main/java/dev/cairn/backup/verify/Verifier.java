@@ -15,7 +15,7 @@ import dev.cairn.backup.restore.RestoreStateDirs;
 import dev.cairn.backup.restore.StoreDestination;
 import dev.cairn.backup.run.Await;
 import dev.cairn.backup.run.HashCheckingInputStream;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.target.Target;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;

@@ -60,11 +60,6 @@ public class ForwardingBackupSource implements BackupSource {
     }
 
     @Override
-    public long[] partSizes(String bucket, ObjectInfo info, byte[] order) throws IOException {
-        return inner.partSizes(bucket, info, order);
-    }
-
-    @Override
     public InputStream openContent(String sha256) throws IOException {
         return inner.openContent(sha256);
     }

@@ -178,7 +178,7 @@ public final class CassandraSource implements BackupSource {
                             String position = new ScanPosition(row.token(),
                                     CassandraScanner.compositeKey(row.bucket(), row.info().key())).encode();
                             if (!versioned(known, row.bucket())) {
-                                sink.accept(row.bucket(), row.info(), scanner.partSizes(row), position);
+                                sink.accept(row.bucket(), row.info(), row.partSizes(), position);
                                 return;
                             }
                             VersionRecord unlisted = versionScanner.unlistedCurrent(row.bucket(), row.info(), row.writeId());

@@ -1,7 +1,7 @@
 package dev.cairn.backup.source.embedded;
 
-import dev.cairn.engine.fs.ThreadPriority;
 import dev.cairn.backup.source.BackupSource;
+import dev.cairn.store.embedded.ScanPriority;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
@@ -24,9 +24,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * which then goes to a worker as it is, without a copy; content that comes otherwise is copied
  * into a batch. The source may ask for the buffers of up to {@link #SPANS_READ_AHEAD} more spans
  * before it visits the first (it reads ahead); spans are visited in the order asked. At most
- * {@code 2 × workers + SPANS_READ_AHEAD + 1} batches are in flight; the reader waits for a free one. With
- * {@code idle}, every one of these threads runs at idle I/O and CPU priority ({@link ThreadPriority});
- * the caller's thread keeps its own. The first failure stops the reading and is thrown once the
+ * {@code 2 × workers + SPANS_READ_AHEAD + 1} batches are in flight; the reader waits for a free one. Every
+ * one of these threads runs at the scan's {@link ScanPriority}; the caller's thread keeps its own. The first failure stops the reading and is thrown once the
  * workers are done. With no workers, the reading thread calls the sink itself on the engine's
  * buffer.
  */
@@ -48,14 +47,12 @@ final class ContentFanOut {
     private ContentFanOut() {
     }
 
-    static void run(int workers, boolean idle, Scan scan, BackupSource.ContentSink sink) throws IOException {
+    static void run(int workers, ScanPriority priority, Scan scan, BackupSource.ContentSink sink) throws IOException {
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        ExecutorService pool = workers == 0 ? null : Executors.newFixedThreadPool(workers, idleThreads(idle));
+        ExecutorService pool = workers == 0 ? null : Executors.newFixedThreadPool(workers, threadsAt(priority));
         Thread reader = new Thread(() -> {
             try {
-                if (idle) {
-                    ThreadPriority.idleCurrentThread();
-                }
+                priority.applyToCurrentThread();
                 if (pool == null) {
                     scan.run(sink);
                 } else {
@@ -114,13 +111,11 @@ final class ContentFanOut {
         }
     }
 
-    private static java.util.concurrent.ThreadFactory idleThreads(boolean idle) {
+    private static java.util.concurrent.ThreadFactory threadsAt(ScanPriority priority) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
             Thread t = new Thread(() -> {
-                if (idle) {
-                    ThreadPriority.idleCurrentThread();
-                }
+                priority.applyToCurrentThread();
                 r.run();
             }, "content-hash-" + n.incrementAndGet());
             t.setDaemon(true);

@@ -2,7 +2,6 @@ package dev.cairn.backup.source.embedded;
 
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.source.SourceOptions;
-import dev.cairn.engine.fs.ThreadPriority;
 import dev.cairn.store.BucketInfo;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,9 +17,8 @@ import java.util.List;
  * endpoint, opens it read-only ({@link CheckpointReader}), never the live engine, and releases it
  * on {@link #close()} — also when opening failed halfway, and from a shutdown hook when the job
  * is stopped; the service's lease covers a job killed outright. By default reads bypass every
- * cache ({@code ReadOptions.SCAN}), are limited to {@code --read-rate} and run at idle I/O and
- * CPU priority ({@link ThreadPriority}; the job's own process idles all of itself first:
- * {@code Main}); {@code --through-caches} turns all three off, as a benchmark baseline. The checkpoint's path is the service's: the job runs on the service's host, or
+ * cache, are limited to {@code --read-rate} and run at idle I/O and CPU priority (the store's
+ * {@code ScanPriority}; the job's own process idles all of itself first: {@code Main}); {@code --through-caches} turns all three off, as a benchmark baseline. The checkpoint's path is the service's: the job runs on the service's host, or
  * mounts its data volume at the same path.
  *
  * <p>Splits: one per bucket ({@code bucket-<name>}); a position is the hex UTF-8 of the last key.
@@ -45,7 +43,7 @@ public final class EmbeddedSource implements BackupSource {
 
     public static EmbeddedSource open(SourceOptions o) throws IOException {
         check(o);
-        long bytesPerSecond = o.throughCaches ? 0 : ReadRate.parse(o.readRate);
+        long bytesPerSecond = o.throughCaches ? 0 : ReadRateOption.parse(o.readRate);
         AdminClient admin = new AdminClient(o.serviceUrl, readSecret(o.adminAccessKeyFile),
                 readSecret(o.adminSecretKeyFile), o.region);
         AdminClient.Checkpoint c = admin.create();
@@ -90,7 +88,7 @@ public final class EmbeddedSource implements BackupSource {
                 throw new IllegalArgumentException(file + ": no such key file, or not readable");
             }
         }
-        ReadRate.parse(o.readRate);
+        ReadRateOption.parse(o.readRate);
     }
 
     private static String readSecret(Path file) throws IOException {
@@ -159,11 +157,6 @@ public final class EmbeddedSource implements BackupSource {
     @Override
     public void scan(Split split, String resumeAfter, RowSink sink) throws IOException {
         reader.scan(split, resumeAfter, sink);
-    }
-
-    @Override
-    public long[] partSizes(String bucket, dev.cairn.store.ObjectInfo info, byte[] order) throws IOException {
-        return reader.partSizes(bucket, info, order);
     }
 
     @Override

@@ -11,7 +11,7 @@ import dev.cairn.backup.restore.Restore;
 import dev.cairn.backup.restore.StoreDestination;
 import dev.cairn.backup.run.Json;
 import dev.cairn.backup.source.embedded.CheckpointReader;
-import dev.cairn.backup.store.EmbeddedStoreDir;
+import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ObjectAttributes;

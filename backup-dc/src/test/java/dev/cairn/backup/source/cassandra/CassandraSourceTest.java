@@ -133,7 +133,7 @@ class CassandraSourceTest {
                 List<Future<?>> running = new ArrayList<>();
                 for (BackupSource.Split split : splits) {
                     running.add(pool.submit(() -> {
-                        source.scan(split, null, (bucket, row, position) -> {
+                        source.scan(split, null, (bucket, row, partSizes, position) -> {
                             assertNotNull(position);
                             String previous = seen.put(bucket + "/" + row.key(), row.sha256());
                             assertEquals(null, previous, "each row once: " + bucket + "/" + row.key());
@@ -179,27 +179,27 @@ class CassandraSourceTest {
             for (BackupSource.Split split : source.splits()) {
                 List<String> rows = new ArrayList<>();
                 List<String> positions = new ArrayList<>();
-                source.scan(split, null, (bucket, row, position) -> {
+                source.scan(split, null, (bucket, row, partSizes, position) -> {
                     rows.add(bucket + "/" + row.key());
                     positions.add(position);
                 });
                 for (int cut = 0; cut < rows.size(); cut += Math.max(1, rows.size() / 3)) {
                     List<String> rest = new ArrayList<>();
-                    source.scan(split, positions.get(cut), (bucket, row, position) -> rest.add(bucket + "/" + row.key()));
+                    source.scan(split, positions.get(cut), (bucket, row, partSizes, position) -> rest.add(bucket + "/" + row.key()));
                     assertEquals(rows.subList(cut + 1, rows.size()), rest, "resumed after row " + cut + " of " + split);
                 }
                 // A scan stopped by an error is resumed from the last position it delivered.
                 if (rows.size() > 3) {
                     List<String> firstPart = new ArrayList<>();
                     String[] last = new String[1];
-                    assertThrows(IOException.class, () -> source.scan(split, null, (bucket, row, position) -> {
+                    assertThrows(IOException.class, () -> source.scan(split, null, (bucket, row, partSizes, position) -> {
                         if (firstPart.size() == 2) {
                             throw new IOException("the job was stopped");
                         }
                         firstPart.add(bucket + "/" + row.key());
                         last[0] = position;
                     }));
-                    source.scan(split, last[0], (bucket, row, position) -> firstPart.add(bucket + "/" + row.key()));
+                    source.scan(split, last[0], (bucket, row, partSizes, position) -> firstPart.add(bucket + "/" + row.key()));
                     assertEquals(rows, firstPart);
                 }
                 for (String r : rows) {
@@ -220,7 +220,7 @@ class CassandraSourceTest {
         int[] rows = {0};
         try (BackupSource source = BackupSources.open(o)) {
             for (BackupSource.Split split : source.splits()) {
-                source.scan(split, null, (b, r, p) -> rows[0]++);
+                source.scan(split, null, (b, r, sizes, p) -> rows[0]++);
             }
         }
         assertEquals(expected.size(), rows[0]);
@@ -257,7 +257,7 @@ class CassandraSourceTest {
             int most = -1;
             for (BackupSource.Split s : source.splits()) {
                 int[] n = {0};
-                source.scan(s, null, (b, r, p) -> n[0]++);
+                source.scan(s, null, (b, r, sizes, p) -> n[0]++);
                 if (n[0] > most) {
                     most = n[0];
                     biggest = s;
@@ -267,7 +267,7 @@ class CassandraSourceTest {
             BackupSource.Split split = biggest;
             int[] delivered = {0};
             try {
-                IOException e = assertThrows(IOException.class, () -> source.scan(split, null, (b, r, p) -> {
+                IOException e = assertThrows(IOException.class, () -> source.scan(split, null, (b, r, sizes, p) -> {
                     if (delivered[0]++ == 0) {
                         LocalCassandraCluster.stopNode(BACKUP_NODE);
                     }

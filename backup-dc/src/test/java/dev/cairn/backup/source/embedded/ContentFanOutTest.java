@@ -1,5 +1,6 @@
 package dev.cairn.backup.source.embedded;
 
+import dev.cairn.store.embedded.ScanPriority;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -83,7 +84,7 @@ class ContentFanOutTest {
     void spansReadAheadAndContentOfTheSourcesOwnBufferReachTheSinkWhole() throws IOException {
         int spans = 120;
         Map<String, byte[]> received = new ConcurrentHashMap<>();
-        ContentFanOut.run(2, false, readingAhead(spans, 2), (sha, buffer, offset, length) -> {
+        ContentFanOut.run(2, ScanPriority.NORMAL, readingAhead(spans, 2), (sha, buffer, offset, length) -> {
             if (sha.hashCode() % 5 == 0) {
                 Thread.yield(); // a slower worker, so that buffers are taken back while others are busy
             }
@@ -107,7 +108,7 @@ class ContentFanOutTest {
             readingAhead(10, 2).run(sink);
             throw new IOException("read error on the checkpoint's device");
         };
-        IOException e = assertThrows(IOException.class, () -> ContentFanOut.run(2, false, failing,
+        IOException e = assertThrows(IOException.class, () -> ContentFanOut.run(2, ScanPriority.NORMAL, failing,
                 (sha, buffer, offset, length) -> passed.incrementAndGet()));
         assertEquals("read error on the checkpoint's device", e.getMessage());
     }
@@ -123,7 +124,7 @@ class ContentFanOutTest {
                 sink.spanVisited();
             }
         };
-        IOException e = assertThrows(IOException.class, () -> ContentFanOut.run(2, false, endless,
+        IOException e = assertThrows(IOException.class, () -> ContentFanOut.run(2, ScanPriority.NORMAL, endless,
                 (sha, buffer, offset, length) -> {
                     if (sha.equals("c50")) {
                         throw new IOException("target full");
@@ -148,7 +149,7 @@ class ContentFanOutTest {
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         Thread caller = new Thread(() -> {
             try {
-                ContentFanOut.run(2, false, blocked, (sha, buffer, offset, length) -> { });
+                ContentFanOut.run(2, ScanPriority.NORMAL, blocked, (sha, buffer, offset, length) -> { });
             } catch (Throwable t) {
                 thrown.set(t);
             }
@@ -164,6 +165,6 @@ class ContentFanOutTest {
     @Test
     void aSpanVisitedThatWasNeverAskedForIsAnError() {
         ContentFanOut.Scan wrong = BackupSource.ContentSink::spanVisited;
-        assertThrows(IllegalStateException.class, () -> ContentFanOut.run(2, false, wrong, (sha, buffer, offset, length) -> { }));
+        assertThrows(IllegalStateException.class, () -> ContentFanOut.run(2, ScanPriority.NORMAL, wrong, (sha, buffer, offset, length) -> { }));
     }
 }

@@ -127,7 +127,7 @@ class EmbeddedSourceTest {
                 int[] idleThreads = {0};
                 for (BackupSource.Split split : source.splits()) {
                     List<String> positions = new ArrayList<>();
-                    source.scan(split, null, (bucket, row, position) -> {
+                    source.scan(split, null, (bucket, row, partSizes, position) -> {
                         if (ThreadPriority.currentIoClass() == ThreadPriority.IOPRIO_CLASS_IDLE) {
                             idleThreads[0] = 1;
                         }
@@ -143,7 +143,7 @@ class EmbeddedSourceTest {
                     // Resuming after the middle row gives exactly the rest.
                     int mid = positions.size() / 2;
                     List<String> rest = new ArrayList<>();
-                    source.scan(split, positions.get(mid), (bucket, row, position) -> rest.add(position));
+                    source.scan(split, positions.get(mid), (bucket, row, partSizes, position) -> rest.add(position));
                     assertEquals(positions.subList(mid + 1, positions.size()), rest);
                 }
                 System.out.println("embedded scan: " + source.describe() + ", " + seen.size() + " rows, "
@@ -175,7 +175,7 @@ class EmbeddedSourceTest {
 
             try (BackupSource source = BackupSources.open(options(service, SECRET))) {
                 assertThrows(IllegalArgumentException.class,
-                        () -> source.scan(new BackupSource.Split("t1_2", "not ours"), null, (b, r, p) -> { }));
+                        () -> source.scan(new BackupSource.Split("t1_2", "not ours"), null, (b, r, sizes, p) -> { }));
             }
             assertFalse(checkpointDirs(data).stream().findAny().isPresent(), "released after a failed scan");
         }

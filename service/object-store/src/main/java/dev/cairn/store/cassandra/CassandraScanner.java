@@ -25,7 +25,8 @@ import java.util.UUID;
 
 /**
  * Reads the Cassandra store's rows for full traversals such as backups: the buckets, the object
- * rows of a token range in ring order, and content by digest. Strictly read-only — it takes no
+ * rows of a token range in ring order (a multipart object's with its part sizes, one more read),
+ * and content by digest. Strictly read-only — it takes no
  * read lease and writes nothing — so it can run on a session confined to a datacenter that takes
  * no traffic. Rows are decoded by the store's own {@link RowFormat}.
  *
@@ -48,9 +49,11 @@ public final class CassandraScanner {
     /**
      * One object row with its place in the ring.
      *
-     * @param writeId the row's write id, opaque ({@link CassandraVersionScanner#unlistedCurrent})
+     * @param writeId   the row's write id, opaque ({@link CassandraVersionScanner#unlistedCurrent})
+     * @param partSizes of a multipart object, read from table {@code layouts}; null when the row is
+     *                  not multipart or no layout of this write is recorded
      */
-    public record ScannedRow(long token, String bucket, ObjectInfo info, byte[] writeId) {
+    public record ScannedRow(long token, String bucket, ObjectInfo info, byte[] writeId, long[] partSizes) {
     }
 
     /** Receives scanned rows in ring order. */
@@ -77,14 +80,6 @@ public final class CassandraScanner {
         selectChunk = session.prepare("SELECT data FROM " + keyspace
                 + ".chunks WHERE sha256 = ? AND generation = ? AND chunk = ?");
         selectLayout = session.prepare("SELECT row FROM " + keyspace + ".layouts WHERE bucket = ? AND key = ?");
-    }
-
-    /**
-     * The part sizes of a scanned multipart object row ({@link ScannedRow}), read from table
-     * {@code layouts}; null when the row is not multipart or no layout of this write is recorded.
-     */
-    public long[] partSizes(ScannedRow row) throws IOException {
-        return layoutOf(session, selectLayout, consistency, row.bucket(), row.info(), new WriteId(row.writeId()));
     }
 
     static long[] layoutOf(CqlSession session, PreparedStatement selectLayout, ConsistencyLevel consistency,
@@ -170,7 +165,8 @@ public final class CassandraScanner {
                 } catch (IllegalStateException malformed) {
                     throw new IOException("bucket " + bucket + ": " + malformed.getMessage(), malformed);
                 }
-                visitor.visit(new ScannedRow(r.getLong("t"), bucket, info.value(), info.writeId().bytes()));
+                visitor.visit(new ScannedRow(r.getLong("t"), bucket, info.value(), info.writeId().bytes(),
+                        layoutOf(session, selectLayout, consistency, bucket, info.value(), info.writeId())));
             }
         } catch (DriverException e) {
             throw CassandraTables.unavailable(e);

@@ -24,7 +24,7 @@ import java.util.List;
 /**
  * Reads the embedded store's tables for full traversals such as backups, typically on an engine
  * checkpoint opened read-only: the buckets, each bucket's object rows in key order, and content
- * by digest. Uses the store's own key layout ({@link EmbeddedKeys}) and row decoders
+ * by digest; a multipart object's row comes with its part sizes. Uses the store's own key layout ({@link EmbeddedKeys}) and row decoders
  * ({@link EmbeddedRows}, {@link ObjectRow}, {@link ObjectRecordCodec}); writes nothing, so it works on {@link Engine#openReadOnly}. Every read uses the
  * {@link ReadOptions} given — {@link ReadOptions#SCAN} keeps the traversal out of every cache.
  *
@@ -37,10 +37,14 @@ public final class EmbeddedScanner {
     private final Table chunks;
     private final ReadOptions read;
 
-    /** Receives object rows in key order. */
+    /** Receives object rows in key order, each with its part sizes. */
     @FunctionalInterface
     public interface RowVisitor {
-        void visit(ObjectInfo row) throws IOException;
+        /**
+         * @param partSizes of a multipart object, as recorded for this version of it; null when it
+         *                  is not multipart or no layout of it is recorded. Not checked against the row.
+         */
+        void visit(ObjectInfo row, long[] partSizes) throws IOException;
     }
 
     /** Decides on one content before its bytes are read. */
@@ -77,22 +81,6 @@ public final class EmbeddedScanner {
         this.read = read;
     }
 
-    /**
-     * The part sizes of a multipart object version as scanned ({@code info}): the current row's
-     * layout, or with {@code sort} (a version's place) the layout of that {@code versions} row;
-     * null when the version is not multipart or its layout is not recorded.
-     */
-    public long[] partSizes(String bucket, ObjectInfo info, byte[] sort) throws IOException {
-        if (info.partCount() == 0) {
-            return null;
-        }
-        long[] sizes = layouts.read(EmbeddedKeys.objectKey(bucket, info.key()), info, read);
-        if (sizes == null && sort != null) {
-            sizes = layouts.read(EmbeddedVersions.rowKey(bucket, info.key(), sort), info, read);
-        }
-        return sizes;
-    }
-
     /** Every bucket, in UTF-8 order of names. */
     public List<BucketInfo> buckets() throws IOException {
         List<BucketInfo> out = new ArrayList<>();
@@ -106,7 +94,10 @@ public final class EmbeddedScanner {
         return out;
     }
 
-    /** Visits the object rows of {@code bucket} in UTF-8 key order, after {@code afterKey} when not null. */
+    /**
+     * Visits the object rows of {@code bucket} in UTF-8 key order, after {@code afterKey} when not
+     * null, each with its part sizes (one more read per multipart object).
+     */
     public void scan(String bucket, String afterKey, RowVisitor visitor) throws IOException {
         byte[] prefix = EmbeddedKeys.bucketPrefix(bucket);
         byte[] start = afterKey == null ? prefix
@@ -116,7 +107,8 @@ public final class EmbeddedScanner {
             while (it.hasNext()) {
                 Entry e = it.next();
                 String key = new String(e.key(), prefix.length, e.key().length - prefix.length, StandardCharsets.UTF_8);
-                visitor.visit(decodeObject(key, e.value()));
+                ObjectInfo row = decodeObject(key, e.value());
+                visitor.visit(row, layouts.ofScanned(bucket, row, null, read));
             }
         }
     }

@@ -20,7 +20,8 @@ import java.util.Arrays;
 /**
  * Reads every version of a bucket's keys — current rows from {@code objects}, older versions and
  * delete markers from {@code versions} — merged in (key in UTF-8 order, newest first) order, each
- * with its sort id: what a backup of a versioned bucket records. Like {@link EmbeddedScanner} it
+ * with its sort id and, for a multipart object version, its part sizes (one more read, two for an
+ * older version): what a backup of a versioned bucket records. Like {@link EmbeddedScanner} it
  * writes nothing (works on {@link Engine#openReadOnly}) and reads with the {@link ReadOptions} given.
  *
  * <p>Thread-safety: safe for concurrent use when the engine is.
@@ -28,6 +29,7 @@ import java.util.Arrays;
 public final class EmbeddedVersionScanner {
     private final Table objects;
     private final Table versions;
+    private final PartLayouts layouts;
     private final ReadOptions read;
 
     /** Receives versions in order. */
@@ -39,6 +41,7 @@ public final class EmbeddedVersionScanner {
     public EmbeddedVersionScanner(Engine engine, ReadOptions read) throws IOException {
         this.objects = engine.table("objects");
         this.versions = engine.table("versions");
+        this.layouts = new PartLayouts(engine.table("layouts"));
         this.read = read;
     }
 
@@ -76,7 +79,7 @@ public final class EmbeddedVersionScanner {
                     if (info.versionId() == null && versioning != Versioning.UNVERSIONED) {
                         info = info.withVersionId(VersionId.NULL);
                     }
-                    visitor.visit(new VersionRecord(ObjectVersion.of(info, true), sortOf(value)));
+                    visitor.visit(withLayout(bucket, new VersionRecord(ObjectVersion.of(info, true), sortOf(value))));
                     lastKey = nextCurrent.key();
                     nextCurrent = advance(current);
                     continue;
@@ -88,12 +91,22 @@ public final class EmbeddedVersionScanner {
                 byte[] sort = Arrays.copyOfRange(nextOlder.key(), olderKey.length + 1, nextOlder.key().length);
                 ObjectVersion v = EmbeddedVersions.decode(key, sort, nextOlder.value());
                 boolean latest = !Arrays.equals(lastKey, olderKey);
-                visitor.visit(new VersionRecord(new ObjectVersion(v.key(), v.versionId(), v.deleteMarker(),
-                        v.lastModified(), v.info(), latest), sort));
+                visitor.visit(withLayout(bucket, new VersionRecord(new ObjectVersion(v.key(), v.versionId(),
+                        v.deleteMarker(), v.lastModified(), v.info(), latest), sort)));
                 lastKey = olderKey;
                 nextOlder = advance(older);
             }
         }
+    }
+
+    /** The version with its part sizes when it is multipart and they are recorded and describe it. */
+    private VersionRecord withLayout(String bucket, VersionRecord record) throws IOException {
+        ObjectVersion v = record.version();
+        if (v.deleteMarker() || v.info().partCount() == 0) {
+            return record;
+        }
+        long[] sizes = layouts.ofScanned(bucket, v.info(), record.order(), read);
+        return sizes == null || VersionRecord.wrongLayout(v.info(), sizes) != null ? record : record.withPartSizes(sizes);
     }
 
     private static Entry advance(EntryIterator it) {

@@ -50,6 +50,23 @@ final class PartLayouts {
         batch.delete(table, from);
     }
 
+    /**
+     * The part sizes of a multipart object version as a scan reads it ({@code info}): the current
+     * row's layout, or with {@code sort} (a version's place) the layout of that {@code versions}
+     * row; null when the version is not multipart or its layout is not recorded.
+     */
+    long[] ofScanned(String bucket, ObjectInfo info, byte[] sort, dev.cairn.engine.ReadOptions options)
+            throws IOException {
+        if (info.partCount() == 0) {
+            return null;
+        }
+        long[] sizes = read(EmbeddedKeys.objectKey(bucket, info.key()), info, options);
+        if (sizes == null && sort != null) {
+            sizes = read(EmbeddedVersions.rowKey(bucket, info.key(), sort), info, options);
+        }
+        return sizes;
+    }
+
     /** The part sizes recorded for this version of the object (same ETag and size), or null. */
     long[] read(byte[] rowKey, ObjectInfo info) throws IOException {
         return read(rowKey, info, dev.cairn.engine.ReadOptions.DEFAULT);

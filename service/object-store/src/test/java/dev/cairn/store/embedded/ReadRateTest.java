@@ -1,7 +1,6 @@
-package dev.cairn.backup.source.embedded;
+package dev.cairn.store.embedded;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
@@ -9,17 +8,6 @@ import java.io.InputStream;
 import org.junit.jupiter.api.Test;
 
 class ReadRateTest {
-
-    @Test
-    void parsesRatesWithBinarySuffixes() {
-        assertEquals(0, ReadRate.parse("0"));
-        assertEquals(1000, ReadRate.parse("1000"));
-        assertEquals(512L << 10, ReadRate.parse("512K"));
-        assertEquals(50L << 20, ReadRate.parse("50m"));
-        assertEquals(2L << 30, ReadRate.parse("2G"));
-        assertThrows(IllegalArgumentException.class, () -> ReadRate.parse("-5M"));
-        assertThrows(IllegalArgumentException.class, () -> ReadRate.parse("fast"));
-    }
 
     @Test
     void aThrottledStreamDeliversEveryByteAndCannotOutrunItsRate() throws Exception {
