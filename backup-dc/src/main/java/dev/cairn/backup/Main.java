@@ -15,7 +15,7 @@ import dev.cairn.backup.cli.BackupSources;
 import dev.cairn.backup.source.SourceOptions;
 import dev.cairn.store.embedded.ScanPriority;
 import java.io.IOException;
-import java.time.Clock;
+import dev.cairn.backup.time.JobClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -26,9 +26,9 @@ import picocli.CommandLine.Command;
                 ListCommand.class, PruneCommand.class, DumpCommand.class})
 public final class Main implements Runnable, JobEnvironment {
     private final SourceFactory sources;
-    private final Clock clock;
+    private final JobClock clock;
 
-    public Main(SourceFactory sources, Clock clock) {
+    public Main(SourceFactory sources, JobClock clock) {
         this.sources = sources;
         this.clock = clock;
     }
@@ -39,7 +39,7 @@ public final class Main implements Runnable, JobEnvironment {
     }
 
     @Override
-    public Clock clock() {
+    public JobClock clock() {
         return clock;
     }
 
@@ -50,11 +50,11 @@ public final class Main implements Runnable, JobEnvironment {
 
     /** The command line with this source factory; errors printed as one clear line. */
     public static CommandLine commandLine(SourceFactory sources) {
-        return commandLine(sources, Clock.systemDefaultZone());
+        return commandLine(sources, JobClock.SYSTEM);
     }
 
     /** The command line with this source factory and clock. */
-    public static CommandLine commandLine(SourceFactory sources, Clock clock) {
+    public static CommandLine commandLine(SourceFactory sources, JobClock clock) {
         CommandLine cl = new CommandLine(new Main(sources, clock));
         cl.setExecutionExceptionHandler((e, commandLine, parsed) -> {
             commandLine.getErr().println("cairn backup: error: " + ExitCode.message(e));

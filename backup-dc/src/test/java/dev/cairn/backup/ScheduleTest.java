@@ -11,6 +11,7 @@ import dev.cairn.backup.cli.BackupSources;
 import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
 import dev.cairn.backup.target.DirectoryTarget;
+import dev.cairn.backup.time.JobClock;
 import dev.cairn.store.BucketAcl;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -40,8 +41,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code backup schedule} through the command line, on a clock shifted to two seconds before the
- * firing: the run starts within seconds; two schedulers on one archive fire at the same minute and
+ * {@code backup schedule} through the command line, on a clock two seconds before the firing: the
+ * run starts when the clock reaches it; two schedulers on one archive fire at the same minute and
  * exactly one runs, the other skips its firing (the archive's lock), and no run overlaps another.
  */
 @Timeout(60)
@@ -68,11 +69,15 @@ class ScheduleTest {
         source.close();
     }
 
-    /** A clock whose next 04:00 (UTC) is two seconds away. */
-    private static Clock twoSecondsBeforeFour() {
+    /** Today's 03:59:58 (UTC): the next 04:00 is two seconds away. */
+    private static ZonedDateTime twoSecondsBeforeFour() {
+        return ZonedDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.DAYS).withHour(3).withMinute(59).withSecond(58);
+    }
+
+    /** The system's clock shifted to {@link #twoSecondsBeforeFour()}: its firing comes in two real seconds. */
+    private static JobClock shiftedToTwoSecondsBeforeFour() {
         ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
-        ZonedDateTime fake = now.truncatedTo(ChronoUnit.DAYS).withHour(3).withMinute(59).withSecond(58);
-        return Clock.offset(Clock.system(ZoneOffset.UTC), Duration.between(now, fake));
+        return JobClock.of(Clock.offset(Clock.system(ZoneOffset.UTC), Duration.between(now, twoSecondsBeforeFour())));
     }
 
     /** The store's rows, 30 ms each, counting the scans that run at once. */
@@ -120,7 +125,7 @@ class ScheduleTest {
     private record Outcome(int exit, String log) {
     }
 
-    private Outcome schedule(Clock clock) {
+    private Outcome schedule(JobClock clock) {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         var cl = Main.commandLine(o -> slowSource(), clock);
         cl.setErr(new java.io.PrintWriter(new PrintStream(log, true, StandardCharsets.UTF_8), true));
@@ -137,7 +142,7 @@ class ScheduleTest {
         try {
             ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
             String cron = now.getMinute() + " " + (now.getHour() + 12) % 24 + " * * *";
-            var cl = Main.commandLine(BackupSources::open, Clock.system(ZoneOffset.UTC));
+            var cl = Main.commandLine(BackupSources::open, JobClock.of(Clock.system(ZoneOffset.UTC)));
             cl.setErr(new java.io.PrintWriter(new PrintStream(log, true, StandardCharsets.UTF_8), true));
             List<String> args = new ArrayList<>(List.of("schedule", "--cron", cron, "--max-runs", "1",
                     "--target", "dir:" + target.root()));
@@ -176,12 +181,14 @@ class ScheduleTest {
     }
 
     @Test
-    void aFiringComesWithinSecondsAndBacksUp() throws IOException {
-        long t0 = System.nanoTime();
-        Outcome o = schedule(twoSecondsBeforeFour());
-        double seconds = (System.nanoTime() - t0) / 1e9;
+    void aFiringComesOnTimeAndBacksUp() throws IOException {
+        ZonedDateTime start = twoSecondsBeforeFour();
+        ManualClock clock = new ManualClock(start.toInstant());
+        Outcome o = schedule(clock);
         assertEquals(ExitCode.OK, o.exit, o.log);
-        assertTrue(seconds >= 1.0, "waited for the firing: " + seconds + " s");
+        Catalog.Backup backup = Catalog.latest(target);
+        assertEquals(start.plusSeconds(2).toInstant(), java.time.Instant.ofEpochMilli(backup.header().startedMillis()),
+                "the run started when the schedule fired, having waited for it: " + o.log);
         assertEquals(1, Catalog.backups(target).size());
         assertEquals(40, Catalog.latest(target).trailer().objects());
     }
@@ -193,7 +200,7 @@ class ScheduleTest {
         System.setErr(new PrintStream(jobLog, true, StandardCharsets.UTF_8));
         ExecutorService two = Executors.newFixedThreadPool(2);
         try {
-            Clock clock = twoSecondsBeforeFour();
+            JobClock clock = shiftedToTwoSecondsBeforeFour();
             List<Future<Outcome>> schedulers = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
                 schedulers.add(two.submit(() -> schedule(clock)));

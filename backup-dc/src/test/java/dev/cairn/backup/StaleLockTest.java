@@ -15,12 +15,14 @@ import dev.cairn.backup.source.ForwardingBackupSource;
 import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.backup.store.ObjectStoreSource;
 import dev.cairn.backup.target.DirectoryTarget;
+import dev.cairn.backup.time.JobClock;
 import dev.cairn.store.BucketAcl;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
@@ -73,6 +75,10 @@ class StaleLockTest {
     }
 
     private Outcome cli(String... args) {
+        return cli(JobClock.SYSTEM, args);
+    }
+
+    private Outcome cli(JobClock clock, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream savedOut = System.out;
         PrintStream savedErr = System.err;
@@ -80,7 +86,7 @@ class StaleLockTest {
         System.setOut(both);
         System.setErr(both);
         try {
-            int exit = Main.commandLine(o -> source()).execute(args);
+            int exit = Main.commandLine(o -> source(), clock).execute(args);
             return new Outcome(exit, out.toString(StandardCharsets.UTF_8));
         } finally {
             System.setOut(savedOut);
@@ -89,7 +95,11 @@ class StaleLockTest {
     }
 
     private Outcome backup() {
-        return cli("run", "--source", "embedded", "--target", "dir:" + target.root());
+        return backup(JobClock.SYSTEM);
+    }
+
+    private Outcome backup(JobClock clock) {
+        return cli(clock, "run", "--source", "embedded", "--target", "dir:" + target.root());
     }
 
     /** A lock file as a run holding it writes, valid for ten more minutes, naming this holder. */
@@ -157,6 +167,14 @@ class StaleLockTest {
     void aHolderOnAnotherHostHoldsUntilItsLeaseExpires() throws IOException {
         HolderProcess me = HolderProcess.current();
         lockedBy(new HolderProcess("another-" + me.host(), me.pidSpace(), deadPid(), "12345"));
-        assertEquals(ExitCode.LOCKED, backup().exit);
+        ManualClock clock = ManualClock.startingNow();
+        assertEquals(ExitCode.LOCKED, backup(clock).exit);
+        clock.advance(Duration.ofMinutes(9));
+        assertEquals(ExitCode.LOCKED, backup(clock).exit, "a minute before its lease expires");
+        clock.advance(Duration.ofMinutes(2));
+        Outcome run = backup(clock);
+        assertEquals(ExitCode.OK, run.exit, run.out);
+        assertTrue(run.out.contains("it expired"), run.out);
+        assertEquals(List.of(LEFT_HELD), released, "what the expired run held is released");
     }
 }

@@ -1,5 +1,6 @@
 package dev.cairn.backup.cli;
 
+import dev.cairn.backup.time.JobClock;
 import dev.cairn.backup.archive.ArchiveLayout;
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.prune.Pruner;
@@ -28,7 +29,8 @@ final class BackupJob {
     }
 
     static int runOnce(JobEnvironment environment, RunOptions o, PrintStream log) {
-        long started = System.currentTimeMillis();
+        JobClock clock = environment.clock();
+        long started = clock.millis();
         List<String> errors = new ArrayList<>();
         BackupRun run = null;
         BackupRun.Result result = null;
@@ -48,8 +50,8 @@ final class BackupJob {
                 sourceDescription = source.describe();
                 Catalog.Backup parent = Catalog.latest(target);
                 long estimate = parent == null ? 0 : parent.trailer().objects();
-                try (Progress progress = Progress.onStderr("backup", estimate)) {
-                    run = new BackupRun(source, target, o.settings(), log, progress);
+                try (Progress progress = Progress.onStderr("backup", estimate, clock)) {
+                    run = new BackupRun(source, target, o.settings(), log, progress, clock);
                     result = run.execute();
                 }
             }
@@ -64,7 +66,7 @@ final class BackupJob {
             errors.add("interrupted");
             exit = ExitCode.FAILED;
         }
-        long finished = System.currentTimeMillis();
+        long finished = clock.millis();
         RunReport report = report(o, run, result, sourceDescription, target, started, finished, errors);
         exit = Math.max(exit, publish(o, target, report, finished, log));
         if (result != null) {
@@ -79,7 +81,7 @@ final class BackupJob {
         }
         if (exit == ExitCode.OK && o.retention.any()) {
             try {
-                Pruner.Result pr = new Pruner(target, log).prune(o.retention.retention(), false,
+                Pruner.Result pr = new Pruner(target, log, clock).prune(o.retention.retention(), false,
                         java.time.Duration.ofSeconds(o.leaseSeconds));
                 log.println(pr.summary());
             } catch (IOException | RuntimeException e) {

@@ -10,11 +10,15 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParentCommand;
 
 /** {@code backup list}: the archive's backups and unfinished runs. */
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = "List the backups of the target: id, parent, time, objects, bytes, and whether each is complete.")
 public final class ListCommand implements Callable<Integer> {
+    @ParentCommand
+    JobEnvironment environment;
+
     @Mixin
     TargetOptions target;
 
@@ -35,7 +39,7 @@ public final class ListCommand implements Callable<Integer> {
                 }
             }
             List<String> runs = Catalog.runs(t);
-            Lease.Record lock = Lease.live(t, ArchiveLayout.WRITER_LOCK);
+            Lease.Record lock = Lease.live(t, ArchiveLayout.WRITER_LOCK, environment.clock());
             for (String id : runs) {
                 if (t.size(ArchiveLayout.manifest(id)) < 0) {
                     System.out.printf("%-22s %-22s %-20s %12s %14s %14s  %s%n", id, "", "", "", "", "",

@@ -9,12 +9,16 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
 /** {@code backup prune}: retention, then unreferenced blobs. */
 @Command(name = "prune", mixinStandardHelpOptions = true,
         description = "Delete the backups the --keep-* rules do not keep, then every blob no kept backup and no "
                 + "unfinished run references. Holds the archive's lock: refuses while a backup runs (exit 3).")
 public final class PruneCommand implements Callable<Integer> {
+    @ParentCommand
+    JobEnvironment environment;
+
     @Mixin
     TargetOptions target;
 
@@ -31,7 +35,7 @@ public final class PruneCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         try (Target t = target.open()) {
-            Pruner.Result r = new Pruner(t, System.err).prune(retention.retention(), dryRun, Duration.ofSeconds(leaseSeconds));
+            Pruner.Result r = new Pruner(t, System.err, environment.clock()).prune(retention.retention(), dryRun, Duration.ofSeconds(leaseSeconds));
             System.out.println(r.summary());
             return ExitCode.OK;
         } catch (Lease.HeldException e) {

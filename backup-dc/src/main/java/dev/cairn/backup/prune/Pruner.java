@@ -10,6 +10,7 @@ import dev.cairn.backup.run.Lease;
 import dev.cairn.backup.run.RowChunks;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.backup.target.Target;
+import dev.cairn.backup.time.JobClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -34,6 +35,7 @@ import java.util.Set;
 public final class Pruner {
     private final Target target;
     private final PrintStream log;
+    private final JobClock clock;
 
     /** Where the holders of the writer lock write through temporary files. */
     private static final List<String> LOCKED_PREFIXES = List.of(ArchiveLayout.PACKS, ArchiveLayout.BLOBS,
@@ -55,15 +57,21 @@ public final class Pruner {
     }
 
     public Pruner(Target target, PrintStream log) {
+        this(target, log, JobClock.SYSTEM);
+    }
+
+    /** @param clock what the lease and the age of temporary files are reckoned by */
+    public Pruner(Target target, PrintStream log, JobClock clock) {
         this.target = target;
         this.log = log;
+        this.clock = clock;
     }
 
     public Result prune(Retention retention, boolean dryRun, Duration leaseDuration) throws IOException {
         if (!retention.keepsAnything()) {
             throw new IllegalArgumentException("give at least one of --keep-last, --keep-daily, --keep-weekly");
         }
-        try (Lease lease = Lease.acquire(target, ArchiveLayout.WRITER_LOCK, "prune", leaseDuration)) {
+        try (Lease lease = Lease.acquire(target, ArchiveLayout.WRITER_LOCK, "prune", null, leaseDuration, clock)) {
             List<Catalog.Backup> backups = Catalog.backups(target);
             List<Retention.Candidate> candidates = new ArrayList<>();
             for (Catalog.Backup b : backups) {
@@ -121,7 +129,7 @@ public final class Pruner {
             long[] temporaries = {0, 0};
             if (target instanceof DirectoryTarget dir) {
                 // A writer that lost the lock stops within a lease's duration; its younger files are left alone.
-                long olderThan = System.currentTimeMillis() - leaseDuration.toMillis();
+                long olderThan = clock.millis() - leaseDuration.toMillis();
                 for (String prefix : LOCKED_PREFIXES) {
                     for (Target.Entry e : dir.abandonedTemporaries(prefix, olderThan)) {
                         log.println("prune: " + (dryRun ? "would remove " : "removing ") + e.name() + " (" + e.size()

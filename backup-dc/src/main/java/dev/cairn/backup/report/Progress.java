@@ -1,5 +1,6 @@
 package dev.cairn.backup.report;
 
+import dev.cairn.backup.time.JobClock;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,7 +19,8 @@ public final class Progress implements AutoCloseable {
     public final AtomicLong copiedBlobs = new AtomicLong();
     private final String verb;
     private final long estimatedObjects;
-    private final long startNanos = System.nanoTime();
+    private final JobClock clock;
+    private final long startNanos;
     private final PrintStream out;
     private final boolean tty;
     private final Thread printer;
@@ -28,6 +30,13 @@ public final class Progress implements AutoCloseable {
      * @param estimatedObjects the expected object count for the ETA, or 0 when unknown
      */
     public Progress(String verb, long estimatedObjects, PrintStream out, boolean tty) {
+        this(verb, estimatedObjects, out, tty, JobClock.SYSTEM);
+    }
+
+    /** @param clock what the elapsed time and the rate are reckoned by */
+    public Progress(String verb, long estimatedObjects, PrintStream out, boolean tty, JobClock clock) {
+        this.clock = clock;
+        this.startNanos = clock.nanos();
         this.verb = verb;
         this.estimatedObjects = estimatedObjects;
         this.out = out;
@@ -39,7 +48,12 @@ public final class Progress implements AutoCloseable {
 
     /** A progress printer to stderr, in place when stderr is a terminal. */
     public static Progress onStderr(String verb, long estimatedObjects) {
-        return new Progress(verb, estimatedObjects, System.err, System.console() != null);
+        return onStderr(verb, estimatedObjects, JobClock.SYSTEM);
+    }
+
+    /** As {@link #onStderr(String, long)}, reckoning time by {@code clock}. */
+    public static Progress onStderr(String verb, long estimatedObjects, JobClock clock) {
+        return new Progress(verb, estimatedObjects, System.err, System.console() != null, clock);
     }
 
     private void loop() {
@@ -57,7 +71,7 @@ public final class Progress implements AutoCloseable {
     }
 
     public double seconds() {
-        return (System.nanoTime() - startNanos) / 1e9;
+        return (clock.nanos() - startNanos) / 1e9;
     }
 
     public String line() {

@@ -11,6 +11,7 @@ import dev.cairn.backup.archive.ManifestWriter;
 import dev.cairn.backup.report.Progress;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.target.Target;
+import dev.cairn.backup.time.JobClock;
 import dev.cairn.store.BucketInfo;
 import java.io.IOException;
 import java.io.InputStream;
@@ -53,6 +54,7 @@ public final class BackupRun {
     private final RunSettings settings;
     private final PrintStream log;
     private final Progress progress;
+    private final JobClock clock;
     private volatile BlobCopier copier;
     private volatile PackWriter packs;
     private volatile ContentPhase contentPhase;
@@ -64,11 +66,18 @@ public final class BackupRun {
     private volatile boolean resumed;
 
     public BackupRun(BackupSource source, Target target, RunSettings settings, PrintStream log, Progress progress) {
+        this(source, target, settings, log, progress, JobClock.SYSTEM);
+    }
+
+    /** @param clock what the run's ids, lease, checkpoint interval and times are read from */
+    public BackupRun(BackupSource source, Target target, RunSettings settings, PrintStream log, Progress progress,
+                     JobClock clock) {
         this.source = source;
         this.target = target;
         this.settings = settings;
         this.log = log;
         this.progress = progress;
+        this.clock = clock;
     }
 
     /** The run's id once it started (also when it failed later), else null. */
@@ -89,9 +98,9 @@ public final class BackupRun {
     }
 
     public Result execute() throws IOException, InterruptedException {
-        long t0 = System.nanoTime();
+        long t0 = clock.nanos();
         try (Lease held = Lease.acquire(target, ArchiveLayout.WRITER_LOCK, "backup of " + source.describe(),
-                source.heldOutside(), settings.leaseDuration())) {
+                source.heldOutside(), settings.leaseDuration(), clock)) {
             lease = held;
             releaseLeftBehind(held.takenOver());
             BlobLocations locations = BlobLocations.load(target);
@@ -103,7 +112,7 @@ public final class BackupRun {
             List<BucketInfo> buckets = source.buckets();
             refuseVersionsOmitted(buckets);
             state = resumeOrStart(splits);
-            String attempt = ArchiveLayout.attempt(state.id(), ID_TIME.format(Instant.now()) + "-"
+            String attempt = ArchiveLayout.attempt(state.id(), ID_TIME.format(clock.instant()) + "-"
                     + String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000)));
             try (PackWriter writer = new PackWriter(target, locations, PackWriter.PACK_BYTES);
                  AttemptRecord record = new AttemptRecord(target, attempt,
@@ -187,7 +196,7 @@ public final class BackupRun {
                     + "; its copied blobs stay for the next runs to reuse or prune to remove");
             removeRunState(id);
         }
-        long now = System.currentTimeMillis();
+        long now = clock.millis();
         String id = ID_TIME.format(Instant.ofEpochMilli(now)) + "-"
                 + String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));
         Catalog.Backup parent = Catalog.latest(target);
@@ -254,7 +263,7 @@ public final class BackupRun {
         /** The position of every {@code --checkpoint-rows}-th row held, where a recorded chunk of them can end. */
         final List<String> chunkEnds = new ArrayList<>();
         String position;
-        long lastCheckpointNanos = System.nanoTime();
+        long lastCheckpointNanos = clock.nanos();
 
         SplitScan(BackupSource.Split split, RunState.SplitProgress saved, ExecutorService copiers) {
             this.split = split;
@@ -307,7 +316,7 @@ public final class BackupRun {
                 chunkEnds.add(rowPosition);
             }
             boolean due = rows.size() >= settings.checkpointRows()
-                    || System.nanoTime() - lastCheckpointNanos >= settings.checkpointInterval().toNanos();
+                    || clock.nanos() - lastCheckpointNanos >= settings.checkpointInterval().toNanos();
             if (due && (contentPhase.isDone()
                     || rows.size() >= ContentPhase.rowsHeldPerSplit(settings.splitsInFlight(), settings.checkpointRows()))) {
                 checkpoint(false);
@@ -344,7 +353,7 @@ public final class BackupRun {
             rows.clear();
             copies.clear();
             chunkEnds.clear();
-            lastCheckpointNanos = System.nanoTime();
+            lastCheckpointNanos = clock.nanos();
         }
 
         /**
@@ -422,7 +431,7 @@ public final class BackupRun {
                     chunkFiles.add(local);
                 }
             }
-            long finished = System.currentTimeMillis();
+            long finished = clock.millis();
             ManifestHeader header = new ManifestHeader(state.id(), state.parent(), state.startedMillis(), finished,
                     state.source(), buckets);
             Path manifest = work.resolve("manifest");
@@ -437,7 +446,7 @@ public final class BackupRun {
             target.put(ArchiveLayout.manifest(state.id()), manifest);
             target.sync();
             // The run's time ends with the manifest in place: until then nothing is backed up.
-            double seconds = (System.nanoTime() - startNanos) / 1e9;
+            double seconds = (clock.nanos() - startNanos) / 1e9;
             return new Result(state.id(), state.parent(), resumed, header, trailer, skipped, seconds);
         } finally {
             deleteTree(work);

@@ -1,6 +1,7 @@
 package dev.cairn.backup.run;
 
 import dev.cairn.backup.target.Target;
+import dev.cairn.backup.time.JobClock;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,18 +42,21 @@ public final class Lease implements AutoCloseable {
     private final Target target;
     private final String name;
     private final Duration duration;
+    private final JobClock clock;
     private final Record initial;
     private final ScheduledExecutorService renewer;
     private volatile boolean lost;
     private volatile String lostReason;
-    private volatile long lastRenewed = System.currentTimeMillis();
+    private volatile long lastRenewed;
     private Record takenOver;
 
-    private Lease(Target target, String name, Duration duration, Record initial) {
+    private Lease(Target target, String name, Duration duration, JobClock clock, Record initial) {
         this.target = target;
         this.name = name;
         this.duration = duration;
+        this.clock = clock;
         this.initial = initial;
+        this.lastRenewed = clock.millis();
         renewer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "lease-renewer");
             t.setDaemon(true);
@@ -70,18 +74,21 @@ public final class Lease implements AutoCloseable {
     }
 
     public static Lease acquire(Target target, String name, String purpose, Duration duration) throws IOException {
-        return acquire(target, name, purpose, null, duration);
+        return acquire(target, name, purpose, null, duration, JobClock.SYSTEM);
     }
 
-    /** @param heldOutside what this holder holds outside the archive, for a taker to release should it die; or null */
-    public static Lease acquire(Target target, String name, String purpose, String heldOutside, Duration duration)
-            throws IOException {
-        long now = System.currentTimeMillis();
+    /**
+     * @param heldOutside what this holder holds outside the archive, for a taker to release should it die; or null
+     * @param clock       what the lease's start, expiry and renewals are read from, and a held lease's expiry compared with
+     */
+    public static Lease acquire(Target target, String name, String purpose, String heldOutside, Duration duration,
+                                JobClock clock) throws IOException {
+        long now = clock.millis();
         Record mine = new Record(ownerId(), purpose, now, now + duration.toMillis(), HolderProcess.current(), heldOutside);
         Record stale = null;
         for (int attempt = 0; attempt < 2; attempt++) {
             if (target.putIfAbsent(name, Json.write(mine))) {
-                Lease lease = new Lease(target, name, duration, mine);
+                Lease lease = new Lease(target, name, duration, clock, mine);
                 lease.takenOver = stale;
                 return lease;
             }
@@ -89,7 +96,7 @@ public final class Lease implements AutoCloseable {
             if (held == null) {
                 continue;
             }
-            if (held.expiresMillis() > System.currentTimeMillis() && !held.holderGone()) {
+            if (held.expiresMillis() > clock.millis() && !held.holderGone()) {
                 throw new HeldException("the archive " + target.describe() + " is locked by " + held.owner()
                         + " (" + held.purpose() + ", since " + Instant.ofEpochMilli(held.startedMillis())
                         + ", lease valid until " + Instant.ofEpochMilli(held.expiresMillis()) + ")");
@@ -101,10 +108,10 @@ public final class Lease implements AutoCloseable {
         throw new HeldException("the archive " + target.describe() + " lock " + name + " is contended; try again");
     }
 
-    /** The live lease's record, or null when none (or it expired, or its holder is gone). */
-    public static Record live(Target target, String name) throws IOException {
+    /** The live lease's record at {@code clock}'s time, or null when none (or it expired, or its holder is gone). */
+    public static Record live(Target target, String name, JobClock clock) throws IOException {
         Record r = readRecord(target, name);
-        return r != null && r.expiresMillis() > System.currentTimeMillis() && !r.holderGone() ? r : null;
+        return r != null && r.expiresMillis() > clock.millis() && !r.holderGone() ? r : null;
     }
 
     /** The stale lease this one replaced (its holder crashed), or null when the lock was free. */
@@ -127,11 +134,11 @@ public final class Lease implements AutoCloseable {
                 lose("the lease " + name + " was " + (held == null ? "removed" : "taken by " + held.owner()));
                 return;
             }
-            long now = System.currentTimeMillis();
+            long now = clock.millis();
             target.put(name, Json.write(initial.renewed(now + duration.toMillis())));
             lastRenewed = now;
         } catch (IOException | RuntimeException e) {
-            if (System.currentTimeMillis() - lastRenewed > duration.toMillis()) {
+            if (clock.millis() - lastRenewed > duration.toMillis()) {
                 lose("the lease could not be renewed: " + e.getMessage());
             }
         }

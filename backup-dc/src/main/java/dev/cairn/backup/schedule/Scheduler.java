@@ -1,7 +1,7 @@
 package dev.cairn.backup.schedule;
 
 import java.io.PrintStream;
-import java.time.Clock;
+import dev.cairn.backup.time.JobClock;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.function.Consumer;
@@ -18,12 +18,12 @@ public final class Scheduler {
     static final Duration MAX_SLEEP = Duration.ofSeconds(30);
 
     private final Cron cron;
-    private final Clock clock;
+    private final JobClock clock;
     private final PrintStream log;
     private final Consumer<ZonedDateTime> planned;
 
     /** @param planned told each next firing as soon as it is known (the metrics file records it) */
-    public Scheduler(Cron cron, Clock clock, PrintStream log, Consumer<ZonedDateTime> planned) {
+    public Scheduler(Cron cron, JobClock clock, PrintStream log, Consumer<ZonedDateTime> planned) {
         this.cron = cron;
         this.clock = clock;
         this.log = log;
@@ -37,7 +37,7 @@ public final class Scheduler {
     public int run(IntSupplier job, int maxRuns) throws InterruptedException {
         int last = 0;
         for (int runs = 0; maxRuns == 0 || runs < maxRuns; runs++) {
-            ZonedDateTime next = cron.next(ZonedDateTime.now(clock));
+            ZonedDateTime next = cron.next(clock.now());
             log.println("schedule '" + cron + "': next run at " + next);
             planned.accept(next);
             sleepUntil(next);
@@ -49,11 +49,11 @@ public final class Scheduler {
 
     private void sleepUntil(ZonedDateTime when) throws InterruptedException {
         while (true) {
-            long wait = Duration.between(ZonedDateTime.now(clock), when).toMillis();
+            long wait = Duration.between(clock.now(), when).toMillis();
             if (wait <= 0) {
                 return;
             }
-            Thread.sleep(Math.min(wait, MAX_SLEEP.toMillis()));
+            clock.sleep(Duration.ofMillis(Math.min(wait, MAX_SLEEP.toMillis())));
         }
     }
 }
