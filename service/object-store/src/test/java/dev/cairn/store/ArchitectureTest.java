@@ -15,13 +15,17 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The object store library's walls, checked on compiled classes: its code uses only the engine's
- * API package {@code dev.cairn.engine}, its tests also the engine's file systems (fault
+ * API package {@code dev.cairn.engine} and, for the scans it opens on checkpoints, the engine's two
+ * kernel calls ({@link #KERNEL_CALLS}); its tests also the engine's file systems (fault
  * injection); no cycle between its packages; the ObjectStore API knows no backend, and the
  * backends (embedded, Cassandra) do not know each other.
  */
 class ArchitectureTest {
+    /** Page-cache advice and idle thread priority: a checkpoint scan's cache bypass and priority (embedded.PageCache, ScanPriority). */
+    static final String[] KERNEL_CALLS = {"dev.cairn.engine.fs.PageCacheAdvice", "dev.cairn.engine.fs.ThreadPriority"};
+
     private static final ModuleWall WALL = ModuleWall.of("dev.cairn.store")
-            .mainUses(ENGINE_API)
+            .mainUses(ENGINE_API).mainAlsoUsesClasses(KERNEL_CALLS)
             .testsUse(ENGINE_API, ENGINE_FILE_SYSTEMS);
 
     /** A class that breaks the wall, to show that the rules see a violation. */
