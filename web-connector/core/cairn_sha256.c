@@ -17,7 +17,7 @@ static uint32_t rotr(uint32_t x, unsigned n)
     return (x >> n) | (x << (32 - n));
 }
 
-static void compress(uint32_t state[8], const unsigned char block[64])
+static void compress_portable(uint32_t state[8], const unsigned char block[64])
 {
     uint32_t w[64];
     for (int i = 0; i < 16; i++) {
@@ -53,6 +53,94 @@ static void compress(uint32_t state[8], const unsigned char block[64])
     state[7] += h;
 }
 
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+
+/*
+ * The same rounds with the CPU's SHA extensions (x86 SHA-NI): a block in a fraction of the
+ * portable code's time. The state is kept as the instructions want it (ABEF, CDGH) across blocks.
+ */
+__attribute__((target("sha,sse4.1,ssse3"))) static void compress_shani(uint32_t state[8],
+                                                                        const unsigned char *data,
+                                                                        size_t blocks)
+{
+    const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+    __m128i tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *) &state[0]), 0xB1); /* CDAB */
+    __m128i state1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *) &state[4]), 0x1B); /* EFGH */
+    __m128i state0 = _mm_alignr_epi8(tmp, state1, 8);   /* ABEF */
+    state1 = _mm_blend_epi16(state1, tmp, 0xF0);        /* CDGH */
+    for (; blocks > 0; blocks--, data += 64) {
+        __m128i abef = state0, cdgh = state1;
+        __m128i w[16];
+        for (int i = 0; i < 16; i++) {
+            if (i < 4) {
+                w[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *) (data + 16 * i)), byte_swap);
+            } else {
+                __m128i t = _mm_add_epi32(_mm_sha256msg1_epu32(w[i - 4], w[i - 3]),
+                                          _mm_alignr_epi8(w[i - 1], w[i - 2], 4));
+                w[i] = _mm_sha256msg2_epu32(t, w[i - 1]);
+            }
+            __m128i msg = _mm_add_epi32(w[i], _mm_loadu_si128((const __m128i *) &K[4 * i]));
+            state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
+            state0 = _mm_sha256rnds2_epu32(state0, state1, _mm_shuffle_epi32(msg, 0x0E));
+        }
+        state0 = _mm_add_epi32(state0, abef);
+        state1 = _mm_add_epi32(state1, cdgh);
+    }
+    tmp = _mm_shuffle_epi32(state0, 0x1B);              /* FEBA */
+    state1 = _mm_shuffle_epi32(state1, 0xB1);           /* DCHG */
+    state0 = _mm_blend_epi16(tmp, state1, 0xF0);        /* DCBA */
+    state1 = _mm_alignr_epi8(state1, tmp, 8);           /* HGFE */
+    _mm_storeu_si128((__m128i *) &state[0], state0);
+    _mm_storeu_si128((__m128i *) &state[4], state1);
+}
+
+static int cpu_has_sha(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_SSSE3) || !(c & bit_SSE4_1)) {
+        return 0;
+    }
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_SHA);
+}
+#define CAIRN_HAVE_SHANI 1
+#else
+#define CAIRN_HAVE_SHANI 0
+#endif
+
+/* -1: not decided yet; set once from the CPU (a race only writes the same value twice). */
+static int use_extensions = -1;
+
+int cairn_sha256_use_cpu_extensions(int wanted)
+{
+#if CAIRN_HAVE_SHANI
+    int available = cpu_has_sha();
+#else
+    int available = 0;
+#endif
+    __atomic_store_n(&use_extensions, wanted && available, __ATOMIC_RELAXED);
+    return wanted && available;
+}
+
+static void compress(uint32_t state[8], const unsigned char *data, size_t blocks)
+{
+    int extensions = __atomic_load_n(&use_extensions, __ATOMIC_RELAXED);
+    if (extensions < 0) {
+        extensions = cairn_sha256_use_cpu_extensions(1);
+    }
+#if CAIRN_HAVE_SHANI
+    if (extensions) {
+        compress_shani(state, data, blocks);
+        return;
+    }
+#endif
+    for (; blocks > 0; blocks--, data += 64) {
+        compress_portable(state, data);
+    }
+}
+
 void cairn_sha256_init(cairn_sha256_ctx *ctx)
 {
     static const uint32_t initial[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -75,11 +163,13 @@ void cairn_sha256_update(cairn_sha256_ctx *ctx, const void *data, size_t len)
         if (ctx->used < 64) {
             return;
         }
-        compress(ctx->state, ctx->block);
+        compress(ctx->state, ctx->block, 1);
         ctx->used = 0;
     }
-    for (; len >= 64; p += 64, len -= 64) {
-        compress(ctx->state, p);
+    if (len >= 64) {
+        compress(ctx->state, p, len / 64);
+        p += len / 64 * 64;
+        len %= 64;
     }
     memcpy(ctx->block, p, len);
     ctx->used = len;
@@ -91,14 +181,14 @@ void cairn_sha256_final(cairn_sha256_ctx *ctx, unsigned char digest[32])
     ctx->block[ctx->used++] = 0x80;
     if (ctx->used > 56) {
         memset(ctx->block + ctx->used, 0, 64 - ctx->used);
-        compress(ctx->state, ctx->block);
+        compress(ctx->state, ctx->block, 1);
         ctx->used = 0;
     }
     memset(ctx->block + ctx->used, 0, 56 - ctx->used);
     for (int i = 0; i < 8; i++) {
         ctx->block[56 + i] = (unsigned char) (bits >> (56 - 8 * i));
     }
-    compress(ctx->state, ctx->block);
+    compress(ctx->state, ctx->block, 1);
     for (int i = 0; i < 8; i++) {
         digest[4 * i] = (unsigned char) (ctx->state[i] >> 24);
         digest[4 * i + 1] = (unsigned char) (ctx->state[i] >> 16);

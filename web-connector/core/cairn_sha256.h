@@ -16,6 +16,12 @@ typedef struct {
     size_t used;           /* bytes waiting in block */
 } cairn_sha256_ctx;
 
+/*
+ * Whether to use the CPU's SHA instructions where it has them (the default). Returns whether
+ * they are used from now on; for tests and benchmarks that compare both ways.
+ */
+int cairn_sha256_use_cpu_extensions(int wanted);
+
 void cairn_sha256_init(cairn_sha256_ctx *ctx);
 void cairn_sha256_update(cairn_sha256_ctx *ctx, const void *data, size_t len);
 void cairn_sha256_final(cairn_sha256_ctx *ctx, unsigned char digest[32]);

@@ -143,11 +143,23 @@ time_t cairn_now(void)
     return time(NULL);
 }
 
+/* Formatted once per second and thread: a busy server signs many requests in each second. */
+static __thread struct {
+    int valid;
+    time_t t;
+    char text[CAIRN_AMZ_DATE_LEN + 1];
+} last_amz_date;
+
 void cairn_format_amz_date(time_t t, char *out)
 {
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(out, CAIRN_AMZ_DATE_LEN + 1, "%Y%m%dT%H%M%SZ", &tm);
+    if (!last_amz_date.valid || last_amz_date.t != t) {
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(last_amz_date.text, CAIRN_AMZ_DATE_LEN + 1, "%Y%m%dT%H%M%SZ", &tm);
+        last_amz_date.t = t;
+        last_amz_date.valid = 1;
+    }
+    memcpy(out, last_amz_date.text, CAIRN_AMZ_DATE_LEN + 1);
 }
 
 static char *trim(char *s)

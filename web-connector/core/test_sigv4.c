@@ -101,6 +101,41 @@ static void test_sha256_and_hmac(void)
     expect_digest(d, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
 }
 
+/*
+ * The CPU's SHA instructions (where present) and the portable rounds give the same digests, at
+ * every length around the block and padding boundaries, in one update or in uneven pieces.
+ */
+static void test_cpu_extensions_match_portable(void)
+{
+    unsigned char data[300];
+    uint32_t x = 2463534242u;
+    for (size_t i = 0; i < sizeof(data); i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        data[i] = (unsigned char) x;
+    }
+    int extensions = cairn_sha256_use_cpu_extensions(1);
+    printf("core: SHA-256 with the CPU's SHA instructions: %s\n", extensions ? "yes" : "no (portable only)");
+    int mismatches = 0;
+    for (size_t len = 0; len <= sizeof(data); len++) {
+        unsigned char with[32], without[32], pieces[32];
+        cairn_sha256_use_cpu_extensions(1);
+        cairn_sha256(data, len, with);
+        cairn_sha256_ctx ctx;
+        cairn_sha256_init(&ctx);
+        for (size_t at = 0; at < len; at += 37) {
+            cairn_sha256_update(&ctx, data + at, len - at < 37 ? len - at : 37);
+        }
+        cairn_sha256_final(&ctx, pieces);
+        cairn_sha256_use_cpu_extensions(0);
+        cairn_sha256(data, len, without);
+        mismatches += memcmp(with, without, 32) != 0 || memcmp(pieces, without, 32) != 0;
+    }
+    CHECK(mismatches == 0, "digests with and without the CPU's SHA instructions");
+    cairn_sha256_use_cpu_extensions(0);
+    test_sha256_and_hmac();
+    cairn_sha256_use_cpu_extensions(1);
+}
+
 static void test_derived_key(void)
 {
     unsigned char key[32];
@@ -220,6 +255,13 @@ static void test_amz_date(void)
     CHECK_STR(out, "20130524T000000Z");
     cairn_format_amz_date(1369353600 - 1, out);
     CHECK_STR(out, "20130523T235959Z");
+    /* the same second twice, then the next: each call says its own second */
+    cairn_format_amz_date(1369353600 - 1, out);
+    CHECK_STR(out, "20130523T235959Z");
+    cairn_format_amz_date(1369353600, out);
+    CHECK_STR(out, "20130524T000000Z");
+    cairn_format_amz_date(1369353600 + 86400, out);
+    CHECK_STR(out, "20130525T000000Z");
 }
 
 static void test_header_values_are_trimmed_and_collapsed(void)
@@ -362,6 +404,7 @@ static void test_clock(void)
 int main(void)
 {
     test_sha256_and_hmac();
+    test_cpu_extensions_match_portable();
     test_derived_key();
     test_get_object_example();
     test_put_object_example();

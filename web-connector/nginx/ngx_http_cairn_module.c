@@ -74,6 +74,13 @@ static char *ngx_http_cairn_merge_loc_conf(ngx_conf_t *cf, void *parent, void *c
     if (conf->host.len == 0) {
         conf->host = conf->target;
     }
+    /* the signer takes C strings: terminated once here rather than copied per request */
+    u_char *host = ngx_pnalloc(cf->pool, conf->host.len + 1);
+    if (host == NULL) {
+        return NGX_CONF_ERROR;
+    }
+    *ngx_cpymem(host, conf->host.data, conf->host.len) = '\0';
+    conf->host.data = host;
     if (conf->target.len > 0 && !conf->cas && conf->bucket.len == 0) {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "cairn_pass needs cairn_bucket (or cairn_cas on)");
         return NGX_CONF_ERROR;
@@ -251,7 +258,7 @@ static ngx_int_t ngx_http_cairn_cas_uri(ngx_http_request_t *r, u_char *name, siz
         return NGX_HTTP_NOT_FOUND;
     }
     ctx->uri.len = sizeof("/_cas/") - 1 + 64;
-    ctx->uri.data = ngx_pnalloc(r->pool, ctx->uri.len);
+    ctx->uri.data = ngx_pnalloc(r->pool, ctx->uri.len + 1);
     if (ctx->uri.data == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
@@ -263,6 +270,7 @@ static ngx_int_t ngx_http_cairn_cas_uri(ngx_http_request_t *r, u_char *name, siz
         }
         *p++ = c;
     }
+    *p = '\0';
     return NGX_OK;
 }
 
@@ -317,7 +325,7 @@ static ngx_int_t ngx_http_cairn_object_uri(ngx_http_request_t *r, ngx_http_cairn
     *p++ = '/';
     p += cairn_uri_encode(lcf->bucket.data, lcf->bucket.len, 0, (char *) p);
     *p++ = '/';
-    p += cairn_uri_encode(key, key_len, 1, (char *) p);
+    p += cairn_uri_encode(key, key_len, 1, (char *) p); /* NUL-terminated: signed as it is */
     ctx->uri.data = uri;
     ctx->uri.len = p - uri;
     return NGX_OK;

@@ -16,7 +16,7 @@ typedef struct {
     ngx_str_t target;          /* cairn_pass: an upstream name or host:port */
     ngx_str_t bucket;
     ngx_str_t key_prefix;
-    ngx_str_t host;
+    ngx_str_t host;            /* NUL-terminated after the merge */
     ngx_str_t region;
     ngx_str_t credentials_path;
     cairn_signer *signer;      /* NULL: requests go unsigned (public-read buckets) */
@@ -27,7 +27,7 @@ typedef struct {
 } ngx_http_cairn_loc_conf_t;
 
 typedef struct {
-    ngx_str_t uri;             /* the encoded upstream path: exactly what is signed and sent */
+    ngx_str_t uri;             /* the encoded upstream path: exactly what is signed and sent; NUL-terminated */
     ngx_str_t amz_date;
     ngx_str_t authorization;
     ngx_table_elt_t *meta[CAIRN_MAX_SIGNED_META];

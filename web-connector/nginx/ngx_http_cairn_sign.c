@@ -53,7 +53,7 @@ static ngx_int_t ngx_http_cairn_sign(ngx_http_request_t *r, ngx_http_cairn_ctx_t
     cairn_header headers[3 + CAIRN_MAX_SIGNED_META];
     size_t n = 0;
     size_t names_len = 64;
-    headers[n++] = (cairn_header) {"host", ngx_http_cairn_cstr(r->pool, lcf->host.data, lcf->host.len)};
+    headers[n++] = (cairn_header) {"host", (char *) lcf->host.data};
     headers[n++] = (cairn_header) {"x-amz-content-sha256", payload};
     headers[n++] = (cairn_header) {"x-amz-date", date};
     for (ngx_uint_t i = 0; i < ctx->meta_count; i++) {
@@ -83,12 +83,15 @@ static ngx_int_t ngx_http_cairn_sign(ngx_http_request_t *r, ngx_http_cairn_ctx_t
             headers[unique++] = headers[i];
         }
     }
-    cairn_request req = {ngx_http_cairn_cstr(r->pool, method.data, method.len),
-                         ngx_http_cairn_cstr(r->pool, ctx->uri.data, ctx->uri.len),
-                         "", headers, unique, payload, date};
+    char method_cstr[32];
+    if (method.len >= sizeof(method_cstr)) {
+        return NGX_ERROR;
+    }
+    *ngx_cpymem(method_cstr, method.data, method.len) = '\0';
+    cairn_request req = {method_cstr, (char *) ctx->uri.data, "", headers, unique, payload, date};
     size_t cap = 256 + sizeof(lcf->signer->credentials.access_key) + names_len;
     u_char *auth = ngx_pnalloc(r->pool, cap);
-    if (req.method == NULL || req.canonical_uri == NULL || auth == NULL) {
+    if (auth == NULL) {
         return NGX_ERROR;
     }
     long len = cairn_sign(lcf->signer, &req, (char *) auth, cap);
