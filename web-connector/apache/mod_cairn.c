@@ -270,7 +270,8 @@ static void register_hooks(apr_pool_t *p)
     ap_hook_type_checker(cairn_type_checker, NULL, NULL, APR_HOOK_FIRST);
     ap_hook_fixups(cairn_fixups, NULL, NULL, APR_HOOK_LAST);
     ap_hook_insert_error_filter(cairn_insert_error_filter, NULL, NULL, APR_HOOK_MIDDLE);
-    ap_register_output_filter("CAIRN_RESPONSE", cairn_response_filter, NULL, AP_FTYPE_CONTENT_SET);
+    cairn_response_filter_handle = ap_register_output_filter("CAIRN_RESPONSE", cairn_response_filter, NULL,
+                                                             AP_FTYPE_CONTENT_SET);
 }
 
 AP_DECLARE_MODULE(cairn) = {

@@ -31,6 +31,8 @@ extern module AP_MODULE_DECLARE_DATA cairn_module;
 int cairn_fixups(request_rec *r);
 /* The response filter: immutable caching of /_cas/, the optional 403 mask, Cairn's length of HEAD answers. */
 apr_status_t cairn_response_filter(ap_filter_t *f, apr_bucket_brigade *bb);
+/* The response filter as registered: added by handle, not looked up by name on every request. */
+extern ap_filter_rec_t *cairn_response_filter_handle;
 /* Error responses mod_proxy makes when Cairn cannot be reached (502) or is too slow (504), with a clear text. */
 void cairn_insert_error_filter(request_rec *r);
 

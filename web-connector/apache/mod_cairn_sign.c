@@ -17,9 +17,11 @@
 #define CAIRN_CAS_CACHE_CONTROL "public, max-age=31536000, immutable"
 #define CAIRN_MAX_SIGNED_META 32
 
+ap_filter_rec_t *cairn_response_filter_handle;
+
 typedef struct {
     request_rec *r;
-    apr_array_header_t *drop;      /* names of headers to remove */
+    apr_array_header_t *drop;      /* names of headers to remove; NULL while there is none */
     cairn_header *meta;
     size_t meta_count;
     int too_many;
@@ -31,6 +33,9 @@ static int scan_header(void *data, const char *key, const char *value)
     if (strncasecmp(key, "x-amz-", 6) == 0 || strcasecmp(key, "authorization") == 0) {
         int meta = strncasecmp(key, "x-amz-meta-", 11) == 0 && scan->r->method_number == M_PUT;
         if (!meta) {
+            if (scan->drop == NULL) {
+                scan->drop = apr_array_make(scan->r->pool, 4, sizeof(char *));
+            }
             *(const char **) apr_array_push(scan->drop) = key;
         } else if (scan->meta_count == CAIRN_MAX_SIGNED_META) {
             scan->too_many = 1;
@@ -60,14 +65,14 @@ int cairn_fixups(request_rec *r)
         return DECLINED;
     }
     cairn_dir_conf *c = ap_get_module_config(r->per_dir_config, &cairn_module);
-    ap_add_output_filter("CAIRN_RESPONSE", NULL, r, r->connection);
+    ap_add_output_filter_handle(cairn_response_filter_handle, NULL, r, r->connection);
     cairn_header headers[3 + CAIRN_MAX_SIGNED_META];
-    header_scan scan = {r, apr_array_make(r->pool, 4, sizeof(char *)), headers + 3, 0, 0};
+    header_scan scan = {r, NULL, headers + 3, 0, 0};
     apr_table_do(scan_header, &scan, r->headers_in, NULL);
     if (scan.too_many) {
         return HTTP_BAD_REQUEST;
     }
-    for (int i = 0; i < scan.drop->nelts; i++) {
+    for (int i = 0; scan.drop != NULL && i < scan.drop->nelts; i++) {
         apr_table_unset(r->headers_in, APR_ARRAY_IDX(scan.drop, i, const char *));
     }
     if (c->signer == NULL) {
