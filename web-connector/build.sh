@@ -2,6 +2,7 @@
 # Builds the connector into web-connector/build/:
 #   test_sigv4                     the core's unit tests
 #   cairn-sign                     prints the core's signature of one request (for tests)
+#   bench-sign                     the CPU time of one signature
 #   ngx_http_cairn_module.so       for Debian's nginx (nginx-dev), and a -test.so with the test clock
 #   mod_cairn.so                   for Apache httpd 2.4 (apxs), a -test.so with the test clock, an -asan.so
 # Usage: web-connector/build.sh [core|nginx|apache|all]   (default: all)
@@ -17,6 +18,8 @@ build_core() {
     -o "$out/test_sigv4" -lpthread
   gcc -std=gnu11 "${warn[@]}" -O2 -I"$here/core" "$here/core/cairn_sigv4.c" "$here/core/cairn_sha256.c" \
     "$here/core/cairn_sign_cli.c" -o "$out/cairn-sign" -lpthread
+  gcc -std=gnu11 "${warn[@]}" -O2 -I"$here/core" "$here/core/cairn_sigv4.c" "$here/core/cairn_sha256.c" \
+    "$here/core/bench_sign.c" -o "$out/bench-sign" -lpthread
 }
 
 # Debian's way for third-party dynamic modules: configure the shipped source tree with the flags

@@ -294,6 +294,16 @@ static void puts_(builder *b, const char *s)
     put(b, s, strlen(s));
 }
 
+static int needs_collapsing(const char *v, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (v[i] == '\t' || (v[i] == ' ' && i + 1 < len && v[i + 1] == ' ')) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* SigV4's header value form: outer whitespace trimmed, inner runs collapsed to one space. */
 static void put_trimmed_collapsed(builder *b, const char *v)
 {
@@ -303,6 +313,10 @@ static void put_trimmed_collapsed(builder *b, const char *v)
     size_t end = strlen(v);
     while (end > 0 && (v[end - 1] == ' ' || v[end - 1] == '\t')) {
         end--;
+    }
+    if (!needs_collapsing(v, end)) {
+        put(b, v, end); /* the usual value: nothing to collapse */
+        return;
     }
     int previous_space = 0;
     for (size_t i = 0; i < end; i++) {
@@ -382,20 +396,29 @@ long cairn_sign(cairn_signer *s, const cairn_request *req, char *out, size_t out
     memcpy(date, req->amz_date, CAIRN_SCOPE_DATE_LEN);
     date[CAIRN_SCOPE_DATE_LEN] = '\0';
     char scope[3 * CAIRN_MAX_FIELD];
-    int scope_len = snprintf(scope, sizeof(scope), "%s/%s/%s/aws4_request", date, s->region, s->service);
-    if (scope_len < 0 || (size_t) scope_len >= sizeof(scope)) {
-        return -1;
-    }
+    builder sb = {scope, 0, sizeof(scope), 0};
+    put(&sb, date, CAIRN_SCOPE_DATE_LEN);
+    put(&sb, "/", 1);
+    puts_(&sb, s->region);
+    put(&sb, "/", 1);
+    puts_(&sb, s->service);
+    put(&sb, "/aws4_request", 13);
     char string_to_sign[512];
-    int sts_len = snprintf(string_to_sign, sizeof(string_to_sign), "AWS4-HMAC-SHA256\n%s\n%s\n%s",
-                           req->amz_date, scope, canonical_hash);
-    if (sts_len < 0 || (size_t) sts_len >= sizeof(string_to_sign)) {
+    builder tb = {string_to_sign, 0, sizeof(string_to_sign), 0};
+    put(&tb, "AWS4-HMAC-SHA256\n", 17);
+    put(&tb, req->amz_date, CAIRN_AMZ_DATE_LEN);
+    put(&tb, "\n", 1);
+    put(&tb, scope, sb.len);
+    put(&tb, "\n", 1);
+    put(&tb, canonical_hash, CAIRN_SHA256_HEX_LEN);
+    if (sb.overflow || tb.overflow) {
         return -1;
     }
+    size_t scope_len = sb.len, sts_len = tb.len;
     cairn_hmac_key key;
     unsigned char signature[32];
     signer_prepared_key(s, date, &key);
-    cairn_hmac_sha256_prepared(&key, string_to_sign, (size_t) sts_len, signature);
+    cairn_hmac_sha256_prepared(&key, string_to_sign, sts_len, signature);
     memset(&key, 0, sizeof(key));
     char signature_hex[65];
     to_hex(signature, sizeof(signature), signature_hex);
@@ -404,7 +427,7 @@ long cairn_sign(cairn_signer *s, const cairn_request *req, char *out, size_t out
     puts_(&b, "AWS4-HMAC-SHA256 Credential=");
     puts_(&b, s->credentials.access_key);
     put(&b, "/", 1);
-    put(&b, scope, (size_t) scope_len);
+    put(&b, scope, scope_len);
     puts_(&b, ", SignedHeaders=");
     put_signed_headers(&b, req);
     puts_(&b, ", Signature=");

@@ -271,6 +271,11 @@ static void test_header_values_are_trimmed_and_collapsed(void)
     char out[512];
     cairn_canonical_request(&req, out, sizeof(out));
     CHECK_STR(out, "PUT\n/k\n\nhost:h\nx-amz-meta-a:one two three\n\nhost;x-amz-meta-a\nUNSIGNED-PAYLOAD");
+    /* a lone tab is a space too; single spaces stay as they are */
+    cairn_header tab[] = {{"host", "h"}, {"x-amz-meta-a", "one\ttwo three "}};
+    req.headers = tab;
+    cairn_canonical_request(&req, out, sizeof(out));
+    CHECK_STR(out, "PUT\n/k\n\nhost:h\nx-amz-meta-a:one two three\n\nhost;x-amz-meta-a\nUNSIGNED-PAYLOAD");
 }
 
 static void test_small_buffers_fail_cleanly(void)
