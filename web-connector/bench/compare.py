@@ -4,7 +4,11 @@ objects: nginx + module vs nginx proxy_pass vs nginx static files; Apache + mod_
 mod_proxy; nginx proxy_cache on /_cas/ (configured as docs/web-connector.md advises) vs nginx
 static, with and without open_file_cache. Prints a table and one JSON line.
 
-usage: compare.py [--seconds 5] [--connections 32] [--objects 100] [--rounds 3]
+usage: compare.py [--seconds 5] [--connections 32] [--objects 100] [--rounds 3] [--baseline-modules DIR]
+
+--baseline-modules DIR runs a second nginx and a second Apache with the modules built in DIR (an
+older checkout's web-connector/build) in the same interleaved rounds: the module rows measured
+twice, before and after a change, under the same load.
 """
 import argparse
 import hashlib
@@ -31,8 +35,8 @@ import run as tests  # noqa: E402
 SIZE = 20 * 1024
 
 
-def nginx_conf(d, port, cairn_port, static_dir, creds):
-    return f"""load_module {servers.BUILD}/ngx_http_cairn_module.so;
+def nginx_conf(d, port, cairn_port, static_dir, creds, build=servers.BUILD):
+    return f"""load_module {build}/ngx_http_cairn_module.so;
 daemon off; worker_processes 1; error_log {d}/error.log warn; pid {d}/nginx.pid;
 events {{ worker_connections 1024; }}
 http {{
@@ -81,7 +85,7 @@ def start_web_server(name, directory, pid_name, procs, setup):
     return server
 
 
-def apache_conf(d, port, cairn_port, creds):
+def apache_conf(d, port, cairn_port, creds, build=servers.BUILD):
     m = servers.Apache.MODULES
     return f"""ServerRoot {d}
 ServerName 127.0.0.1
@@ -98,7 +102,7 @@ LoadModule mpm_event_module {m}/mod_mpm_event.so
 LoadModule authz_core_module {m}/mod_authz_core.so
 LoadModule proxy_module {m}/mod_proxy.so
 LoadModule proxy_http_module {m}/mod_proxy_http.so
-LoadModule cairn_module {servers.BUILD}/mod_cairn.so
+LoadModule cairn_module {build}/mod_cairn.so
 <Location "/">
   Require all granted
 </Location>
@@ -171,6 +175,8 @@ def main():
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--objects", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; medians are reported")
+    parser.add_argument("--baseline-modules", metavar="DIR",
+                        help="also run the module rows with the modules built in DIR, in the same rounds")
     args = parser.parse_args()
     workdir = tempfile.mkdtemp(prefix="cairn-connector-bench-")
     os.chmod(workdir, 0o755)
@@ -200,21 +206,25 @@ def main():
         servers.write_credentials(creds, ACCESS_KEY, SECRET_KEY)
         os.chmod(creds, 0o644)
 
-        ndir = os.path.join(workdir, "nginx")
-        os.makedirs(ndir)
-        nginx = start_web_server("nginx", ndir, "nginx.pid", procs, lambda port: (
-            nginx_conf(ndir, port, cairn.port, static_dir, creds), "nginx.conf",
-            ["nginx", "-p", ndir, "-c", os.path.join(ndir, "nginx.conf")]))
-        nport = nginx.port
-        nginx = nginx.proc
-        adir = os.path.join(workdir, "apache")
-        os.makedirs(adir)
-        os.chmod(adir, 0o777)
-        apache = start_web_server("apache", adir, "httpd.pid", procs, lambda port: (
-            apache_conf(adir, port, cairn.port, creds), "httpd.conf",
-            ["apache2", "-f", os.path.join(adir, "httpd.conf"), "-DFOREGROUND"]))
-        aport = apache.port
-        apache = apache.proc
+        def start_nginx(name, build):
+            ndir = os.path.join(workdir, name)
+            os.makedirs(ndir)
+            server = start_web_server(name, ndir, "nginx.pid", procs, lambda port: (
+                nginx_conf(ndir, port, cairn.port, static_dir, creds, build), "nginx.conf",
+                ["nginx", "-p", ndir, "-c", os.path.join(ndir, "nginx.conf")]))
+            return server.port, server.proc
+
+        def start_apache(name, build):
+            adir = os.path.join(workdir, name)
+            os.makedirs(adir)
+            os.chmod(adir, 0o777)
+            server = start_web_server(name, adir, "httpd.pid", procs, lambda port: (
+                apache_conf(adir, port, cairn.port, creds, build), "httpd.conf",
+                ["apache2", "-f", os.path.join(adir, "httpd.conf"), "-DFOREGROUND"]))
+            return server.port, server.proc
+
+        nport, nginx = start_nginx("nginx", servers.BUILD)
+        aport, apache = start_apache("apache", servers.BUILD)
 
         def paths(prefix):
             return [prefix + n for n in names]
@@ -242,6 +252,16 @@ def main():
             ("apache mod_cairn, unsigned (public bucket)", aport, paths("/mp/"), apache),
             ("apache mod_proxy (public bucket)", aport, paths("/pp/"), apache),
         ]
+        if args.baseline_modules:
+            base = os.path.abspath(args.baseline_modules)
+            bnport, bnginx = start_nginx("nginx-baseline", base)
+            baport, bapache = start_apache("apache-baseline", base)
+            runs += [
+                ("nginx module, signed [baseline modules]", bnport, paths("/m/"), bnginx),
+                ("nginx module, unsigned [baseline modules]", bnport, paths("/mp/"), bnginx),
+                ("apache mod_cairn, signed [baseline modules]", baport, paths("/m/"), bapache),
+                ("apache mod_cairn, unsigned [baseline modules]", baport, paths("/mp/"), bapache),
+            ]
         # The JVM's warm-up through every path that reaches Cairn, not reported: with a shorter one
         # the first round's tails measured C2 compiling, not the connectors.
         for name, port, ps, _ in runs:
@@ -305,6 +325,14 @@ def main():
             / r["nginx proxy_pass (public bucket)"]["server_cpu_us_per_request"],
             "apache_mod_cairn_vs_mod_proxy_cpu": r["apache mod_cairn, signed (private bucket)"]["server_cpu_us_per_request"]
             / r["apache mod_proxy (public bucket)"]["server_cpu_us_per_request"],
+            "nginx_module_unsigned_vs_proxy_pass_cpu": r["nginx module, unsigned (public bucket)"]["server_cpu_us_per_request"]
+            / r["nginx proxy_pass (public bucket)"]["server_cpu_us_per_request"],
+            "apache_mod_cairn_unsigned_vs_mod_proxy_cpu":
+            r["apache mod_cairn, unsigned (public bucket)"]["server_cpu_us_per_request"]
+            / r["apache mod_proxy (public bucket)"]["server_cpu_us_per_request"],
+            "nginx_module_signed_vs_presigned_proxy_pass_cpu":
+            r["nginx module, signed (private bucket)"]["server_cpu_us_per_request"]
+            / r["nginx proxy_pass, presigned (private bucket)"]["server_cpu_us_per_request"],
             "nginx_cas_cache_module_vs_plain_cache_cpu": r["nginx proxy_cache on /_cas/"]["server_cpu_us_per_request"]
             / r["nginx proxy_cache, proxy_pass without module"]["server_cpu_us_per_request"],
             "nginx_cas_cache_vs_static_cpu": r["nginx static files"]["server_cpu_us_per_request"]
@@ -313,18 +341,28 @@ def main():
             "nginx_cas_cache_vs_static_open_file_cache_rps": r["nginx proxy_cache on /_cas/"]["rps"]
             / r["nginx static files, open_file_cache"]["rps"],
         }
+        if args.baseline_modules:
+            for name in ("nginx module, signed", "nginx module, unsigned", "apache mod_cairn, signed",
+                         "apache mod_cairn, unsigned"):
+                now = next(v for k, v in r.items() if k.startswith(name + " ("))
+                before = r[name + " [baseline modules]"]
+                key = re.sub(r"\W+", "_", name)
+                ratios[key + "_vs_baseline_modules_cpu"] = (now["server_cpu_us_per_request"]
+                                                            / before["server_cpu_us_per_request"])
+                ratios[key + "_vs_baseline_modules_rps"] = now["rps"] / before["rps"]
         ratios = {k: round(v, 3) for k, v in ratios.items()}
-        print(f"\n{'run':45s} {'req/s':>10s} {'p99 ms':>9s} {'cpu us/req':>10s} {'non-2xx':>8s} {'conns closed':>12s}"
+        print(f"\n{'run':50s} {'req/s':>10s} {'p99 ms':>9s} {'cpu us/req':>10s} {'non-2xx':>8s} {'conns closed':>12s}"
               f" {'GCs/s':>6s} {'max GC ms':>9s}")
         for name, res in results.items():
-            print(f"{name:45s} {res['rps']:10.1f} {res['p99_ms']:9.2f} {res['server_cpu_us_per_request']:10.1f} "
+            print(f"{name:50s} {res['rps']:10.1f} {res['p99_ms']:9.2f} {res['server_cpu_us_per_request']:10.1f} "
                   f"{res['non_2xx']:8d} {res['backend_conns_closed']:12d} {res['gc_pauses_per_s']:6.1f} "
                   f"{res['gc_longest_ms']:9.1f} {res['socket_errors']}")
         print()
         for k, v in ratios.items():
-            print(f"{k:45s} {v:6.3f}")
+            print(f"{k:52s} {v:6.3f}")
         print(json.dumps({"bench": "web-connector", "object_bytes": SIZE, "objects": args.objects,
                           "seconds": args.seconds, "connections": args.connections, "rounds": args.rounds,
+                          "baseline_modules": args.baseline_modules,
                           "runs": results, "ratios": ratios}))
         return 0
     finally:
