@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Hot GETs next to the machine's ceiling, measured alternately in the same run. The ceiling is the
-# better of two servers answering the same 20 KB: nginx serving it as a static file (sendfile, one
-# worker) and a bare Jetty handler serving it from memory; both are printed. Per round it prints
-# requests/s of each ceiling and, for each build measured, of an anonymous public-read GET of one
+# Hot GETs against nginx static, measured alternately in the same run. The baseline is nginx
+# serving the same 20 KB as a static file (sendfile, one worker); a bare Jetty handler serving it
+# from memory is measured too, for reference only. Per round it prints requests/s of nginx and of
+# the bare Jetty handler and, for each build measured, of an anonymous public-read GET of one
 # object, presigned GETs cycling over 2000 keys and header-signed GETs over the same keys, with
-# their ratios to the ceiling, and the service's CPU time per request (all its threads: less
-# disturbed by other jobs on the machine than requests/s); then the medians (also against nginx alone).
+# their ratios to nginx static, and the service's CPU time per request (all its threads: less
+# disturbed by other jobs on the machine than requests/s); then the medians of the ratios to nginx
+# (the figures the targets are stated in), and for reference to the better of nginx and bare Jetty.
 # usage: service/src/test/bench/ratio.sh [ROUNDS] [SECONDS]   (from the repository root, after
 #        ./mvnw -pl service -am package -DskipTests; needs wrk, nginx, python3 with boto3)
 #   JAR=x.jar             the build to measure (default service/target/cairn-service.jar)
@@ -30,8 +31,10 @@ read -r -a jars <<<"$JARS"
 ports=()
 for i in "${!jars[@]}"; do ports+=($((CAIRN_PORT + i))); done
 
-(cd "$ROOT" && ./mvnw -B -q -o -pl service dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" >/dev/null)
-java -cp "$ROOT/service/target/test-classes:$(cat "$WORK/cp.txt")" dev.cairn.service.bench.BareJettyCeiling \
+# The bare handler runs on the Jetty the service jar carries (no local Maven repository needed).
+mkdir -p "$WORK/jetty-lib"
+unzip -q -j -o "${jars[0]}" 'BOOT-INF/lib/jetty-*' 'BOOT-INF/lib/slf4j-api-*' -d "$WORK/jetty-lib"
+java -cp "$ROOT/service/target/test-classes:$WORK/jetty-lib/*" dev.cairn.service.bench.BareJettyCeiling \
     "$CEIL_PORT" >"$WORK/ceiling.log" 2>&1 & pids+=($!)
 cairn_pids=()
 for i in "${!jars[@]}"; do
@@ -106,7 +109,7 @@ cpu_per_request() { awk -v a="$1" -v b="$2" -v n="$(cat "$WORK/requests")" -v hz
 ratio() { awk -v a="$1" -v c="$2" 'BEGIN {printf "%.3f", a / c}'; }
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 printf '%-5s %-4s %9s %9s %9s %9s %9s %9s %7s %7s %7s %7s %7s %7s\n' round jar nginx jetty ceiling anon presigned signed \
-    anon/c pre/c sig/c 'anon us' 'pre us' 'sig us'
+    anon/n pre/n sig/n 'anon us' 'pre us' 'sig us'
 declare -A r
 for round in $(seq "$ROUNDS"); do
   n=$(nginx_static); j=$(jetty)
@@ -127,12 +130,13 @@ for round in $(seq "$ROUNDS"); do
     done
     r[$i.a.u]+="$ua " r[$i.s.u]+="$us " r[$i.h.u]+="$uh "
     printf '%-5s %-4s %9s %9s %9s %9s %9s %9s %7s %7s %7s %7s %7s %7s\n' "$round" "$i" "$n" "$j" "$c" "$a" "$s" "$h" \
-        "$(ratio "$a" "$c")" "$(ratio "$s" "$c")" "$(ratio "$h" "$c")" "$ua" "$us" "$uh"
+        "$(ratio "$a" "$n")" "$(ratio "$s" "$n")" "$(ratio "$h" "$n")" "$ua" "$us" "$uh"
   done
 done
-echo "median jetty/nginx: $(median ${r[jetty_nginx]})"
+echo "median bare jetty / nginx static: $(median ${r[jetty_nginx]})"
 for i in "${!jars[@]}"; do
-  echo "jar $i (${jars[$i]}): median ratio to the ceiling: anonymous $(median ${r[$i.a.c]})  presigned $(median ${r[$i.s.c]})  header-signed $(median ${r[$i.h.c]})"
-  echo "jar $i: median ratio to nginx static:            anonymous $(median ${r[$i.a.n]})  presigned $(median ${r[$i.s.n]})  header-signed $(median ${r[$i.h.n]})"
-  echo "jar $i: median service CPU µs per request:       anonymous $(median ${r[$i.a.u]})  presigned $(median ${r[$i.s.u]})  header-signed $(median ${r[$i.h.u]})"
+  echo "jar $i (${jars[$i]})"
+  echo "jar $i: median ratio to nginx static:        anonymous $(median ${r[$i.a.n]})  presigned $(median ${r[$i.s.n]})  header-signed $(median ${r[$i.h.n]})   (targets 0.8, 0.7, 0.7)"
+  echo "jar $i: median service CPU µs per request:   anonymous $(median ${r[$i.a.u]})  presigned $(median ${r[$i.s.u]})  header-signed $(median ${r[$i.h.u]})"
+  echo "jar $i: (reference) median ratio to the better of nginx and bare Jetty: anonymous $(median ${r[$i.a.c]})  presigned $(median ${r[$i.s.c]})  header-signed $(median ${r[$i.h.c]})"
 done
