@@ -5,7 +5,8 @@
 # the bare Jetty handler and, for each build measured, of an anonymous public-read GET of one
 # object, presigned GETs cycling over 2000 keys and header-signed GETs over the same keys, with
 # their ratios to nginx static, and the service's CPU time per request (all its threads: less
-# disturbed by other jobs on the machine than requests/s); then the medians of the ratios to nginx
+# disturbed by other jobs on the machine than requests/s), next to which the summary puts nginx's
+# worker CPU per request; then the medians of the ratios to nginx
 # (the figures the targets are stated in), and for reference to the better of nginx and bare Jetty.
 # usage: service/src/test/bench/ratio.sh [ROUNDS] [SECONDS]   (from the repository root, after
 #        ./mvnw -pl service -am package -DskipTests; needs wrk, nginx, python3 with boto3)
@@ -55,7 +56,7 @@ http {
   server { listen 127.0.0.1:$NGINX_PORT; root $WORK/nginx/www; default_type application/octet-stream; }
 }
 CONF
-nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" >"$WORK/nginx/stdout.log" 2>&1 & pids+=($!)
+nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" >"$WORK/nginx/stdout.log" 2>&1 & pids+=($!) nginx_master=$!
 up() { curl -sf -o /dev/null "$1"; }
 for _ in $(seq 120); do
   ready=1
@@ -103,6 +104,8 @@ for p in "${ports[@]}"; do SECS=10 anon "$p" >/dev/null; SECS=10 presigned "$p" 
 SECS=5 jetty >/dev/null; SECS=3 nginx_static >/dev/null
 
 HZ=$(getconf CLK_TCK)
+# nginx serves from its one worker process: its CPU per request is the baseline's.
+nginx_worker=$(pgrep -P "$nginx_master" | head -n 1)
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # µs of the service's CPU per request of the last wrk run, from ticks before and after it.
 cpu_per_request() { awk -v a="$1" -v b="$2" -v n="$(cat "$WORK/requests")" -v hz="$HZ" 'BEGIN {printf "%.1f", (b - a) * 1e6 / hz / n}'; }
@@ -112,7 +115,9 @@ printf '%-5s %-4s %9s %9s %9s %9s %9s %9s %7s %7s %7s %7s %7s %7s\n' round jar n
     anon/n pre/n sig/n 'anon us' 'pre us' 'sig us'
 declare -A r
 for round in $(seq "$ROUNDS"); do
-  n=$(nginx_static); j=$(jetty)
+  t0=$(cpu_ticks "$nginx_worker"); n=$(nginx_static); t1=$(cpu_ticks "$nginx_worker"); un=$(cpu_per_request "$t0" "$t1")
+  r[nginx.u]+="$un "
+  j=$(jetty)
   c=$(awk -v a="$n" -v b="$j" 'BEGIN {print (a > b) ? a : b}')
   r[jetty_nginx]+="$(ratio "$j" "$n") "
   order=("${!jars[@]}")
@@ -133,7 +138,7 @@ for round in $(seq "$ROUNDS"); do
         "$(ratio "$a" "$n")" "$(ratio "$s" "$n")" "$(ratio "$h" "$n")" "$ua" "$us" "$uh"
   done
 done
-echo "median bare jetty / nginx static: $(median ${r[jetty_nginx]})"
+echo "median bare jetty / nginx static: $(median ${r[jetty_nginx]});  nginx worker CPU µs per request: $(median ${r[nginx.u]})"
 for i in "${!jars[@]}"; do
   echo "jar $i (${jars[$i]})"
   echo "jar $i: median ratio to nginx static:        anonymous $(median ${r[$i.a.n]})  presigned $(median ${r[$i.s.n]})  header-signed $(median ${r[$i.h.n]})   (targets 0.8, 0.7, 0.7)"
