@@ -3,6 +3,7 @@ package dev.cairn.service;
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.EngineStats;
+import dev.cairn.service.auth.SigV2Verifier;
 import dev.cairn.service.auth.SigV4Verifier;
 import dev.cairn.service.config.AuthProperties;
 import dev.cairn.service.config.CacheProperties;
@@ -19,6 +20,7 @@ import dev.cairn.service.s3.ProtocolErrorHandler;
 import dev.cairn.service.s3.S3Context;
 import dev.cairn.service.s3.S3FrontDoor;
 import dev.cairn.service.s3.S3Metrics;
+import dev.cairn.service.s3.SigV2Authenticator;
 import dev.cairn.service.s3.SigV4Authenticator;
 import dev.cairn.store.CachingObjectStore;
 import dev.cairn.store.ObjectStore;
@@ -119,8 +121,11 @@ public class ServiceConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public Authenticator authenticator(KeyRing keys, CairnProperties props) {
+        AuthProperties auth = props.getAuth();
+        SigV2Verifier signatureV2 = auth.isSignatureV2()
+                ? new SigV2Verifier(keys, Clock.systemUTC(), auth.getMaxClockSkew()) : null;
         return new SigV4Authenticator(new SigV4Verifier(keys, props.getRegion(), Clock.systemUTC(),
-                props.getAuth().getMaxClockSkew()));
+                auth.getMaxClockSkew()), new SigV2Authenticator(signatureV2, props.getVirtualHostDomains()));
     }
 
     @Bean

@@ -286,7 +286,7 @@ public final class SigV4Verifier {
                 + "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER or a valid sha256 value.");
     }
 
-    private static long decodedContentLength(SignedRequest request, PayloadMode mode) {
+    static long decodedContentLength(SignedRequest request, PayloadMode mode) {
         String header = mode.awsChunked() ? "x-amz-decoded-content-length" : "content-length";
         String value = request.firstHeader(header);
         if (value == null) {
@@ -304,7 +304,7 @@ public final class SigV4Verifier {
     }
 
     /** The trailer names announced in x-amz-trailer, lowercase; checksum trailers must be known. */
-    private static List<String> declaredTrailers(SignedRequest request, PayloadMode mode) {
+    static List<String> declaredTrailers(SignedRequest request, PayloadMode mode) {
         if (!mode.hasTrailer()) {
             return List.of();
         }

@@ -30,6 +30,20 @@ public class AuthProperties {
      * {@code fsGroup} are mode 0440 whatever {@code defaultMode} says. Never world-readable.
      */
     private boolean keysFileGroupReadable;
+    /**
+     * Accept AWS Signature Version 2 (header and presigned URL) beside Version 4, for the clients
+     * that still send it (AWS CLI v1 {@code s3 presign}, s3cmd {@code signurl}, older SDKs); false
+     * answers it as S3 does where only Version 4 is accepted.
+     */
+    private boolean signatureV2 = true;
+
+    public boolean isSignatureV2() {
+        return signatureV2;
+    }
+
+    public void setSignatureV2(boolean signatureV2) {
+        this.signatureV2 = signatureV2;
+    }
 
     public Path getKeysFile() {
         return keysFile;
@@ -90,7 +104,7 @@ public class AuthProperties {
     @Override
     public String toString() {
         return "Auth[accessKey=" + accessKey + ", secretKey=" + (secretKey == null ? null : "(hidden)")
-                + ", credentialsFile=" + credentialsFile + ", keysFile=" + keysFile + "]";
+                + ", credentialsFile=" + credentialsFile + ", keysFile=" + keysFile + ", signatureV2=" + signatureV2 + "]";
     }
 
     void validate() {

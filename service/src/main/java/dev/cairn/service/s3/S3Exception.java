@@ -8,6 +8,7 @@ public final class S3Exception extends Exception {
     private final String code;
     private final int status;
     private final String region;
+    private final java.util.Map<String, String> details;
 
     public S3Exception(S3Error error) {
         this(error, error.message());
@@ -23,10 +24,21 @@ public final class S3Exception extends Exception {
 
     /** @param region the region requests must be signed for, answered as {@code <Region>}; null: none */
     public S3Exception(String code, int status, String message, String region) {
+        this(code, status, message, region, java.util.Map.of());
+    }
+
+    /** @param details further elements of the error document, in order (S3's StringToSign of a SignatureDoesNotMatch) */
+    public S3Exception(String code, int status, String message, String region, java.util.Map<String, String> details) {
         super(message, null, false, false);
         this.code = code;
         this.status = status;
         this.region = region;
+        this.details = details;
+    }
+
+    /** Further elements of the error document, in order; empty when none. */
+    public java.util.Map<String, String> details() {
+        return details;
     }
 
     /** The region the error names (a request signed for another); null when none. */

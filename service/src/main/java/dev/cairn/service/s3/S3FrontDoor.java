@@ -135,7 +135,7 @@ public final class S3FrontDoor {
             throw e;
         } catch (S3Exception e) {
             errorCode = e.code();
-            sendError(http, r, e.status(), e.code(), e.getMessage(), e.region(), requestId);
+            sendError(http, r, e.status(), e.code(), e.getMessage(), e.region(), e.details(), requestId);
         } catch (StoreException e) {
             S3Error err = map(e.reason());
             errorCode = err.code();
@@ -392,9 +392,18 @@ public final class S3FrontDoor {
         sendError(http, r, status, code, message, null, requestId);
     }
 
-    /** {@code region}: S3's {@code <Region>} of an error about the signing region; null: none. */
     private static void sendError(HttpExchange http, S3Request r, int status, String code, String message,
                                   String region, String requestId) throws IOException {
+        sendError(http, r, status, code, message, region, java.util.Map.of(), requestId);
+    }
+
+    /**
+     * {@code region}: S3's {@code <Region>} of an error about the signing region; null: none.
+     * {@code details}: further elements, in order.
+     */
+    private static void sendError(HttpExchange http, S3Request r, int status, String code, String message,
+                                  String region, java.util.Map<String, String> details, String requestId)
+            throws IOException {
         if (http.isCommitted()) {
             throw new IOException("response already committed when " + code + " arose");
         }
@@ -424,6 +433,7 @@ public final class S3FrontDoor {
         if (region != null) {
             x.element("Region", region);
         }
+        details.forEach(x::element);
         if (r != null) {
             x.element("Resource", r.resource());
         }

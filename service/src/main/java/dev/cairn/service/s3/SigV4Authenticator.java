@@ -12,9 +12,16 @@ import java.util.Map;
 /** Authenticates requests with AWS Signature V4 through {@link SigV4Verifier}. Thread-safe. */
 public final class SigV4Authenticator implements Authenticator {
     private final SigV4Verifier verifier;
+    private final SigV2Authenticator signatureV2;
 
     public SigV4Authenticator(SigV4Verifier verifier) {
+        this(verifier, null);
+    }
+
+    /** @param signatureV2 what answers requests signed with Version 2; null: the verifier refuses them */
+    public SigV4Authenticator(SigV4Verifier verifier, SigV2Authenticator signatureV2) {
         this.verifier = verifier;
+        this.signatureV2 = signatureV2;
     }
 
     @Override
@@ -22,6 +29,9 @@ public final class SigV4Authenticator implements Authenticator {
         if (request.header("Authorization") == null && request.header("x-amz-content-sha256") == null
                 && !hasSignatureParameter(request.rawQuery())) {
             return anonymousWithoutPayload(request);
+        }
+        if (signatureV2 != null && SigV2Authenticator.claims(request)) {
+            return signatureV2.authenticate(request);
         }
         AuthResult result;
         try {
