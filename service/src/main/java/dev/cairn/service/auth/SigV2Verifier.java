@@ -188,7 +188,6 @@ public final class SigV2Verifier {
         String contentType = headerOrQuery(request, query, "content-type", presigned);
         String head = SigV2StringToSign.head(request.method(), contentMd5, contentType, dateSlot)
                 + SigV2StringToSign.amzHeaders(presigned ? withAmzQuery(request, query) : request.headers());
-        String resource = SigV2StringToSign.resource(bucketInHost, request.rawPath(), query, true);
         Mac mac = HMAC_SHA1.get();
         try {
             mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA1"));
@@ -196,16 +195,23 @@ public final class SigV2Verifier {
             throw new IllegalStateException("HmacSHA1 key refused", e);
         }
         byte[] claimed = signature.getBytes(StandardCharsets.ISO_8859_1);
-        if (matches(mac, head + resource, claimed)) {
-            return;
-        }
-        String rawResource = SigV2StringToSign.resource(bucketInHost, request.rawPath(), query, false);
-        if (!rawResource.equals(resource) && matches(mac, head + rawResource, claimed)) {
-            return;
-        }
-        String utf8Head = CanonicalRequest.redecodeLatin1AsUtf8(head);
-        if (utf8Head != null && matches(mac, utf8Head + resource, claimed)) {
-            return;
+        String path = request.rawPath();
+        // A path-style request that names a bucket alone is signed as "/bucket/" (botocore) or as sent.
+        boolean bucketAlone = bucketInHost == null && path.length() > 1 && path.indexOf('/', 1) < 0;
+        String resource = SigV2StringToSign.resource(bucketInHost, bucketAlone ? path + '/' : path, query, true);
+        for (String candidatePath : bucketAlone ? List.of(path + '/', path) : List.of(path)) {
+            String decoded = SigV2StringToSign.resource(bucketInHost, candidatePath, query, true);
+            if (matches(mac, head + decoded, claimed)) {
+                return;
+            }
+            String raw = SigV2StringToSign.resource(bucketInHost, candidatePath, query, false);
+            if (!raw.equals(decoded) && matches(mac, head + raw, claimed)) {
+                return;
+            }
+            String utf8Head = CanonicalRequest.redecodeLatin1AsUtf8(head);
+            if (utf8Head != null && matches(mac, utf8Head + decoded, claimed)) {
+                return;
+            }
         }
         throw new SigV2Mismatch(accessKey, head + resource, signature);
     }

@@ -89,17 +89,26 @@ class SigV2VerifierTest {
         verifies(signed("PUT", "/photos/big.bin", "partNumber=2&uploadId=abc123",
                 "AWS AKIDV2EXAMPLE:pE1gMghCsWzLYYqzLoeKL/VfG/E="), null,
                 "PUT\n\n\n" + DATE + "\n/photos/big.bin?partNumber=2&uploadId=abc123");
-        verifies(signed("GET", "/photos", "acl", "AWS AKIDV2EXAMPLE:eudt0ZImB6+RLx/2BP4xBtRhFZ0="), null,
-                "GET\n\n\n" + DATE + "\n/photos?acl");
+        verifies(signed("GET", "/photos", "acl", "AWS AKIDV2EXAMPLE:TYIFRzIKrCV3HEPmEodzpGpu8G0="), null,
+                "GET\n\n\n" + DATE + "\n/photos/?acl");
         verifies(signed("POST", "/photos", "delete", "AWS AKIDV2EXAMPLE:GMJ0gVAZNpZi24EquNQjhw4J6NI=",
                 "Content-MD5", "abc=", "Content-Type", "application/xml"), null,
-                "POST\nabc=\napplication/xml\n" + DATE + "\n/photos?delete");
+                "POST\nabc=\napplication/xml\n" + DATE + "\n/photos/?delete");
     }
 
     @Test
     void otherQueryParametersDoNotTakePart() {
         verifies(signed("GET", "/photos", "list-type=2&prefix=a%2Fb&max-keys=10",
-                "AWS AKIDV2EXAMPLE:Y2o6G28ei4S8mXod9uUj7w1coFs="), null, "GET\n\n\n" + DATE + "\n/photos");
+                "AWS AKIDV2EXAMPLE:e50TGQhZwQ5OVggEWhN89P36css="), null, "GET\n\n\n" + DATE + "\n/photos/");
+    }
+
+    /** botocore signs a path-style request for a bucket alone as "/bucket/"; the path as sent verifies too. */
+    @Test
+    void aBucketAloneIsSignedWithOrWithoutItsSlash() {
+        assertEquals(KEY, verifier(NOW).authenticate(signed("GET", "/photos", "acl",
+                "AWS AKIDV2EXAMPLE:eudt0ZImB6+RLx/2BP4xBtRhFZ0="), null).accessKey());
+        assertEquals(KEY, verifier(NOW).authenticate(signed("GET", "/photos", "list-type=2&prefix=a%2Fb&max-keys=10",
+                "AWS AKIDV2EXAMPLE:Y2o6G28ei4S8mXod9uUj7w1coFs="), null).accessKey());
     }
 
     @Test
