@@ -58,7 +58,8 @@ public final class SigV2Verifier {
         if (authorization != null) {
             return authorization.startsWith(HEADER_PREFIX);
         }
-        return rawQuery != null && rawQuery.contains(ACCESS_KEY_PARAM + "=") && !rawQuery.contains("X-Amz-Credential=");
+        // A presigned Version 4 URL names its credential early: found first, it ends the look at once.
+        return rawQuery != null && !rawQuery.contains("X-Amz-Credential=") && rawQuery.contains(ACCESS_KEY_PARAM + "=");
     }
 
     /** S3's answer to a Version 2 request where only Version 4 is accepted. */
