@@ -21,6 +21,9 @@
  *       {@link dev.cairn.service.auth.AuthResult#decodedContentLength} is the object's length.</li>
  * </ol>
  *
+ * <p>{@link dev.cairn.service.auth.SigV2Verifier} checks AWS Signature Version 2 (header and
+ * presigned URL) for older clients, apart from Version 4's hot path; its body is read as sent.
+ *
  * <p>{@link dev.cairn.service.auth.ChecksumAlgorithm} verifies {@code x-amz-checksum-*} headers of
  * bodies that are not aws-chunked, with the same streaming digests.
  */

@@ -389,12 +389,7 @@ public final class S3FrontDoor {
 
     private static void sendError(HttpExchange http, S3Request r, int status, String code, String message,
                                   String requestId) throws IOException {
-        sendError(http, r, status, code, message, null, requestId);
-    }
-
-    private static void sendError(HttpExchange http, S3Request r, int status, String code, String message,
-                                  String region, String requestId) throws IOException {
-        sendError(http, r, status, code, message, region, java.util.Map.of(), requestId);
+        sendError(http, r, status, code, message, null, java.util.Map.of(), requestId);
     }
 
     /**
