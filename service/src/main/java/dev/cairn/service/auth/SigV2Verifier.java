@@ -96,7 +96,8 @@ public final class SigV2Verifier {
                 throw AuthException.invalidArgument("Only one auth mechanism allowed; only the X-Amz-Algorithm query "
                         + "parameter, Signature query string parameter or the Authorization header should be specified");
             }
-            String claim = authorization.trim().substring(HEADER_PREFIX.length()).trim();
+            String value = authorization.trim();
+            String claim = value.length() > HEADER_PREFIX.length() ? value.substring(HEADER_PREFIX.length()).trim() : "";
             int colon = claim.lastIndexOf(':');
             if (colon <= 0 || colon == claim.length() - 1) {
                 throw AuthException.invalidArgument("AWS authorization header is invalid.  Expected "

@@ -183,6 +183,13 @@ class SigV2VerifierTest {
     void malformedClaimsAreRefused() {
         assertEquals("InvalidArgument", assertThrows(AuthException.class, () -> verifier(NOW).authenticate(
                 signed("GET", "/photos/puppy.jpg", null, "AWS AKIDV2EXAMPLE"), null)).s3Code());
+        for (String claim : new String[] {"AWS ", "AWS :c2ln", "AWS AKIDV2EXAMPLE:"}) {
+            assertEquals("InvalidArgument", assertThrows(AuthException.class, () -> verifier(NOW).authenticate(
+                    signed("GET", "/photos/puppy.jpg", null, claim), null)).s3Code(), claim);
+        }
+        assertEquals("AccessDenied", assertThrows(AuthException.class, () -> verifier(NOW).authenticate(
+                request("GET", "/photos/puppy.jpg", "AWSAccessKeyId=AKIDV2EXAMPLE&Signature=x&Expires=soon"), null))
+                .s3Code());
         assertEquals("InvalidArgument", assertThrows(AuthException.class, () -> verifier(NOW).authenticate(
                 signed("GET", "/photos/puppy.jpg", "AWSAccessKeyId=AKIDV2EXAMPLE&Signature=x&Expires=1",
                         "AWS AKIDV2EXAMPLE:n4DfllRq16iqUP10ji0YaLRVZ7w="), null)).s3Code());
