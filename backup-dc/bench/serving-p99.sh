@@ -256,7 +256,7 @@ deprioritize() { # pid
 }
 make_cgroups
 if [ "$pin" = 1 ]; then
-  isolation="CPU $backup_cpus (taskset), serving side on CPU $serving_cpus; $isolation"
+  isolation="CPU $backup_cpus (taskset); $isolation"
   serving_side="CPU $serving_cpus (taskset)"
 else
   serving_side="every CPU"
@@ -536,7 +536,7 @@ medians = []
 print()
 print("Medians over the rounds (p99 ratio: during over before, per round, then the median; target at 0.5 for a and c: <= 1.10)")
 for (setup, fr), rs in groups.items():
-    med = lambda f: statistics.median(v for v in map(f, rs) if v is not None) if any(f(x) is not None for x in rs) else None
+    med = lambda f: round(statistics.median(v for v in map(f, rs) if v is not None), 3) if any(f(x) is not None for x in rs) else None
     m = {"setup": setup, "loadFraction": fr, "rounds": len(rs),
          "p50BeforeMs": med(lambda r: r["before"]["p50"]), "p50DuringMs": med(lambda r: r["during"]["p50"]),
          "p99BeforeMs": med(lambda r: r["before"]["p99"]), "p99DuringMs": med(lambda r: r["during"]["p99"]),

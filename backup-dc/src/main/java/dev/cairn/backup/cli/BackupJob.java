@@ -7,6 +7,7 @@ import dev.cairn.backup.prune.Pruner;
 import dev.cairn.backup.report.MetricsFile;
 import dev.cairn.backup.report.Progress;
 import dev.cairn.backup.report.RunReport;
+import dev.cairn.backup.report.SplitRead;
 import dev.cairn.backup.run.BackupRun;
 import dev.cairn.backup.run.Json;
 import dev.cairn.backup.run.Lease;
@@ -35,6 +36,7 @@ final class BackupJob {
         BackupRun run = null;
         BackupRun.Result result = null;
         String sourceDescription = null;
+        List<SplitRead> splitReads = List.of();
         int exit = ExitCode.OK;
         Target target = null;
         try {
@@ -48,11 +50,14 @@ final class BackupJob {
             target = opened.target();
             try (BackupSource source = opened.source()) {
                 sourceDescription = source.describe();
+                source.logSplitReadsTo(log);
                 Catalog.Backup parent = Catalog.latest(target);
                 long estimate = parent == null ? 0 : parent.trailer().objects();
                 try (Progress progress = Progress.onStderr("backup", estimate, clock)) {
                     run = new BackupRun(source, target, o.settings(), log, progress, clock);
                     result = run.execute();
+                } finally {
+                    splitReads = source.splitReads();
                 }
             }
         } catch (Lease.HeldException e) {
@@ -67,7 +72,7 @@ final class BackupJob {
             exit = ExitCode.FAILED;
         }
         long finished = clock.millis();
-        RunReport report = report(o, run, result, sourceDescription, target, started, finished, errors);
+        RunReport report = report(o, run, result, sourceDescription, target, started, finished, errors, splitReads);
         exit = Math.max(exit, publish(o, target, report, finished, log));
         if (result != null) {
             log.printf("backup %s complete: %,d objects (%s), copied %,d new blobs (%s) in %.1f s%s%n",
@@ -139,7 +144,7 @@ final class BackupJob {
     }
 
     private static RunReport report(RunOptions o, BackupRun run, BackupRun.Result r, String source, Target target,
-                                    long started, long finished, List<String> errors) {
+                                    long started, long finished, List<String> errors, List<SplitRead> splitReads) {
         List<String> all = new ArrayList<>(errors);
         double seconds = (finished - started) / 1000.0;
         return new RunReport(
@@ -158,7 +163,8 @@ final class BackupJob {
                 r == null ? 0 : r.trailer().copiedBytes(),
                 r == null ? 0 : r.skipped(),
                 r == null || seconds <= 0 ? 0 : r.trailer().logicalBytes() / seconds / 1e6,
-                all);
+                all,
+                splitReads);
     }
 
     private static int publish(RunOptions o, Target target, RunReport report, long finished, PrintStream log) {

@@ -6,7 +6,9 @@ import java.util.List;
  * The JSON report of one backup run, written to {@code reports/<id>.json} in the target and to
  * {@code --report FILE}.
  *
- * @param status "complete" when the manifest was written, else "failed"
+ * @param status     "complete" when the manifest was written, else "failed"
+ * @param splitReads where each split was read from (a Cassandra source: datacenter and nodes); empty for a
+ *                   source on one host
  */
 public record RunReport(
         String backupId,
@@ -24,5 +26,6 @@ public record RunReport(
         long copiedBytes,
         long skippedObjects,
         double megabytesPerSecond,
-        List<String> errors) {
+        List<String> errors,
+        List<SplitRead> splitReads) {
 }

@@ -1,10 +1,12 @@
 package dev.cairn.backup.source;
 
+import dev.cairn.backup.report.SplitRead;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.VersionRecord;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintStream;
 import java.util.List;
 
 /**
@@ -101,6 +103,21 @@ public interface BackupSource extends AutoCloseable {
      */
     default boolean releaseLeftBehind(String heldOutside) throws IOException {
         return false;
+    }
+
+    /**
+     * Where each split scanned so far was read from, for the run's report; by default none (a
+     * source on one host, where there is nothing to tell).
+     */
+    default List<SplitRead> splitReads() {
+        return List.of();
+    }
+
+    /**
+     * From now on, prints to {@code log} a {@link SplitRead#line()} as each split's scan ends, for
+     * a source that keeps {@link #splitReads}; by default nothing.
+     */
+    default void logSplitReadsTo(PrintStream log) {
     }
 
     @Override

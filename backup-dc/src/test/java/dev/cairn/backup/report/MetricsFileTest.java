@@ -18,7 +18,7 @@ class MetricsFileTest {
     private static RunReport report(String status) {
         return new RunReport("20261124T050000Z-abcd", null, status, "src", "dir:/x", "2026-11-24T05:00:00Z",
                 "2026-11-24T05:00:10Z", 10.0, false, 5, 500, 2, 200, 0, 0.05,
-                "complete".equals(status) ? List.of() : List.of("target full"));
+                "complete".equals(status) ? List.of() : List.of("target full"), List.of());
     }
 
     private static double gauge(Path file, String name) throws Exception {

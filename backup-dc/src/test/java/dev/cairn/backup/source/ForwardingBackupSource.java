@@ -1,9 +1,11 @@
 package dev.cairn.backup.source;
 
+import dev.cairn.backup.report.SplitRead;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ObjectInfo;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintStream;
 import java.util.List;
 
 /**
@@ -72,6 +74,16 @@ public class ForwardingBackupSource implements BackupSource {
     @Override
     public void prepareWorkerThread() {
         inner.prepareWorkerThread();
+    }
+
+    @Override
+    public List<SplitRead> splitReads() {
+        return inner.splitReads();
+    }
+
+    @Override
+    public void logSplitReadsTo(PrintStream log) {
+        inner.logSplitReadsTo(log);
     }
 
     @Override

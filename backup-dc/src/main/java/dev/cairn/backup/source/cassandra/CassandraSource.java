@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.metadata.token.Token;
+import dev.cairn.backup.report.SplitRead;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.source.SourceOptions;
 import dev.cairn.store.BucketInfo;
@@ -15,11 +16,13 @@ import dev.cairn.store.cassandra.CassandraScanner;
 import dev.cairn.store.cassandra.CassandraVersionScanner;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Reads the Cassandra store from one datacenter only (by default {@code backup}) through a
@@ -35,6 +38,9 @@ import java.util.Map;
  * bucket is versioned is what {@link #buckets} read, so the rows agree with the manifest's
  * bucket records.
  *
+ * <p>Each split's pages are tallied by the node that answered them ({@link SplitReads}), for the
+ * job's log and report: the datacenter the scan was pointed at, shown node by node.
+ *
  * <p>Thread-safety: safe for concurrent scans and content reads.
  */
 public final class CassandraSource implements BackupSource {
@@ -45,6 +51,8 @@ public final class CassandraSource implements BackupSource {
     private final CassandraScanner scanner;
     private final CassandraVersionScanner versionScanner;
     private volatile Map<String, Versioning> versioning;
+    private final Map<String, SplitReads> reads = new ConcurrentHashMap<>();
+    private volatile PrintStream readsLog;
 
     private CassandraSource(CqlSession session, SourceOptions o) {
         this.session = session;
@@ -171,6 +179,7 @@ public final class CassandraSource implements BackupSource {
         TokenSplits.Range range = TokenSplits.parse(split.id());
         ScanPosition after = resumeAfter == null ? null : ScanPosition.parse(resumeAfter);
         Map<String, Versioning> known = versioning();
+        SplitReads tally = reads.computeIfAbsent(split.id(), id -> new SplitReads(split));
         try {
             if (after == null || !after.inVersions()) {
                 scanner.scan(range.start(), range.end(), after == null ? null : after.token(),
@@ -185,7 +194,7 @@ public final class CassandraSource implements BackupSource {
                             if (unlisted != null) {
                                 sink.acceptVersion(row.bucket(), unlisted, position);
                             }
-                        });
+                        }, tally::answeredBy);
             }
             if (known.values().stream().anyMatch(v -> v != Versioning.UNVERSIONED)) {
                 boolean resumes = after != null && after.inVersions();
@@ -194,11 +203,26 @@ public final class CassandraSource implements BackupSource {
                         bucket -> versioned(known, bucket),
                         v -> sink.acceptVersion(v.bucket(), v.version(), new ScanPosition(v.token(),
                                 CassandraScanner.compositeKey(v.bucket(), v.version().version().key()),
-                                v.version().order()).encode()));
+                                v.version().order()).encode()), tally::answeredBy);
             }
         } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }
+        PrintStream log = readsLog;
+        if (log != null) {
+            log.println(tally.read().line());
+        }
+    }
+
+    @Override
+    public List<SplitRead> splitReads() {
+        return reads.values().stream().map(SplitReads::read).sorted(java.util.Comparator.comparing(SplitRead::split))
+                .toList();
+    }
+
+    @Override
+    public void logSplitReadsTo(PrintStream log) {
+        readsLog = log;
     }
 
     @Override

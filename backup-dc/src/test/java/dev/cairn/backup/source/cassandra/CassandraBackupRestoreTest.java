@@ -109,6 +109,13 @@ class CassandraBackupRestoreTest {
         assertEquals("complete", r.status());
         assertEquals(OBJECTS + 1, r.objects());
         assertTrue(r.source().contains("dc=backup"), r.source());
+        assertTrue(r.splitReads().size() >= 8, "where each token range of --splits 8 was read from: " + r.splitReads());
+        assertEquals(r.splitReads().size(), r.splitReads().stream().map(s -> s.split()).distinct().count(), "each once");
+        for (dev.cairn.backup.report.SplitRead read : r.splitReads()) {
+            assertEquals(List.of("backup"), read.readFrom().stream().map(n -> n.datacenter()).distinct().toList(), read.toString());
+            assertEquals(List.of(LocalCassandraCluster.BACKUP_CONTACT_POINT),
+                    read.readFrom().stream().map(n -> n.node()).distinct().toList(), read.toString());
+        }
 
         assertEquals(0, cli("restore", "--target", "dir:" + archive, "--into", "cassandra",
                 "--into-contact-points", LocalCassandraCluster.CONTACT_POINTS, "--into-datacenter", "serving",

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import dev.cairn.backup.report.SplitRead;
 import dev.cairn.backup.source.BackupSource;
 import dev.cairn.backup.cli.BackupSources;
 import dev.cairn.backup.source.SourceOptions;
@@ -18,8 +19,11 @@ import dev.cairn.store.cassandra.CassandraObjectStore;
 import dev.cairn.store.cassandra.CassandraSessions;
 import dev.cairn.store.cassandra.CassandraSettings;
 import dev.cairn.store.cassandra.LocalCassandraCluster;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -127,6 +131,8 @@ class CassandraSourceTest {
             assertTrue(splits.size() >= 16, "splits: " + splits.size());
             assertEquals(splits.size(), new HashSet<>(splits.stream().map(BackupSource.Split::id).toList()).size());
             assertEquals(splits, source.splits(), "split ids are stable");
+            ByteArrayOutputStream logged = new ByteArrayOutputStream();
+            source.logSplitReadsTo(new PrintStream(logged, true, StandardCharsets.UTF_8));
 
             ExecutorService pool = Executors.newFixedThreadPool(options().splitsInFlight);
             try {
@@ -155,6 +161,15 @@ class CassandraSourceTest {
                 pool.shutdownNow();
             }
             assertEquals(null, source.openContent("0".repeat(64)));
+            assertEveryPageReadFrom(source.splitReads(), splits, "backup", List.of(LocalCassandraCluster.address(BACKUP_NODE)));
+            List<String> lines = List.of(logged.toString(StandardCharsets.UTF_8).split("\n"));
+            assertEquals(splits.size(), lines.size(), "one line per split: " + lines);
+            String backupNode = LocalCassandraCluster.address(BACKUP_NODE);
+            for (BackupSource.Split split : splits) {
+                String prefix = split.description() + ": read from datacenter backup, node " + backupNode + " (";
+                assertEquals(1, lines.stream().filter(l -> l.startsWith(prefix) && l.endsWith(")") && !l.contains(";")).count(),
+                        "the line of " + split + ": " + lines);
+            }
         }
         assertEquals(expected, seen);
 
@@ -210,6 +225,21 @@ class CassandraSourceTest {
         }
     }
 
+    /** Each split's pages, every one, answered by a node of {@code datacenter} among {@code nodes}. */
+    private static void assertEveryPageReadFrom(List<SplitRead> reads, List<BackupSource.Split> splits, String datacenter,
+                                                List<String> nodes) {
+        assertEquals(splits.stream().map(BackupSource.Split::id).sorted().toList(),
+                reads.stream().map(SplitRead::split).toList(), "a record of every split");
+        for (SplitRead r : reads) {
+            assertTrue(!r.readFrom().isEmpty(), "pages of " + r);
+            for (SplitRead.NodeRead n : r.readFrom()) {
+                assertEquals(datacenter, n.datacenter(), r.toString());
+                assertTrue(nodes.contains(n.node()), n.node() + " is one of " + nodes);
+                assertTrue(n.pages() >= 1, r.toString());
+            }
+        }
+    }
+
     @Test
     @Order(3)
     void theCountsSeeAScanPointedAtServing() throws Exception {
@@ -218,12 +248,17 @@ class CassandraSourceTest {
         o.datacenter = "serving";
         o.contactPoints = List.of(LocalCassandraCluster.address(1));
         int[] rows = {0};
+        List<SplitRead> reads;
+        List<BackupSource.Split> splits;
         try (BackupSource source = BackupSources.open(o)) {
-            for (BackupSource.Split split : source.splits()) {
+            splits = source.splits();
+            for (BackupSource.Split split : splits) {
                 source.scan(split, null, (b, r, sizes, p) -> rows[0]++);
             }
+            reads = source.splitReads();
         }
         assertEquals(expected.size(), rows[0]);
+        assertEveryPageReadFrom(reads, splits, "serving", List.of(LocalCassandraCluster.address(1), LocalCassandraCluster.address(2)));
         Map<String, Map<String, Long>> delta =
                 ServerRequestCounts.minus(ServerRequestCounts.of(servingSession, "serving", KEYSPACE), before);
         assertTrue(ServerRequestCounts.total(delta) > 0, "a scan of serving shows in its counts: " + delta);

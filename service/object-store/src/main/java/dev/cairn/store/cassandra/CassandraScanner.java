@@ -6,8 +6,11 @@ import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DriverException;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.ExecutionInfo;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.metadata.Node;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ChunkStream;
 import dev.cairn.store.ContentGoneException;
@@ -22,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * Reads the Cassandra store's rows for full traversals such as backups: the buckets, the object
@@ -120,6 +124,15 @@ public final class CassandraScanner {
      */
     public void scan(long startExclusive, long endInclusive, Long afterToken, byte[] afterKey, RowVisitor visitor)
             throws IOException {
+        scan(startExclusive, endInclusive, afterToken, afterKey, visitor, node -> { });
+    }
+
+    /**
+     * {@link #scan(long, long, Long, byte[], RowVisitor)}, telling {@code answeredBy} the node
+     * that coordinated each page read, once per page, after the rows of its query.
+     */
+    public void scan(long startExclusive, long endInclusive, Long afterToken, byte[] afterKey, RowVisitor visitor,
+                     Consumer<Node> answeredBy) throws IOException {
         long from = startExclusive;
         if (afterToken != null) {
             if (afterToken <= startExclusive || afterToken > endInclusive) {
@@ -128,7 +141,7 @@ public final class CassandraScanner {
             }
             List<ScannedRow> same = new ArrayList<>();
             List<byte[]> keys = new ArrayList<>();
-            run(selectToken.bind(afterToken), row -> {
+            run(selectToken.bind(afterToken), answeredBy, row -> {
                 byte[] k = compositeKey(row.bucket(), row.info().key());
                 if (java.util.Arrays.compareUnsigned(k, afterKey) > 0) {
                     same.add(row);
@@ -146,13 +159,14 @@ public final class CassandraScanner {
             from = afterToken;
         }
         if (from < endInclusive) {
-            run(selectRange.bind(from, endInclusive), visitor);
+            run(selectRange.bind(from, endInclusive), answeredBy, visitor);
         }
     }
 
-    private void run(BoundStatement statement, RowVisitor visitor) throws IOException {
+    private void run(BoundStatement statement, Consumer<Node> answeredBy, RowVisitor visitor) throws IOException {
         try {
-            for (Row r : session.execute(read(statement))) {
+            ResultSet rows = session.execute(read(statement));
+            for (Row r : rows) {
                 String bucket = r.getString("bucket");
                 String key = r.getString("key");
                 ByteBuffer blob = r.getByteBuffer("row");
@@ -168,8 +182,15 @@ public final class CassandraScanner {
                 visitor.visit(new ScannedRow(r.getLong("t"), bucket, info.value(), info.writeId().bytes(),
                         layoutOf(session, selectLayout, consistency, bucket, info.value(), info.writeId())));
             }
+            answeredByEachPage(rows, answeredBy);
         } catch (DriverException e) {
             throw CassandraTables.unavailable(e);
+        }
+    }
+
+    static void answeredByEachPage(ResultSet rows, Consumer<Node> answeredBy) {
+        for (ExecutionInfo page : rows.getExecutionInfos()) {
+            answeredBy.accept(page.getCoordinator());
         }
     }
 

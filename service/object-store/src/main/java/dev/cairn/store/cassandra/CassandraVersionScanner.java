@@ -5,7 +5,9 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DriverException;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.metadata.Node;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectVersion;
 import dev.cairn.store.VersionId;
@@ -16,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -77,6 +80,15 @@ public final class CassandraVersionScanner {
      */
     public void scan(long startExclusive, long endInclusive, Long afterToken, byte[] afterKey, byte[] afterSort,
                      Predicate<String> buckets, VersionVisitor visitor) throws IOException {
+        scan(startExclusive, endInclusive, afterToken, afterKey, afterSort, buckets, visitor, node -> { });
+    }
+
+    /**
+     * {@link #scan(long, long, Long, byte[], byte[], Predicate, VersionVisitor)}, telling
+     * {@code answeredBy} the node that coordinated each page read, once per page.
+     */
+    public void scan(long startExclusive, long endInclusive, Long afterToken, byte[] afterKey, byte[] afterSort,
+                     Predicate<String> buckets, VersionVisitor visitor, Consumer<Node> answeredBy) throws IOException {
         long from = startExclusive;
         if (afterToken != null) {
             if (afterToken <= startExclusive || afterToken > endInclusive) {
@@ -85,11 +97,12 @@ public final class CassandraVersionScanner {
             }
             String[] bucketAndKey = partsOf(afterKey);
             if (buckets.test(bucketAndKey[0])) {
-                run(selectKeyAfter.bind(bucketAndKey[0], bucketAndKey[1], ByteBuffer.wrap(afterSort)), buckets, visitor);
+                run(selectKeyAfter.bind(bucketAndKey[0], bucketAndKey[1], ByteBuffer.wrap(afterSort)), buckets, answeredBy,
+                        visitor);
             }
             List<List<ScannedVersion>> later = new ArrayList<>();
             List<byte[]> keys = new ArrayList<>();
-            run(selectToken.bind(afterToken), buckets, v -> {
+            run(selectToken.bind(afterToken), buckets, answeredBy, v -> {
                 byte[] k = CassandraScanner.compositeKey(v.bucket(), v.version().version().key());
                 if (Arrays.compareUnsigned(k, afterKey) > 0) {
                     if (keys.isEmpty() || !Arrays.equals(keys.get(keys.size() - 1), k)) {
@@ -112,7 +125,7 @@ public final class CassandraVersionScanner {
             from = afterToken;
         }
         if (from < endInclusive) {
-            run(selectRange.bind(from, endInclusive), buckets, visitor);
+            run(selectRange.bind(from, endInclusive), buckets, answeredBy, visitor);
         }
     }
 
@@ -144,11 +157,13 @@ public final class CassandraVersionScanner {
         }
     }
 
-    private void run(BoundStatement statement, Predicate<String> buckets, VersionVisitor visitor) throws IOException {
+    private void run(BoundStatement statement, Predicate<String> buckets, Consumer<Node> answeredBy,
+                     VersionVisitor visitor) throws IOException {
         try {
             String lastBucket = null;
             String lastKey = null;
-            for (Row r : session.execute(read(statement))) {
+            ResultSet rows = session.execute(read(statement));
+            for (Row r : rows) {
                 String bucket = r.getString("bucket");
                 if (!buckets.test(bucket)) {
                     continue;
@@ -167,6 +182,7 @@ public final class CassandraVersionScanner {
                 long[] sizes = v.marker() || v.layout() == null ? null : PartLayout.sizesOf(v.layout(), version.info(), v.wid());
                 visitor.visit(new ScannedVersion(r.getLong("t"), bucket, new VersionRecord(version, v.sort(), sizes)));
             }
+            CassandraScanner.answeredByEachPage(rows, answeredBy);
         } catch (DriverException e) {
             throw CassandraTables.unavailable(e);
         }
