@@ -252,6 +252,11 @@ abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public StoreLimits limits() {
+        return delegate.limits();
+    }
+
+    @Override
     public StoreStats stats() {
         return delegate.stats();
     }

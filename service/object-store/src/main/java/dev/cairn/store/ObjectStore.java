@@ -351,6 +351,11 @@ public interface ObjectStore extends AutoCloseable {
 
     StoreStats stats();
 
+    /** What this store keeps at most, checked by its callers before they write. This default: no limit of its own. */
+    default StoreLimits limits() {
+        return StoreLimits.NONE;
+    }
+
     @Override
     void close() throws IOException;
 }

@@ -19,13 +19,22 @@ public final class StoreException extends IOException {
         /** The content a copy named was reclaimed meanwhile. */
         CONTENT_GONE,
         /** Another conditional write of the key held it longer than this one could wait. */
-        CONDITIONAL_CONFLICT
+        CONDITIONAL_CONFLICT,
+        /** Stored data failed its check on read; the store cannot answer until it is repaired. */
+        DATA_CORRUPTED,
+        /** The store's disk is full: writes are refused until space is freed; reads go on. */
+        INSUFFICIENT_STORAGE
     }
 
     private final Reason reason;
 
     public StoreException(Reason reason, String message) {
         super(message);
+        this.reason = reason;
+    }
+
+    public StoreException(Reason reason, String message, Throwable cause) {
+        super(message, cause);
         this.reason = reason;
     }
 

@@ -35,7 +35,7 @@ final class MultipartHandler {
         BucketAcl acl = ObjectWriteHandler.objectAcl(ctx, r);
         UnsupportedHeaders.checkObjectWrite(r);
         UploadChecksum checksum = UploadChecksum.ofCreate(r);
-        ObjectAttributes attributes = UploadAcl.stamp(ObjectWriteHandler.attributesOf(r), acl);
+        ObjectAttributes attributes = UploadAcl.stamp(ObjectWriteHandler.attributesOf(r, ctx.store().limits()), acl);
         UploadInfo u = ctx.store().createUpload(r.bucket(), r.key(),
                 checksum == null ? attributes : checksum.stamp(attributes));
         if (checksum != null) {

@@ -1,6 +1,5 @@
 package dev.cairn.service.s3;
 
-import dev.cairn.engine.Row;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectAttributes;
@@ -8,6 +7,7 @@ import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectVersion;
 import dev.cairn.store.VersionId;
 import dev.cairn.store.StoreException;
+import dev.cairn.store.StoreLimits;
 import dev.cairn.store.StoredCopy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +32,7 @@ final class ObjectWriteHandler {
         BucketAcl acl = objectAcl(ctx, r);
         UnsupportedHeaders.checkObjectWrite(r);
         WriteCondition condition = WriteCondition.of(r);
-        ObjectAttributes attrs = attributesOf(r).withAcl(acl);
+        ObjectAttributes attrs = attributesOf(r, ctx.store().limits()).withAcl(acl);
         Checksums checksums = Checksums.of(r);
         requireBucket(r.bucket());
         try (SpooledBody body = Bodies.read(ctx, r, ctx.maxObjectSize(), checksums.sinks())) {
@@ -82,7 +82,7 @@ final class ObjectWriteHandler {
             ObjectInfo src = copySourceObject(ctx, source);
             Conditions.checkCopySource(r, src);
             // As S3: a copy gets the ACL its request names (private by default), never the source's.
-            ObjectAttributes attrs = (replace ? attributesOf(r) : src.attributes()).withAcl(acl);
+            ObjectAttributes attrs = (replace ? attributesOf(r, ctx.store().limits()) : src.attributes()).withAcl(acl);
             try {
                 ContentSource content = StoredCopy.content(ctx.store(), src);
                 // A copy made in one request is one part: S3 gives it the MD5 of its bytes as ETag.
@@ -219,14 +219,14 @@ final class ObjectWriteHandler {
         return new String[] {s.substring(0, slash), s.substring(slash + 1), versionId};
     }
 
-    static ObjectAttributes attributesOf(S3Request r) throws S3Exception {
+    /** The object's attributes from the request's headers, within {@code limits}, those of the store it goes to. */
+    static ObjectAttributes attributesOf(S3Request r, StoreLimits limits) throws S3Exception {
         Map<String, String> meta = new TreeMap<>();
         int metaBytes = 0;
         for (Map.Entry<String, List<String>> h : r.http.headers().entrySet()) {
             String lower = h.getKey();
             if (lower.startsWith("x-amz-meta-")) {
-                if (lower.length() > Row.MAX_COLUMN_NAME_BYTES) {
-                    // The header's name is the name of the object row's column (docs/object-stores.md, "Object rows").
+                if (lower.length() > limits.maxMetadataNameBytes()) {
                     throw new S3Exception(S3Error.METADATA_TOO_LARGE);
                 }
                 String value = String.join(",", h.getValue());

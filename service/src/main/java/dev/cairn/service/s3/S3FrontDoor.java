@@ -1,7 +1,5 @@
 package dev.cairn.service.s3;
 
-import dev.cairn.engine.CorruptionException;
-import dev.cairn.engine.WriteStallException;
 import dev.cairn.store.StoreException;
 import java.io.IOException;
 import java.security.SecureRandom;
@@ -137,18 +135,19 @@ public final class S3FrontDoor {
             errorCode = e.code();
             sendError(http, r, e.status(), e.code(), e.getMessage(), e.region(), e.details(), requestId);
         } catch (StoreException e) {
+            if (e.reason() == StoreException.Reason.DATA_CORRUPTED) {
+                LOG.error("request {}: stored data failed its check: {}", requestId, e.getMessage());
+            } else if (e.reason() == StoreException.Reason.INSUFFICIENT_STORAGE) {
+                LOG.warn("request {}: refused, the disk is full: {}", requestId, e.getMessage());
+            }
             S3Error err = map(e.reason());
             errorCode = err.code();
             sendError(http, r, err.status(), err.code(), err.message(), requestId);
-        } catch (WriteStallException | dev.cairn.store.StoreUnavailableException e) {
+        } catch (dev.cairn.store.StoreUnavailableException e) {
             errorCode = S3Error.SLOW_DOWN.code();
             sendError(http, r, 503, errorCode, S3Error.SLOW_DOWN.message(), requestId);
-        } catch (CorruptionException e) {
-            LOG.error("request {}: stored data failed its check: {}", requestId, e.getMessage());
-            errorCode = S3Error.INTERNAL_ERROR.code();
-            sendError(http, r, 500, errorCode, S3Error.INTERNAL_ERROR.message(), requestId);
         } catch (IOException | RuntimeException e) {
-            if (!http.isCommitted() && dev.cairn.engine.DiskFullException.isNoSpace(e)) {
+            if (!http.isCommitted() && isNoSpace(e)) {
                 // The engine refused the write, or spooling the body hit a full disk: nothing was stored.
                 LOG.warn("request {}: refused, the disk is full: {}", requestId, e.getMessage());
                 errorCode = S3Error.INSUFFICIENT_STORAGE.code();
@@ -384,7 +383,26 @@ public final class S3FrontDoor {
             case INVALID_PART_ORDER -> S3Error.INVALID_PART_ORDER;
             case ENTITY_TOO_SMALL -> S3Error.ENTITY_TOO_SMALL;
             case CONDITIONAL_CONFLICT -> S3Error.CONDITIONAL_REQUEST_CONFLICT;
+            case DATA_CORRUPTED -> S3Error.INTERNAL_ERROR;
+            case INSUFFICIENT_STORAGE -> S3Error.INSUFFICIENT_STORAGE;
         };
+    }
+
+    /**
+     * Whether {@code e}, or an exception it was caused by, says the disk is full: the store
+     * refused the write, or spooling the body ran out of space.
+     */
+    static boolean isNoSpace(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof StoreException s && s.reason() == StoreException.Reason.INSUFFICIENT_STORAGE) {
+                return true;
+            }
+            String message = t.getMessage();
+            if (message != null && message.contains("No space left on device")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void sendError(HttpExchange http, S3Request r, int status, String code, String message,

@@ -1,6 +1,7 @@
 package dev.cairn.store.embedded;
 
 import dev.cairn.engine.Engine;
+import dev.cairn.engine.Row;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.CompletedPart;
@@ -13,6 +14,7 @@ import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.PartInfo;
+import dev.cairn.store.StoreLimits;
 import dev.cairn.store.StoreStats;
 import dev.cairn.store.UploadInfo;
 import dev.cairn.store.ObjectVersion;
@@ -20,6 +22,8 @@ import dev.cairn.store.VersionPage;
 import dev.cairn.store.VersionQuery;
 import dev.cairn.store.VersionRecord;
 import dev.cairn.store.Versioning;
+import static dev.cairn.store.embedded.EngineErrors.translated;
+
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -57,6 +61,9 @@ public final class EmbeddedObjectStore implements ObjectStore {
 
     /** Content is stored in chunks of this size, so no read or write holds an object whole. */
     public static final int CHUNK_BYTES = 1 << 20;
+
+    /** A metadata header's name is the name of the object row's column (docs/service.md, "Object rows"). */
+    private static final StoreLimits LIMITS = new StoreLimits(Row.MAX_COLUMN_NAME_BYTES);
 
     private final EmbeddedTables tables;
     private final EmbeddedBuckets buckets;
@@ -122,7 +129,7 @@ public final class EmbeddedObjectStore implements ObjectStore {
 
     @Override
     public BucketInfo createBucket(String bucket, BucketAcl acl, long createdMillis) throws IOException {
-        return buckets.create(bucket, acl, createdMillis);
+        return translated(() -> buckets.create(bucket, acl, createdMillis));
     }
 
     @Override
@@ -137,15 +144,15 @@ public final class EmbeddedObjectStore implements ObjectStore {
 
     @Override
     public void setBucketAcl(String bucket, BucketAcl acl) throws IOException {
-        buckets.setAcl(bucket, acl);
+        translated(() -> buckets.setAcl(bucket, acl));
     }
 
     @Override
     public void deleteBucket(String bucket) throws IOException {
-        buckets.delete(bucket, b -> {
+        translated(() -> buckets.delete(bucket, b -> {
             objects.requireNone(b);
             multipart.abortAll(b);
-        });
+        }));
     }
 
     // ---- objects
@@ -154,71 +161,73 @@ public final class EmbeddedObjectStore implements ObjectStore {
     public ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
                                 String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
             throws IOException {
-        return objects.write(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent, null, null);
+        return translated(() -> objects.write(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent, null, null));
     }
 
     @Override
     public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
                                        String etag, int partCount, Map<String, String> checksums, String expectedEtag)
             throws IOException {
-        return objects.write(bucket, key, attributes, content, etag, partCount, checksums, false, expectedEtag, null);
+        return translated(() -> objects.write(bucket, key, attributes, content, etag, partCount, checksums, false, expectedEtag, null));
     }
 
     @Override
     public ObjectInfo setObjectAcl(String bucket, String key, dev.cairn.store.BucketAcl acl) throws IOException {
-        return objects.setAcl(bucket, key, acl);
+        return translated(() -> objects.setAcl(bucket, key, acl));
     }
 
     @Override
     public ObjectInfo setObjectVersionAcl(String bucket, String key, String versionId, dev.cairn.store.BucketAcl acl)
             throws IOException {
-        return versioned.setAcl(bucket, key, versionId, acl);
+        return translated(() -> versioned.setAcl(bucket, key, versionId, acl));
     }
 
     @Override
     public long[] partSizes(String bucket, String key, ObjectInfo info) throws IOException {
-        return objects.partSizes(bucket, key, info);
+        return translated(() -> objects.partSizes(bucket, key, info));
     }
 
     @Override
     public ObjectInfo headObject(String bucket, String key) throws IOException {
-        return objects.head(bucket, key);
+        return translated(() -> objects.head(bucket, key));
     }
 
     @Override
     public ObjectRead getObject(String bucket, String key) throws IOException {
-        return objects.get(bucket, key);
+        return translated(() -> objects.get(bucket, key));
     }
 
     /** In a bucket whose versioning is configured, a delete marker; returns the current version it hid. */
     @Override
     public ObjectInfo deleteObject(String bucket, String key) throws IOException {
-        if (buckets.require(bucket).versioning() == Versioning.UNVERSIONED) {
-            return objects.delete(bucket, key);
-        }
-        ObjectInfo current = objects.head(bucket, key);
-        versioned.delete(bucket, key, null);
-        return current;
+        return translated(() -> {
+            if (buckets.require(bucket).versioning() == Versioning.UNVERSIONED) {
+                return objects.delete(bucket, key);
+            }
+            ObjectInfo current = objects.head(bucket, key);
+            versioned.delete(bucket, key, null);
+            return current;
+        });
     }
 
     @Override
     public void setBucketVersioning(String bucket, Versioning versioning) throws IOException {
-        buckets.setVersioning(bucket, versioning);
+        translated(() -> buckets.setVersioning(bucket, versioning));
     }
 
     @Override
     public ObjectVersion objectVersion(String bucket, String key, String versionId) throws IOException {
-        return versioned.version(bucket, key, versionId);
+        return translated(() -> versioned.version(bucket, key, versionId));
     }
 
     @Override
     public ObjectRead getObjectVersion(String bucket, String key, String versionId) throws IOException {
-        return versioned.read(bucket, key, versionId);
+        return translated(() -> versioned.read(bucket, key, versionId));
     }
 
     @Override
     public ObjectVersion currentDeleteMarker(String bucket, String key) throws IOException {
-        return versioned.currentDeleteMarker(bucket, key);
+        return translated(() -> versioned.currentDeleteMarker(bucket, key));
     }
 
     @Override
@@ -228,88 +237,93 @@ public final class EmbeddedObjectStore implements ObjectStore {
 
     @Override
     public void restoreVersion(String bucket, VersionRecord record, ContentSource source) throws IOException {
-        restore.restore(bucket, record, source);
+        translated(() -> restore.restore(bucket, record, source));
     }
 
     @Override
     public ObjectVersion deleteObjectVersion(String bucket, String key, String versionId) throws IOException {
-        return versioned.delete(bucket, key, versionId);
+        return translated(() -> versioned.delete(bucket, key, versionId));
     }
 
     @Override
     public VersionPage listObjectVersions(String bucket, VersionQuery query) throws IOException {
-        return versioned.list(bucket, query);
+        return translated(() -> versioned.list(bucket, query));
     }
 
     @Override
     public ListPage listObjects(String bucket, ListQuery query) throws IOException {
-        return objects.list(bucket, query);
+        return translated(() -> objects.list(bucket, query));
     }
 
     // ---- content
 
     @Override
     public ContentRead getContent(String sha256) throws IOException {
-        return readers.content(sha256);
+        return translated(() -> readers.content(sha256));
     }
 
     @Override
     public boolean isContentPublic(String sha256) throws IOException {
-        return content.isPublic(sha256);
+        return translated(() -> content.isPublic(sha256));
     }
 
     // ---- multipart
 
     @Override
     public UploadInfo createUpload(String bucket, String key, ObjectAttributes attributes) throws IOException {
-        return multipart.create(bucket, key, attributes);
+        return translated(() -> multipart.create(bucket, key, attributes));
     }
 
     @Override
     public UploadInfo upload(String bucket, String key, String uploadId) throws IOException {
-        return multipart.upload(bucket, key, uploadId);
+        return translated(() -> multipart.upload(bucket, key, uploadId));
     }
 
     @Override
     public PartInfo putPart(String bucket, String key, String uploadId, int partNumber, ContentSource content)
             throws IOException {
-        return multipart.putPart(bucket, key, uploadId, partNumber, content);
+        return translated(() -> multipart.putPart(bucket, key, uploadId, partNumber, content));
     }
 
     @Override
     public List<PartInfo> listParts(String bucket, String key, String uploadId, int afterPart, int maxParts)
             throws IOException {
-        return multipart.listParts(bucket, key, uploadId, afterPart, maxParts);
+        return translated(() -> multipart.listParts(bucket, key, uploadId, afterPart, maxParts));
     }
 
     @Override
     public List<UploadInfo> listUploads(String bucket, String prefix, String keyMarker, String uploadIdMarker, int max)
             throws IOException {
-        return multipart.listUploads(bucket, prefix, keyMarker, uploadIdMarker, max);
+        return translated(() -> multipart.listUploads(bucket, prefix, keyMarker, uploadIdMarker, max));
     }
 
     @Override
     public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
                                      long minPartSize) throws IOException {
-        return multipart.complete(bucket, key, uploadId, requested, minPartSize, false, null, null, Map.of());
+        return translated(() -> multipart.complete(bucket, key, uploadId, requested, minPartSize, false, null, null, Map.of()));
     }
 
     @Override
     public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
                                      long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
-        return multipart.complete(bucket, key, uploadId, requested, minPartSize, onlyIfAbsent, ifMatch, null, Map.of());
+        return translated(() -> multipart.complete(bucket, key, uploadId, requested, minPartSize, onlyIfAbsent, ifMatch, null, Map.of()));
     }
 
     @Override
     public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
                                      long minPartSize, boolean onlyIfAbsent, String ifMatch,
                                      ObjectAttributes attributes, Map<String, String> checksums) throws IOException {
-        return multipart.complete(bucket, key, uploadId, requested, minPartSize, onlyIfAbsent, ifMatch, attributes, checksums);
+        return translated(() -> multipart.complete(bucket, key, uploadId, requested, minPartSize, onlyIfAbsent, ifMatch, attributes, checksums));
     }
 
     @Override
     public void abortUpload(String bucket, String key, String uploadId) throws IOException {
-        multipart.abort(bucket, key, uploadId);
+        translated(() -> multipart.abort(bucket, key, uploadId));
+    }
+
+    @Override
+    public StoreLimits limits() {
+        return LIMITS;
     }
 
     @Override
