@@ -1,5 +1,6 @@
 package dev.cairn.backup;
 
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
@@ -42,6 +43,6 @@ public final class Seed {
     public static ObjectInfo put(ObjectStore store, String bucket, String key, byte[] bytes, ObjectAttributes attrs)
             throws IOException {
         ContentSource c = content(bytes);
-        return store.putObject(bucket, key, attrs, c, c.md5(), 0, Map.of(), false);
+        return store.putObject(PutRequest.of(bucket, key, c, c.md5()).withAttributes(attrs));
     }
 }

@@ -1,5 +1,6 @@
 package dev.cairn.backup.bench;
 
+import dev.cairn.store.PutRequest;
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.cli.ExitCode;
 import dev.cairn.backup.report.Progress;
@@ -379,8 +380,8 @@ public final class BenchCommand implements Callable<Integer> {
                 return new ByteArrayInputStream(bytes);
             }
         };
-        store.putObject(bucket, key, new ObjectAttributes("image/jpeg", null, null, null, null, null, Map.of()), c, md5, 0,
-                Map.of(), false);
+        store.putObject(PutRequest.of(bucket, key, c, md5)
+                .withAttributes(new ObjectAttributes("image/jpeg", null, null, null, null, null, Map.of())));
     }
 
     private static String digest(String alg, byte[] b) {

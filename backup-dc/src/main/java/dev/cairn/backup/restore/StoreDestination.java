@@ -1,5 +1,6 @@
 package dev.cairn.backup.restore;
 
+import dev.cairn.store.PutRequest;
 import dev.cairn.backup.archive.BackupRow;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ContentSource;
@@ -98,7 +99,8 @@ public final class StoreDestination implements RestoreDestination {
             throw new IOException(description + " cannot restore object versions (" + row.bucket() + "/" + row.key() + ")");
         }
         ObjectInfo o = row.info();
-        store.putObject(row.bucket(), o.key(), o.attributes(), content, o.etag(), o.partCount(), o.checksums(), false);
+        store.putObject(PutRequest.of(row.bucket(), o.key(), content, o.etag()).withAttributes(o.attributes())
+                .withPartCount(o.partCount()).withChecksums(o.checksums()));
     }
 
     @Override

@@ -57,11 +57,8 @@ abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
-    public ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
-                                String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
-            throws IOException {
-        return objectWrite(bucket, key,
-                () -> delegate.putObject(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent));
+    public ObjectInfo putObject(PutRequest request) throws IOException {
+        return objectWrite(request.bucket(), request.key(), () -> delegate.putObject(request));
     }
 
     @Override
@@ -231,14 +228,6 @@ abstract class ForwardingObjectStore implements ObjectStore {
                                      ObjectAttributes attributes, Map<String, String> checksums) throws IOException {
         return objectWrite(bucket, key, () -> delegate.completeUpload(bucket, key, uploadId, parts, minPartSize,
                 onlyIfAbsent, ifMatch, attributes, checksums));
-    }
-
-    @Override
-    public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
-                                       String etag, int partCount, Map<String, String> checksums,
-                                       String expectedEtag) throws IOException {
-        return objectWrite(bucket, key, () -> delegate.putObjectIfMatch(bucket, key, attributes, content, etag,
-                partCount, checksums, expectedEtag));
     }
 
     @Override

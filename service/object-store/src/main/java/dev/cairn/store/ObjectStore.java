@@ -52,28 +52,14 @@ public interface ObjectStore extends AutoCloseable {
     void deleteBucket(String bucket) throws IOException;
 
     /**
-     * Writes an object. {@code etag}, {@code partCount} and {@code checksums} describe the
-     * content; the store takes key, size, digest and time itself.
+     * Writes an object; its condition ({@link PutRequest#onlyIfAbsent}, {@link PutRequest#ifMatch})
+     * is checked and the row written atomically. NO_SUCH_BUCKET.
      *
-     * @param onlyIfAbsent fail with PRECONDITION_FAILED when the key exists ({@code If-None-Match: *})
      * @return the row written
+     * @throws UnsupportedOperationException when the request has an {@code ifMatch} and the store
+     *                                       cannot check and write atomically
      */
-    ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
-                         String etag, int partCount, java.util.Map<String, String> checksums,
-                         boolean onlyIfAbsent) throws IOException;
-
-    /**
-     * Overwrites an object only if it exists with ETag {@code expectedEtag} ({@code If-Match};
-     * {@code *} matches any ETag), checked and written atomically: NO_SUCH_KEY when the key is
-     * absent, PRECONDITION_FAILED when its ETag differs. Other arguments as {@link #putObject}.
-     *
-     * @throws UnsupportedOperationException when the store cannot check and write atomically
-     */
-    default ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
-                                        String etag, int partCount, java.util.Map<String, String> checksums,
-                                        String expectedEtag) throws IOException {
-        throw new UnsupportedOperationException("conditional overwrite");
-    }
+    ObjectInfo putObject(PutRequest request) throws IOException;
 
     /**
      * The sizes of the parts, in order, that this version of a multipart object ({@code info},
@@ -121,11 +107,12 @@ public interface ObjectStore extends AutoCloseable {
                 return read.openAll();
             }
         };
-        ObjectAttributes attributes = o.attributes().withAcl(acl);
+        PutRequest again = PutRequest.of(bucket, key, stored, o.etag()).withAttributes(o.attributes().withAcl(acl))
+                .withPartCount(o.partCount()).withChecksums(o.checksums());
         try {
-            return putObjectIfMatch(bucket, key, attributes, stored, o.etag(), o.partCount(), o.checksums(), o.etag());
+            return putObject(again.withIfMatch(o.etag()));
         } catch (UnsupportedOperationException notAtomic) {
-            return putObject(bucket, key, attributes, stored, o.etag(), o.partCount(), o.checksums(), false);
+            return putObject(again);
         }
     }
 

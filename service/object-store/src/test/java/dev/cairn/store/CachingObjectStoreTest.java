@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The hot object cache keeps the store's contract, over the in-memory store. */
@@ -33,11 +32,11 @@ class CachingObjectStoreTest extends ObjectStoreContractTest {
         store.createBucket("b", BucketAcl.PRIVATE);
         BytesContent one = BytesContent.of("one");
         BytesContent two = BytesContent.of("two");
-        store.putObject("b", "k", ObjectAttributes.EMPTY, one, one.md5(), 0, Map.of(), false);
+        store.putObject(PutRequest.of("b", "k", one, one.md5()));
         assertArrayEquals(one.bytes(), read("k"));
         assertArrayEquals(one.bytes(), read("k"));
         assertEquals(1, ((CachingObjectStore) store).cacheStats().hitCount());
-        store.putObject("b", "k", ObjectAttributes.EMPTY, two, two.md5(), 0, Map.of(), false);
+        store.putObject(PutRequest.of("b", "k", two, two.md5()));
         assertArrayEquals(two.bytes(), read("k"));
         assertEquals(two.sha256(), store.headObject("b", "k").sha256());
         store.deleteObject("b", "k");
@@ -49,7 +48,7 @@ class CachingObjectStoreTest extends ObjectStoreContractTest {
     void inMemoryReadsAreCacheHitsOnlyAndNeverStale() throws IOException {
         store.createBucket("b", BucketAcl.PRIVATE);
         BytesContent one = BytesContent.of("one");
-        store.putObject("b", "k", ObjectAttributes.EMPTY, one, one.md5(), 0, Map.of(), false);
+        store.putObject(PutRequest.of("b", "k", one, one.md5()));
         assertNull(store.getObjectIfInMemory("b", "k"), "not read yet: nothing in memory");
         assertArrayEquals(one.bytes(), read("k"));
         try (ObjectRead hit = store.getObjectIfInMemory("b", "k")) {
@@ -63,7 +62,7 @@ class CachingObjectStoreTest extends ObjectStoreContractTest {
         assertEquals(BucketAcl.PUBLIC_READ, store.getObjectIfInMemory("b", "k").info().acl());
 
         BytesContent two = BytesContent.of("two");
-        store.putObject("b", "k", ObjectAttributes.EMPTY, two, two.md5(), 0, Map.of(), false);
+        store.putObject(PutRequest.of("b", "k", two, two.md5()));
         assertNull(store.getObjectIfInMemory("b", "k"), "an overwrite drops the cached object");
         read("k");
         assertEquals(two.sha256(), store.getObjectIfInMemory("b", "k").info().sha256());
@@ -78,7 +77,7 @@ class CachingObjectStoreTest extends ObjectStoreContractTest {
     void objectsTooLargeToCacheAreNeverInMemory() throws IOException {
         store.createBucket("b", BucketAcl.PRIVATE);
         BytesContent big = BytesContent.of(new byte[(64 << 10) + 1]);
-        store.putObject("b", "big", ObjectAttributes.EMPTY, big, big.md5(), 0, Map.of(), false);
+        store.putObject(PutRequest.of("b", "big", big, big.md5()));
         read("big");
         assertNull(store.getObjectIfInMemory("b", "big"));
     }
@@ -90,7 +89,7 @@ class CachingObjectStoreTest extends ObjectStoreContractTest {
         new java.util.Random(3).nextBytes(bytes);
         BytesContent content = BytesContent.of(bytes);
         for (int i = 0; i < 40; i++) {
-            store.putObject("b", "k" + i, ObjectAttributes.EMPTY, content, content.md5(), 0, Map.of(), false);
+            store.putObject(PutRequest.of("b", "k" + i, content, content.md5()));
             assertArrayEquals(bytes, read("k" + i));
             assertTrue(((CachingObjectStore) store).offHeapBytes() <= 1 << 20, "off-heap bytes past the capacity");
         }
@@ -132,7 +131,7 @@ class CachingObjectStoreTest extends ObjectStoreContractTest {
         ObjectStore plain = new InMemoryObjectStore();
         plain.createBucket("b", BucketAcl.PRIVATE);
         BytesContent one = BytesContent.of("one");
-        plain.putObject("b", "k", ObjectAttributes.EMPTY, one, one.md5(), 0, Map.of(), false);
+        plain.putObject(PutRequest.of("b", "k", one, one.md5()));
         plain.getObject("b", "k").close();
         assertNull(plain.getObjectIfInMemory("b", "k"));
     }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.cairn.store.embedded.EmbeddedObjectStore;
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,8 +37,8 @@ class EmbeddedObjectStoreOnMemFileSystemTest extends ObjectStoreContractTest {
         store.createBucket("b", BucketAcl.PRIVATE);
         byte[] big = new byte[EmbeddedObjectStore.CHUNK_BYTES * 3];
         BytesContent c = BytesContent.of(big);
-        store.putObject("b", "big", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
-        store.putObject("b", "small", ObjectAttributes.EMPTY, BytesContent.of("s"), "x", 0, Map.of(), false);
+        store.putObject(PutRequest.of("b", "big", c, c.md5()));
+        store.putObject(PutRequest.of("b", "small", BytesContent.of("s"), "x"));
         UploadInfo u = store.createUpload("b", "mp", ObjectAttributes.EMPTY);
         store.putPart("b", "mp", u.uploadId(), 1, BytesContent.of("p"));
         UploadInfo done = store.createUpload("b", "done", ObjectAttributes.EMPTY);
@@ -62,15 +61,15 @@ class EmbeddedObjectStoreOnMemFileSystemTest extends ObjectStoreContractTest {
         BytesContent v1 = BytesContent.of("one");
         BytesContent v2 = BytesContent.of(new byte[EmbeddedObjectStore.CHUNK_BYTES + 1]);
         StoreException absent = org.junit.jupiter.api.Assertions.assertThrows(StoreException.class, () ->
-                store.putObjectIfMatch("c", "k", ObjectAttributes.EMPTY, v1, v1.md5(), 0, Map.of(), "*"));
+                store.putObject(PutRequest.of("c", "k", v1, v1.md5()).withIfMatch("*")));
         assertEquals(StoreException.Reason.NO_SUCH_KEY, absent.reason());
-        store.putObject("c", "k", ObjectAttributes.EMPTY, v1, v1.md5(), 0, Map.of(), false);
+        store.putObject(PutRequest.of("c", "k", v1, v1.md5()));
         StoreException stale = org.junit.jupiter.api.Assertions.assertThrows(StoreException.class, () ->
-                store.putObjectIfMatch("c", "k", ObjectAttributes.EMPTY, v2, v2.md5(), 0, Map.of(), "other"));
+                store.putObject(PutRequest.of("c", "k", v2, v2.md5()).withIfMatch("other")));
         assertEquals(StoreException.Reason.PRECONDITION_FAILED, stale.reason());
         assertEquals(v1.sha256(), store.headObject("c", "k").sha256());
         assertEquals(1, engine.size("refs"), "the refused large write released its content");
-        store.putObjectIfMatch("c", "k", ObjectAttributes.EMPTY, v2, v2.md5(), 0, Map.of(), v1.md5());
+        store.putObject(PutRequest.of("c", "k", v2, v2.md5()).withIfMatch(v1.md5()));
         assertEquals(v2.sha256(), store.headObject("c", "k").sha256());
     }
 
@@ -83,7 +82,7 @@ class EmbeddedObjectStoreOnMemFileSystemTest extends ObjectStoreContractTest {
         ObjectInfo done = store.completeUpload("p", "k", u.uploadId(),
                 List.of(new CompletedPart(1, a.etag()), new CompletedPart(2, b.etag())), 0);
         org.junit.jupiter.api.Assertions.assertArrayEquals(new long[] {4, 2}, store.partSizes("p", "k", done));
-        ObjectInfo plain = store.putObject("p", "k", ObjectAttributes.EMPTY, BytesContent.of("x"), "x", 0, Map.of(), false);
+        ObjectInfo plain = store.putObject(PutRequest.of("p", "k", BytesContent.of("x"), "x"));
         org.junit.jupiter.api.Assertions.assertNull(store.partSizes("p", "k", plain));
         org.junit.jupiter.api.Assertions.assertNull(store.partSizes("p", "k", done), "an old version read earlier");
         assertEquals(0, engine.size("layouts"));

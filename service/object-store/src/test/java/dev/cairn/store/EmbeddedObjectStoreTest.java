@@ -50,7 +50,7 @@ class EmbeddedObjectStoreTest extends ObjectStoreContractTest {
         byte[] big = new byte[EmbeddedObjectStore.CHUNK_BYTES + 5];
         big[7] = 7;
         BytesContent c = BytesContent.of(big);
-        store.putObject("kept", "big", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        store.putObject(PutRequest.of("kept", "big", c, c.md5()));
         UploadInfo u = store.createUpload("kept", "mp", ObjectAttributes.EMPTY);
         engine.flush();
         store.putPart("kept", "mp", u.uploadId(), 1, BytesContent.of("part"));
@@ -80,8 +80,8 @@ class EmbeddedObjectStoreTest extends ObjectStoreContractTest {
         ObjectAttributes attrs = new ObjectAttributes("image/png", "max-age=60", null, "gzip", null, null,
                 Map.of("camera", "Pixel 8"));
         BytesContent c = BytesContent.of("pixels");
-        ObjectInfo put = store.putObject("rows", "a.png", attrs, c, c.md5(), 0,
-                Map.of("CRC32", "AAAAAA=="), false);
+        ObjectInfo put = store.putObject(PutRequest.of("rows", "a.png", c, c.md5()).withAttributes(attrs)
+                .withChecksums(Map.of("CRC32", "AAAAAA==")));
         Table objects = engine.table("objects");
         byte[] stored = objects.get(objectKey("rows", "a.png"));
         assertEquals(TYPED_CATALOGUED_ROW, stored[0]);

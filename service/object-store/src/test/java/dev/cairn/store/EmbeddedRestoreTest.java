@@ -38,7 +38,8 @@ class EmbeddedRestoreTest {
         r.nextBytes(b);
         BytesContent c = BytesContent.of(b);
         ObjectAttributes a = new ObjectAttributes("text/plain", null, null, null, null, null, Map.of("s", "" + size));
-        s.putObject(bucket, key, a, c, c.md5(), 0, Map.of("CRC32C", "AAAAAA=="), false);
+        s.putObject(PutRequest.of(bucket, key, c, c.md5()).withAttributes(a)
+                .withChecksums(Map.of("CRC32C", "AAAAAA==")));
     }
 
     /** A random walk of writes, delete markers, deletes of one version and versioning changes. */

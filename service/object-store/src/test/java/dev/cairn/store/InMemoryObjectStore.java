@@ -74,34 +74,22 @@ public final class InMemoryObjectStore implements ObjectStore {
     }
 
     @Override
-    public ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
-                                String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
-            throws IOException {
-        return write(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent, null);
-    }
-
-    @Override
-    public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
-                                       String etag, int partCount, Map<String, String> checksums, String expectedEtag)
-            throws IOException {
-        return write(bucket, key, attributes, content, etag, partCount, checksums, false, expectedEtag);
-    }
-
-    private ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource content,
-                             String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent,
-                             String expectedEtag) throws IOException {
+    public ObjectInfo putObject(PutRequest request) throws IOException {
+        String bucket = request.bucket();
+        String key = request.key();
+        ContentSource content = request.content();
         byte[] bytes = contentBytes(content);
         synchronized (this) {
             requireBucket(bucket);
             NavigableMap<String, ObjectInfo> rows = objects.get(bucket);
-            WriteConditions.check(key, rows.get(key), onlyIfAbsent, expectedEtag);
+            WriteConditions.check(key, rows.get(key), request.onlyIfAbsent(), request.ifMatch());
             logicalBytes += bytes.length;
             if (!contents.containsKey(content.sha256())) {
                 physicalBytes += bytes.length;
             }
             addRef(content.sha256(), bucket, bytes);
-            ObjectInfo info = new ObjectInfo(key, content.sha256(), content.size(), etag, attributes,
-                    System.currentTimeMillis(), partCount, checksums);
+            ObjectInfo info = new ObjectInfo(key, content.sha256(), content.size(), request.etag(),
+                    request.attributes(), System.currentTimeMillis(), request.partCount(), request.checksums());
             ObjectInfo old = rows.put(key, info);
             if (old != null) {
                 releaseRef(old.sha256(), bucket);
@@ -312,8 +300,8 @@ public final class InMemoryObjectStore implements ObjectStore {
         });
         synchronized (this) {
             upload(bucket, key, uploadId);
-            ObjectInfo info = putObject(bucket, key, u.attributes(), whole, MultipartAssembly.etag(chosen),
-                    chosen.size(), Map.of(), false);
+            ObjectInfo info = putObject(PutRequest.of(bucket, key, whole, MultipartAssembly.etag(chosen))
+                    .withAttributes(u.attributes()).withPartCount(chosen.size()));
             dropUpload(u);
             return info;
         }

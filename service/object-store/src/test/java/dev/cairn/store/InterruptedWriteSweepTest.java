@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -52,7 +51,7 @@ class InterruptedWriteSweepTest {
     }
 
     private ObjectInfo put(String key, BytesContent c) throws IOException {
-        return store.putObject("b", key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        return store.putObject(PutRequest.of("b", key, c, c.md5()));
     }
 
     /**

@@ -45,7 +45,7 @@ abstract class ObjectStoreContractTest {
     }
 
     private ObjectInfo put(String bucket, String key, ContentSource c) throws IOException {
-        return store.putObject(bucket, key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        return store.putObject(PutRequest.of(bucket, key, c, c.md5()));
     }
 
     private byte[] read(String bucket, String key) throws IOException {
@@ -107,7 +107,8 @@ abstract class ObjectStoreContractTest {
         ObjectAttributes attrs = new ObjectAttributes("image/png", "max-age=60", "inline", "gzip", "en",
                 "Wed, 21 Oct 2015 07:28:00 GMT", Map.of("colour", "blue", "ünï", "cödé"));
         BytesContent c = BytesContent.of("hello world");
-        ObjectInfo written = store.putObject("b", "a/b.png", attrs, c, c.md5(), 0, Map.of("CRC32", "DUoRhQ=="), false);
+        ObjectInfo written = store.putObject(PutRequest.of("b", "a/b.png", c, c.md5()).withAttributes(attrs)
+                .withChecksums(Map.of("CRC32", "DUoRhQ==")));
         ObjectInfo head = store.headObject("b", "a/b.png");
         assertEquals(written, head);
         assertEquals(attrs, head.attributes());
@@ -131,7 +132,7 @@ abstract class ObjectStoreContractTest {
         BytesContent c = BytesContent.of("acl body");
         ObjectAttributes open = new ObjectAttributes("text/plain", null, null, null, null, null, Map.of("k", "v"))
                 .withAcl(BucketAcl.PUBLIC_READ);
-        store.putObject("b", "open", open, c, c.md5(), 0, Map.of(), false);
+        store.putObject(PutRequest.of("b", "open", c, c.md5()).withAttributes(open));
         put("b", "closed", c);
         assertEquals(BucketAcl.PUBLIC_READ, store.headObject("b", "open").acl());
         assertEquals(BucketAcl.PUBLIC_READ, store.getObject("b", "open").info().acl());
@@ -163,9 +164,9 @@ abstract class ObjectStoreContractTest {
         store.createBucket("b", BucketAcl.PRIVATE);
         BytesContent first = BytesContent.of("first");
         BytesContent second = BytesContent.of("second");
-        store.putObject("b", "k", ObjectAttributes.EMPTY, first, first.md5(), 0, Map.of(), true);
+        store.putObject(PutRequest.of("b", "k", first, first.md5()).withOnlyIfAbsent(true));
         assertEquals(StoreException.Reason.PRECONDITION_FAILED, reason(() ->
-                store.putObject("b", "k", ObjectAttributes.EMPTY, second, second.md5(), 0, Map.of(), true)));
+                store.putObject(PutRequest.of("b", "k", second, second.md5()).withOnlyIfAbsent(true))));
         assertArrayEquals(first.bytes(), read("b", "k"));
         assertNull(store.getContent(second.sha256()), "refused content must not stay stored");
     }

@@ -41,7 +41,8 @@ final class RowCacheVersionWalk {
             if (op < 7) {
                 BytesContent c = BytesContent.of(CONTENTS.get(rnd.nextInt(CONTENTS.size())));
                 BucketAcl acl = rnd.nextInt(4) == 0 ? BucketAcl.PUBLIC_READ : BucketAcl.PRIVATE;
-                node.putObject(bucket, key, ObjectAttributes.EMPTY.withAcl(acl), c, c.md5(), 0, java.util.Map.of(), false);
+                node.putObject(PutRequest.of(bucket, key, c, c.md5()).withAttributes(ObjectAttributes.EMPTY
+                        .withAcl(acl)));
                 where += " put";
             } else if (op < 10) {
                 node.deleteObjectVersion(bucket, key, null);

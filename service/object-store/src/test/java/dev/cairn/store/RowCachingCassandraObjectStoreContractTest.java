@@ -63,8 +63,8 @@ class RowCachingCassandraObjectStoreContractTest extends CassandraObjectStoreCon
             RowCachingObjectStore b = nodes.get(1);
             a.createBucket("copies", BucketAcl.PRIVATE);
             BytesContent c = BytesContent.of("before");
-            a.putObject("copies", "k", ObjectAttributes.EMPTY, c, c.md5(), 0, java.util.Map.of(), false);
-            a.putObject("copies", "uncached", ObjectAttributes.EMPTY, c, c.md5(), 0, java.util.Map.of(), false);
+            a.putObject(PutRequest.of("copies", "k", c, c.md5()));
+            a.putObject(PutRequest.of("copies", "uncached", c, c.md5()));
             assertNull(b.headObject("copies", "k").versionId());
             assertNull(b.headObject("copies", "k").versionId());
             long hits = b.cacheStats().rowHits();

@@ -102,7 +102,7 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
 
     private static void put(ObjectStore s, String key, byte[] bytes) throws IOException {
         BytesContent c = BytesContent.of(bytes);
-        s.putObject("b", key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        s.putObject(PutRequest.of("b", key, c, c.md5()));
     }
 
     private static byte[] read(ObjectStore s, String key) throws IOException {
@@ -155,7 +155,7 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
         n.createBucket("b", BucketAcl.PRIVATE);
         n.setBucketVersioning("b", Versioning.ENABLED);
         BytesContent c = BytesContent.of("one");
-        ObjectInfo written = n.putObject("b", "k", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        ObjectInfo written = n.putObject(PutRequest.of("b", "k", c, c.md5()));
         assertEquals(VersionId.CHARS, written.versionId().length());
         assertArrayEquals("one".getBytes(), read(n, "k"));
         int storeCalls = storeReads(shared);
@@ -331,8 +331,7 @@ class RowCachingObjectStoreTest extends ObjectStoreContractTest {
         assertThrows(StoreUnavailableException.class, () -> put(a, "k", "two".getBytes()));
         channel.failing = false;
         assertArrayEquals("two".getBytes(), read(a, "k"), "the write itself was stored");
-        assertThrows(StoreException.class, () -> a.putObject("missing", "k", ObjectAttributes.EMPTY,
-                BytesContent.of("x"), null, 0, Map.of(), false));
+        assertThrows(StoreException.class, () -> a.putObject(PutRequest.of("missing", "k", BytesContent.of("x"), null)));
     }
 
     @Test

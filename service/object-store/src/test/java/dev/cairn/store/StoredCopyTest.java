@@ -36,7 +36,7 @@ class StoredCopyTest {
         InMemoryObjectStore store = new InMemoryObjectStore();
         store.createBucket("b", BucketAcl.PRIVATE);
         BytesContent bytes = BytesContent.of("hello, copy");
-        ObjectInfo src = store.putObject("b", "k", ObjectAttributes.EMPTY, bytes, bytes.md5(), 0, Map.of(), false);
+        ObjectInfo src = store.putObject(PutRequest.of("b", "k", bytes, bytes.md5()));
 
         ContentSource content = StoredCopy.content(store, src);
         assertEquals(src.sha256(), content.sha256());

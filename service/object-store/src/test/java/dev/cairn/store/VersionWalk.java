@@ -47,7 +47,7 @@ public final class VersionWalk {
 
     public static ObjectInfo put(ObjectStore store, String bucket, String key, String content) throws IOException {
         BytesContent c = BytesContent.of(content);
-        return store.putObject(bucket, key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        return store.putObject(PutRequest.of(bucket, key, c, c.md5()));
     }
 
     public static String text(ObjectRead r) throws IOException {

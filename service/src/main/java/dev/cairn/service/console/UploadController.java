@@ -1,5 +1,6 @@
 package dev.cairn.service.console;
 
+import dev.cairn.store.PutRequest;
 import dev.cairn.service.auth.CredentialsProvider;
 import dev.cairn.service.auth.UriEncoding;
 import dev.cairn.service.config.CairnProperties;
@@ -90,7 +91,7 @@ class UploadController {
     private ObjectInfo putWhole(String bucket, String key, ObjectAttributes attributes, InputStream in, long length, long max)
             throws IOException, S3Exception {
         try (SpooledBody body = spool(in, length, max)) {
-            return store.putObject(bucket, key, attributes, body, body.md5(), 0, Map.of(), false);
+            return store.putObject(PutRequest.of(bucket, key, body, body.md5()).withAttributes(attributes));
         }
     }
 

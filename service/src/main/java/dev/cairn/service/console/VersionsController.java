@@ -1,5 +1,6 @@
 package dev.cairn.service.console;
 
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectStore;
@@ -212,8 +213,8 @@ class VersionsController {
      */
     private ObjectInfo copy(String bucket, String key, ObjectInfo src) throws IOException {
         ContentSource content = StoredCopy.content(store, src);
-        return store.putObject(bucket, key, src.attributes(), content, ContentSource.md5Of(content), 0,
-                StoredCopy.fullObjectChecksums(src), false);
+        return store.putObject(PutRequest.of(bucket, key, content, ContentSource.md5Of(content))
+                .withAttributes(src.attributes()).withChecksums(StoredCopy.fullObjectChecksums(src)));
     }
 
     @PostMapping("/console/b/{bucket}/object/version/delete")

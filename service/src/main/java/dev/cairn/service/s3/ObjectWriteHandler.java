@@ -1,5 +1,6 @@
 package dev.cairn.service.s3;
 
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectAttributes;
@@ -274,12 +275,14 @@ final class ObjectWriteHandler {
 
     private ObjectInfo write(S3Request r, ObjectAttributes attrs, ContentSource content, String etag,
                              Map<String, String> checksums, WriteCondition condition) throws IOException, S3Exception {
+        PutRequest put = PutRequest.of(r.bucket(), r.key(), content, etag).withAttributes(attrs)
+                .withChecksums(checksums);
         return condition.run(ctx, r.bucket(), r.key(), c -> {
             if (c.etag() == null) {
-                return ctx.store().putObject(r.bucket(), r.key(), attrs, content, etag, 0, checksums, c.onlyIfAbsent());
+                return ctx.store().putObject(put.withOnlyIfAbsent(c.onlyIfAbsent()));
             }
             try {
-                return ctx.store().putObjectIfMatch(r.bucket(), r.key(), attrs, content, etag, 0, checksums, c.etag());
+                return ctx.store().putObject(put.withIfMatch(c.etag()));
             } catch (UnsupportedOperationException e) {
                 throw new S3Exception(S3Error.NOT_IMPLEMENTED, "If-Match on writes is not supported by this store");
             }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
+import dev.cairn.store.PutRequest;
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.service.auth.CredentialsProvider;
@@ -63,8 +64,8 @@ class BucketsControllerTest {
 
     private void put(String bucket, String key) throws IOException {
         BytesContent c = BytesContent.of(key.getBytes(StandardCharsets.UTF_8));
-        store.putObject(bucket, key, new ObjectAttributes("text/plain", null, null, null, null, null, Map.of()),
-                c, c.md5(), 0, Map.of(), false);
+        store.putObject(PutRequest.of(bucket, key, c, c.md5())
+                .withAttributes(new ObjectAttributes("text/plain", null, null, null, null, null, Map.of())));
     }
 
     /** The Actions cell of each bucket's row. */

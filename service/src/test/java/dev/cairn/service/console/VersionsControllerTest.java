@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
+import dev.cairn.store.PutRequest;
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.service.auth.CredentialsProvider;
@@ -79,8 +80,8 @@ class VersionsControllerTest {
 
     private ObjectInfo put(String key, String content) throws IOException {
         BytesContent c = BytesContent.of(content.getBytes(StandardCharsets.UTF_8));
-        return store.putObject("v", key, new ObjectAttributes("text/plain", null, null, null, null, null, Map.of("n", content)),
-                c, c.md5(), 0, Map.of(), false);
+        return store.putObject(PutRequest.of("v", key, c, c.md5())
+                .withAttributes(new ObjectAttributes("text/plain", null, null, null, null, null, Map.of("n", content))));
     }
 
     private MockHttpServletResponse send(MockHttpServletRequestBuilder r, ConsoleSession s, boolean csrf) throws Exception {

@@ -1,5 +1,6 @@
 package dev.cairn.backup.source.cassandra;
 
+import dev.cairn.store.PutRequest;
 import dev.cairn.backup.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -77,7 +78,7 @@ class CassandraBackupRestoreTest {
                     ObjectAttributes attrs = new ObjectAttributes("image/jpeg", "max-age=60", null, null, null, null,
                             Map.of("ad", Integer.toString(i)));
                     dev.cairn.store.ContentSource content = SourceTestContent.of(b);
-                    store.putObject(bucket, key, attrs, content, content.md5(), 0, Map.of(), false);
+                    store.putObject(PutRequest.of(bucket, key, content, content.md5()).withAttributes(attrs));
                     expected.put(bucket + "/" + key, SourceTestContent.sha256(b) + " image/jpeg max-age=60 ad=" + i);
                 }
                 ObjectAttributes attrs = new ObjectAttributes("image/jpeg", "max-age=60", null, null, null, null,

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.store.PutRequest;
 import com.datastax.oss.driver.api.core.CqlSession;
 import dev.cairn.backup.report.SplitRead;
 import dev.cairn.backup.source.BackupSource;
@@ -81,7 +82,7 @@ class CassandraSourceTest {
                 ObjectAttributes attrs = new ObjectAttributes("image/jpeg", null, null, null, null, null,
                         Map.of("ad", Integer.toString(i)));
                 dev.cairn.store.ContentSource content = SourceTestContent.of(b);
-                store.putObject(bucket, key, attrs, content, content.md5(), 0, Map.of(), false);
+                store.putObject(PutRequest.of(bucket, key, content, content.md5()).withAttributes(attrs));
                 expected.put(bucket + "/" + key, SourceTestContent.sha256(b));
             }
         }

@@ -1,5 +1,6 @@
 package dev.cairn.store.cassandra;
 
+import dev.cairn.store.PutRequest;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
@@ -8,7 +9,6 @@ import dev.cairn.store.BenchPhase;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
-import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectRead;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -19,7 +19,6 @@ import java.util.ArrayList;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -108,7 +107,7 @@ public final class CassandraBench {
         byte[] data = new byte[size];
         ThreadLocalRandom.current().nextBytes(data);
         ContentSource c = content(data);
-        store.putObject(bucket, key(k), ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        store.putObject(PutRequest.of(bucket, key(k), c, c.md5()));
         return null;
     }
 

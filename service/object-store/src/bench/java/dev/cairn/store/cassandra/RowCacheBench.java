@@ -1,12 +1,12 @@
 package dev.cairn.store.cassandra;
 
+import dev.cairn.store.PutRequest;
 import dev.cairn.engine.TieredCache;
 import dev.cairn.engine.TieredCacheOptions;
 import dev.cairn.store.BenchPhase;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
-import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.RowCachingObjectStore;
@@ -20,7 +20,6 @@ import java.util.ArrayList;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -109,7 +108,7 @@ public final class RowCacheBench {
                 byte[] data = new byte[size];
                 ThreadLocalRandom.current().nextBytes(data);
                 BytesSource c = new BytesSource(data);
-                store.putObject(bucket, key(k), ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+                store.putObject(PutRequest.of(bucket, key(k), c, c.md5()));
                 return null;
             }));
         }

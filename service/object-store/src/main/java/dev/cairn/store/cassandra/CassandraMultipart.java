@@ -5,6 +5,7 @@ import static dev.cairn.store.cassandra.CassandraKeys.partSlot;
 
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.CompletedPart;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
@@ -164,9 +165,10 @@ final class CassandraMultipart {
             return in;
         });
         upload(bucket, key, uploadId);
-        ObjectInfo info = objects.write(bucket, key, attributes == null ? u.attributes() : attributes, whole,
-                MultipartAssembly.etag(chosen), chosen.size(), checksums, onlyIfAbsent, ifMatch,
-                chosen.stream().mapToLong(PartInfo::size).toArray());
+        PutRequest put = PutRequest.of(bucket, key, whole, MultipartAssembly.etag(chosen))
+                .withAttributes(attributes == null ? u.attributes() : attributes).withPartCount(chosen.size())
+                .withChecksums(checksums).withOnlyIfAbsent(onlyIfAbsent).withIfMatch(ifMatch);
+        ObjectInfo info = objects.write(put, chosen.stream().mapToLong(PartInfo::size).toArray(), -1);
         drop(bucket, key, uploadId);
         return info;
     }

@@ -2,6 +2,7 @@ package dev.cairn.store.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DriverException;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.CompletedPart;
@@ -165,19 +166,8 @@ public final class CassandraObjectStore implements ObjectStore {
     // ---- objects
 
     @Override
-    public ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
-                                String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
-            throws IOException {
-        return CassandraTables.guard(() -> objects.write(bucket, key, attributes, content, etag, partCount, checksums,
-                onlyIfAbsent));
-    }
-
-    @Override
-    public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
-                                       String etag, int partCount, Map<String, String> checksums, String expectedEtag)
-            throws IOException {
-        return CassandraTables.guard(() -> objects.write(bucket, key, attributes, content, etag, partCount, checksums,
-                false, expectedEtag, null));
+    public ObjectInfo putObject(PutRequest request) throws IOException {
+        return CassandraTables.guard(() -> objects.write(request));
     }
 
     @Override
@@ -319,8 +309,9 @@ public final class CassandraObjectStore implements ObjectStore {
             if (record.order() == null && !v.deleteMarker()
                     && buckets.require(bucket).versioning() == Versioning.UNVERSIONED) {
                 ObjectInfo o = v.info();
-                objects.write(bucket, v.key(), o.attributes(), source, o.etag(), o.partCount(), o.checksums(), false,
-                        null, record.partSizes(), o.lastModified());
+                objects.write(PutRequest.of(bucket, v.key(), source, o.etag()).withAttributes(o.attributes())
+                        .withPartCount(o.partCount()).withChecksums(o.checksums()),
+                        record.partSizes(), o.lastModified());
             } else {
                 restore.restore(bucket, record, source);
             }

@@ -8,12 +8,12 @@ import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ListPage;
 import dev.cairn.store.ListQuery;
 import dev.cairn.store.Listing;
-import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.StoreException;
@@ -107,34 +107,26 @@ final class CassandraObjects {
      * is then durable and answered; the writes it superseded are released after that by the
      * {@link Settler} (docs/cassandra-internals.md, "The queries").
      */
-    ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
-                     String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
-            throws IOException {
-        return write(bucket, key, attributes, source, etag, partCount, checksums, onlyIfAbsent, null, null);
+    ObjectInfo write(PutRequest request) throws IOException {
+        return write(request, null, -1);
     }
 
     /**
-     * As above; {@code ifMatch}: write only over an object with this ETag ({@code *}: any),
-     * checked with {@code onlyIfAbsent} under the key's lease ({@link #writeLeased}), or null;
-     * {@code partSizes}: the sizes of the parts a multipart object is completed from, or null.
+     * As above; its condition is checked under the key's lease ({@link #writeLeased});
+     * {@code partSizes}: the sizes of the parts a multipart object is completed from, or null;
+     * {@code lastModified}: the time the row records, epoch millis, as a restore gives it (the write
+     * id still orders the write now); -1: the write id's.
      */
-    ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
-                     String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent,
-                     String ifMatch, long[] partSizes) throws IOException {
-        return write(bucket, key, attributes, source, etag, partCount, checksums, onlyIfAbsent, ifMatch, partSizes, -1);
-    }
-
-    /**
-     * As above; {@code lastModified}: the time the row records, epoch millis, as a restore gives
-     * it (the write id still orders the write now); -1: the write id's.
-     */
-    ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
-                     String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent,
-                     String ifMatch, long[] partSizes, long lastModified) throws IOException {
+    ObjectInfo write(PutRequest request, long[] partSizes, long lastModified) throws IOException {
+        String bucket = request.bucket();
+        String key = request.key();
+        ContentSource source = request.content();
+        String etag = request.etag();
+        boolean onlyIfAbsent = request.onlyIfAbsent();
+        String ifMatch = request.ifMatch();
         Versioning known = buckets.knownVersioning(bucket);
         if (known != null && known != Versioning.UNVERSIONED) {
-            ObjectInfo info = versions.write(bucket, key, attributes, source, etag, partCount, checksums,
-                    onlyIfAbsent, ifMatch, partSizes);
+            ObjectInfo info = versions.write(request, partSizes);
             if (info != null) {
                 logicalBytes.addAndGet(source.size());
                 return info;
@@ -168,8 +160,7 @@ final class CassandraObjects {
             } else {
                 content.release(bucket, KIND_OBJECT, key, List.of(new Recorded(wid, sha)));
             }
-            ObjectInfo info = versions.write(bucket, key, attributes, source, etag, partCount, checksums, onlyIfAbsent,
-                    ifMatch, partSizes);
+            ObjectInfo info = versions.write(request, partSizes);
             if (info == null) {
                 throw new StoreUnavailableException("bucket " + bucket + " was deleted and created again during a write", null);
             }
@@ -190,8 +181,9 @@ final class CassandraObjects {
         CassandraContent.Stored stored = content.store(source, CassandraTables.allRows(CassandraTables.join(generations)),
                 true);
         RowWriter rowWriter = w -> {
-            ObjectInfo written = new ObjectInfo(key, sha, source.size(), etag, attributes,
-                    lastModified >= 0 ? lastModified : w.timestampMicros() / 1000, partCount, checksums);
+            ObjectInfo written = new ObjectInfo(key, sha, source.size(), etag, request.attributes(),
+                    lastModified >= 0 ? lastModified : w.timestampMicros() / 1000, request.partCount(),
+                    request.checksums());
             writeRow(bucket, key, w, RowFormat.encodeObject(w, stored.generation(), written),
                     partSizes == null ? null : PartLayout.encode(w, sha, partSizes),
                     stored.fresh() ? content.complete(sha, stored) : null);

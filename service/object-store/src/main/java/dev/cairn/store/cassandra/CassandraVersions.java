@@ -9,9 +9,9 @@ import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ContentSource;
-import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.ObjectVersion;
@@ -25,7 +25,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
@@ -135,9 +134,13 @@ final class CassandraVersions {
      * bucket deleted since). Content is stored outside the lease, held by a readers' lease kind
      * reference until the write is recorded under the lease.
      */
-    ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
-                     String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent, String ifMatch,
-                     long[] partSizes) throws IOException {
+    ObjectInfo write(PutRequest request, long[] partSizes) throws IOException {
+        String bucket = request.bucket();
+        String key = request.key();
+        ContentSource source = request.content();
+        String etag = request.etag();
+        boolean onlyIfAbsent = request.onlyIfAbsent();
+        String ifMatch = request.ifMatch();
         WriteId held = t.ids.next();
         String sha = source.sha256();
         CompletableFuture<AsyncResultSet> bucketRow = t.async(t.read(t.q.selectBucket.bind(bucket)));
@@ -170,8 +173,8 @@ final class CassandraVersions {
                 content.recordWrite(bucket, enabled ? KIND_VERSION : KIND_OBJECT,
                         enabled ? CassandraKeys.versionSlot(key, id) : key, wid, sha);
                 recorded = true;
-                info = new ObjectInfo(key, sha, source.size(), etag, attributes, wid.timestampMicros() / 1000, partCount,
-                        checksums, id);
+                info = new ObjectInfo(key, sha, source.size(), etag, request.attributes(), wid.timestampMicros() / 1000,
+                        request.partCount(), request.checksums(), id);
                 ByteBuffer cell = RowFormat.encodeObject(wid, stored.generation(), info);
                 ByteBuffer layout = partSizes == null ? null : PartLayout.encode(wid, sha, partSizes);
                 List<BatchableStatement<?>> batch = new ArrayList<>();

@@ -21,6 +21,7 @@ import dev.cairn.store.MultipartAssembly;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.PartInfo;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.UploadInfo;
 import java.io.IOException;
@@ -193,8 +194,10 @@ final class EmbeddedMultipart {
             List<PartInfo> chosen = MultipartAssembly.select(requested, stored, minPartSize);
             ContentSource whole = MultipartAssembly.concatenate(chosen, readers::openStable);
             long[] sizes = chosen.stream().mapToLong(PartInfo::size).toArray();
-            ObjectInfo info = objects.write(bucket, key, attributes == null ? upload.attributes() : attributes, whole,
-                    MultipartAssembly.etag(chosen), chosen.size(), checksums, onlyIfAbsent, ifMatch, sizes);
+            PutRequest put = PutRequest.of(bucket, key, whole, MultipartAssembly.etag(chosen))
+                    .withAttributes(attributes == null ? upload.attributes() : attributes).withPartCount(chosen.size())
+                    .withChecksums(checksums).withOnlyIfAbsent(onlyIfAbsent).withIfMatch(ifMatch);
+            ObjectInfo info = objects.write(put, sizes);
             drop(upload);
             return info;
         } finally {

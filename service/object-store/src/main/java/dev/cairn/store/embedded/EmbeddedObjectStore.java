@@ -14,6 +14,7 @@ import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.PartInfo;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.StoreLimits;
 import dev.cairn.store.StoreStats;
 import dev.cairn.store.UploadInfo;
@@ -158,17 +159,8 @@ public final class EmbeddedObjectStore implements ObjectStore {
     // ---- objects
 
     @Override
-    public ObjectInfo putObject(String bucket, String key, ObjectAttributes attributes, ContentSource content,
-                                String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent)
-            throws IOException {
-        return translated(() -> objects.write(bucket, key, attributes, content, etag, partCount, checksums, onlyIfAbsent, null, null));
-    }
-
-    @Override
-    public ObjectInfo putObjectIfMatch(String bucket, String key, ObjectAttributes attributes, ContentSource content,
-                                       String etag, int partCount, Map<String, String> checksums, String expectedEtag)
-            throws IOException {
-        return translated(() -> objects.write(bucket, key, attributes, content, etag, partCount, checksums, false, expectedEtag, null));
+    public ObjectInfo putObject(PutRequest request) throws IOException {
+        return translated(() -> objects.write(request, null));
     }
 
     @Override

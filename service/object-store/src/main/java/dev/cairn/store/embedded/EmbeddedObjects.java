@@ -19,10 +19,10 @@ import dev.cairn.store.ContentSource;
 import dev.cairn.store.ListPage;
 import dev.cairn.store.ListQuery;
 import dev.cairn.store.Listing;
-import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.ObjectRecordCodec;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.StoreStats;
 import dev.cairn.store.VersionId;
@@ -32,7 +32,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -73,9 +72,11 @@ final class EmbeddedObjects {
      * Writes an object row and takes its content's reference. {@code partSizes}: the part sizes of
      * a completed multipart upload, else null.
      */
-    ObjectInfo write(String bucket, String key, ObjectAttributes attributes, ContentSource source,
-                     String etag, int partCount, Map<String, String> checksums, boolean onlyIfAbsent,
-                     String expectedEtag, long[] partSizes) throws IOException {
+    ObjectInfo write(PutRequest request, long[] partSizes) throws IOException {
+        String bucket = request.bucket();
+        String key = request.key();
+        ContentSource source = request.content();
+        String etag = request.etag();
         ReadWriteLock bucketLock = buckets.lock(bucket);
         bucketLock.readLock().lock();
         try {
@@ -96,9 +97,9 @@ final class EmbeddedObjects {
                 try (StripedLocks.Held k = keyLocks.lock(new String(rowKey, StandardCharsets.ISO_8859_1))) {
                     byte[] oldRow = t.objects.get(rowKey);
                     ObjectInfo old = decodeOrNull(key, oldRow);
-                    WriteConditions.check(key, old, onlyIfAbsent, expectedEtag);
-                    ObjectInfo info = new ObjectInfo(key, sha, source.size(), etag, attributes,
-                            System.currentTimeMillis(), partCount, checksums);
+                    WriteConditions.check(key, old, request.onlyIfAbsent(), request.ifMatch());
+                    ObjectInfo info = new ObjectInfo(key, sha, source.size(), etag, request.attributes(),
+                            System.currentTimeMillis(), request.partCount(), request.checksums());
                     EmbeddedVersions.Plan plan = versioning == Versioning.UNVERSIONED ? null
                             : versions.plan(bucket, key, versioning, old, sortOf(oldRow));
                     boolean replacesOld = old != null && (plan == null || plan.replacesOld());

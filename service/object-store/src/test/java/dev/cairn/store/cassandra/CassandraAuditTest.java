@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.store.PutRequest;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.uuid.Uuids;
 import dev.cairn.store.BucketAcl;
@@ -66,9 +67,9 @@ class CassandraAuditTest {
             BytesContent small = BytesContent.of(bytes(3000, 1));
             BytesContent big = BytesContent.of(bytes(CassandraSchema.CHUNK_BYTES + 1000, 2));
             BytesContent part = BytesContent.of(bytes(5000, 3));
-            store.putObject(bucket, "a", ObjectAttributes.EMPTY, small, small.md5(), 0, Map.of(), false);
-            store.putObject(bucket, "b", ObjectAttributes.EMPTY, big, big.md5(), 0, Map.of(), false);
-            store.putObject(bucket, "c", ObjectAttributes.EMPTY, small, small.md5(), 0, Map.of(), false);
+            store.putObject(PutRequest.of(bucket, "a", small, small.md5()));
+            store.putObject(PutRequest.of(bucket, "b", big, big.md5()));
+            store.putObject(PutRequest.of(bucket, "c", small, small.md5()));
             String uploadId = store.createUpload(bucket, "m", ObjectAttributes.EMPTY).uploadId();
             store.putPart(bucket, "m", uploadId, 1, part);
             store.awaitSettled();

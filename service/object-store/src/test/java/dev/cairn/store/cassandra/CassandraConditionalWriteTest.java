@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.store.PutRequest;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
-import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.StoreException;
@@ -23,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -53,8 +52,8 @@ class CassandraConditionalWriteTest {
                                   String ifMatch) throws Exception {
         ContentSource c = content(body);
         return ifMatch == null
-                ? store.putObject(bucket, key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), onlyIfAbsent)
-                : store.putObjectIfMatch(bucket, key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), ifMatch);
+                ? store.putObject(PutRequest.of(bucket, key, c, c.md5()).withOnlyIfAbsent(onlyIfAbsent))
+                : store.putObject(PutRequest.of(bucket, key, c, c.md5()).withIfMatch(ifMatch));
     }
 
     private static List<Row> rows(String cql, Object... values) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.store.PutRequest;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
@@ -20,7 +21,6 @@ import dev.cairn.store.PartInfo;
 import dev.cairn.store.UploadInfo;
 import dev.cairn.store.StoreException;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -48,8 +48,8 @@ class CassandraObjectStoreTest {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             ContentSource first = content("first version");
             ContentSource second = content("second version");
-            store.putObject(bucket, "dir/k", ObjectAttributes.EMPTY, first, first.md5(), 0, Map.of(), false);
-            store.putObject(bucket, "dir/k", ObjectAttributes.EMPTY, second, second.md5(), 0, Map.of(), false);
+            store.putObject(PutRequest.of(bucket, "dir/k", first, first.md5()));
+            store.putObject(PutRequest.of(bucket, "dir/k", second, second.md5()));
 
             Row written = keyspace.session().execute(SimpleStatement.newInstance(
                     "SELECT row, writetime(row) AS ts FROM " + KEYSPACE + ".objects WHERE bucket = ? AND key = ?",
@@ -84,7 +84,7 @@ class CassandraObjectStoreTest {
         try (CqlSession traced = keyspace.traced(trace);
              CassandraObjectStore store = keyspace.storeOn(traced)) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
-            store.putObject(bucket, "warm/up", ObjectAttributes.EMPTY, content("warm"), "e", 0, Map.of(), false);
+            store.putObject(PutRequest.of(bucket, "warm/up", content("warm"), "e"));
             int fewest = Integer.MAX_VALUE;
             // The fewest of up to twenty: a pause of this JVM between issuing two parallel statements
             // (the second sent after the first answered) counts as a trip, and a loaded machine pauses often.
@@ -92,7 +92,7 @@ class CassandraObjectStoreTest {
                 store.awaitSettled();
                 trace.clear();
                 ContentSource c = content("new content " + i + " " + System.nanoTime());
-                store.putObject(bucket, "photos/new-" + i, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+                store.putObject(PutRequest.of(bucket, "photos/new-" + i, c, c.md5()));
                 List<StatementTrace.Call> answered = trace.calls();
                 fewest = Math.min(fewest, StatementTrace.roundTrips(answered));
                 assertTrue(answered.stream().noneMatch(call -> call.cql().startsWith("DELETE")),
@@ -118,11 +118,11 @@ class CassandraObjectStoreTest {
             for (int i = 0; i < 20 && (fewest > 4 || !seenInOrder); i++) {
                 String key = "photos/over-" + i;
                 ContentSource first = content("first " + i + " " + System.nanoTime());
-                store.putObject(bucket, key, ObjectAttributes.EMPTY, first, first.md5(), 0, Map.of(), false);
+                store.putObject(PutRequest.of(bucket, key, first, first.md5()));
                 store.awaitSettled();
                 trace.clear();
                 ContentSource second = content("second " + i + " " + System.nanoTime());
-                store.putObject(bucket, key, ObjectAttributes.EMPTY, second, second.md5(), 0, Map.of(), false);
+                store.putObject(PutRequest.of(bucket, key, second, second.md5()));
                 store.awaitSettled();
                 // The write's delete and the content's reclamation run side by side: wait for both.
                 List<StatementTrace.Call> calls = trace.callsOnceRecorded(
@@ -149,13 +149,13 @@ class CassandraObjectStoreTest {
         try (CassandraObjectStore store = keyspace.store()) {
             ContentSource c = content("refused " + bucket);
             StoreException noBucket = assertThrows(StoreException.class, () ->
-                    store.putObject(bucket, "k", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false));
+                    store.putObject(PutRequest.of(bucket, "k", c, c.md5())));
             assertEquals(StoreException.Reason.NO_SUCH_BUCKET, noBucket.reason());
             store.createBucket(bucket, BucketAcl.PRIVATE);
             ContentSource first = content("first " + bucket);
-            store.putObject(bucket, "k", ObjectAttributes.EMPTY, first, first.md5(), 0, Map.of(), false);
+            store.putObject(PutRequest.of(bucket, "k", first, first.md5()));
             StoreException exists = assertThrows(StoreException.class, () ->
-                    store.putObject(bucket, "k", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), true));
+                    store.putObject(PutRequest.of(bucket, "k", c, c.md5()).withOnlyIfAbsent(true)));
             assertEquals(StoreException.Reason.PRECONDITION_FAILED, exists.reason());
             store.awaitSettled();
             assertNull(row("refs", "sha256 = ?", c.sha256()), "a refused write keeps no reference");
@@ -178,7 +178,7 @@ class CassandraObjectStoreTest {
             assertArrayEquals(new long[] {4, 2}, store.partSizes(bucket, "k", done));
             assertArrayEquals(new long[] {4, 2}, store.partSizes(bucket, "k", store.headObject(bucket, "k")));
             ContentSource x = content("x");
-            ObjectInfo plain = store.putObject(bucket, "k", ObjectAttributes.EMPTY, x, x.md5(), 0, Map.of(), false);
+            ObjectInfo plain = store.putObject(PutRequest.of(bucket, "k", x, x.md5()));
             assertNull(store.partSizes(bucket, "k", plain));
             assertNull(store.partSizes(bucket, "k", done), "an old version read earlier");
             store.deleteObject(bucket, "k");

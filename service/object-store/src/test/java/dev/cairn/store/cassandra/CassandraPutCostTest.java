@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.store.PutRequest;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
@@ -13,7 +14,6 @@ import com.datastax.oss.driver.api.core.uuid.Uuids;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
-import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.Versioning;
@@ -23,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -80,11 +79,11 @@ class CassandraPutCostTest {
         try (CqlSession traced = keyspace.traced(trace);
              CassandraObjectStore store = keyspace.storeOn(traced)) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
-            store.putObject(bucket, "photos/warm", ObjectAttributes.EMPTY, content("warm"), "e", 0, Map.of(), false);
+            store.putObject(PutRequest.of(bucket, "photos/warm", content("warm"), "e"));
             store.awaitSettled();
             trace.clear();
             ContentSource c = content("fresh " + bucket);
-            store.putObject(bucket, "photos/k", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+            store.putObject(PutRequest.of(bucket, "photos/k", c, c.md5()));
             List<StatementTrace.Call> answered = trace.callsOnceRecorded(q -> q.startsWith("BATCH(LOGGED"));
             List<String> touchingContents = answered.stream().map(StatementTrace.Call::cql)
                     .filter(q -> q.contains("contents") && !q.startsWith("SELECT")).toList();
@@ -113,11 +112,11 @@ class CassandraPutCostTest {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             store.setBucketVersioning(bucket, Versioning.ENABLED);
             ContentSource first = content("first " + bucket);
-            store.putObject(bucket, "k", ObjectAttributes.EMPTY, first, first.md5(), 0, Map.of(), false);
+            store.putObject(PutRequest.of(bucket, "k", first, first.md5()));
             // A versioned write checks its condition only under the lease, after storing its content.
             ContentSource refused = content("refused " + bucket);
             StoreException e = assertThrows(StoreException.class, () ->
-                    store.putObject(bucket, "k", ObjectAttributes.EMPTY, refused, refused.md5(), 0, Map.of(), true));
+                    store.putObject(PutRequest.of(bucket, "k", refused, refused.md5()).withOnlyIfAbsent(true)));
             assertEquals(StoreException.Reason.PRECONDITION_FAILED, e.reason());
             store.awaitSettled();
             assertTrue(rows("SELECT generation FROM ks.contents WHERE sha256 = ?", refused.sha256()).isEmpty());
@@ -133,15 +132,15 @@ class CassandraPutCostTest {
         try (CassandraObjectStore store = keyspace.store()) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             ContentSource first = content("first " + bucket);
-            store.putObject(bucket, "k", ObjectAttributes.EMPTY, first, first.md5(), 0, Map.of(), false);
+            store.putObject(PutRequest.of(bucket, "k", first, first.md5()));
             UUID holder = UUID.randomUUID();
             assertTrue(keyspace.session().execute(SimpleStatement.newInstance("INSERT INTO " + KEYSPACE
                     + ".key_locks (bucket, key, holder) VALUES (?, ?, ?) IF NOT EXISTS USING TTL 120", bucket, "k", holder))
                     .wasApplied());
             try {
                 ContentSource blocked = content("blocked " + bucket);
-                StoreException e = assertThrows(StoreException.class, () -> store.putObjectIfMatch(bucket, "k",
-                        ObjectAttributes.EMPTY, blocked, blocked.md5(), 0, Map.of(), "*"));
+                StoreException e = assertThrows(StoreException.class, () -> store.putObject(PutRequest.of(bucket, "k", blocked, blocked.md5())
+                        .withIfMatch("*")));
                 assertEquals(StoreException.Reason.CONDITIONAL_CONFLICT, e.reason());
                 store.awaitSettled();
                 assertTrue(rows("SELECT generation FROM ks.contents WHERE sha256 = ?", blocked.sha256()).isEmpty());
@@ -162,10 +161,10 @@ class CassandraPutCostTest {
              CassandraObjectStore store = keyspace.storeOn(traced)) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             ContentSource shared = content("shared " + bucket);
-            store.putObject(bucket, "a", ObjectAttributes.EMPTY, shared, shared.md5(), 0, Map.of(), false);
-            store.putObject(bucket, "b", ObjectAttributes.EMPTY, shared, shared.md5(), 0, Map.of(), false);
+            store.putObject(PutRequest.of(bucket, "a", shared, shared.md5()));
+            store.putObject(PutRequest.of(bucket, "b", shared, shared.md5()));
             ContentSource other = content("other " + bucket);
-            store.putObject(bucket, "a", ObjectAttributes.EMPTY, other, other.md5(), 0, Map.of(), false);
+            store.putObject(PutRequest.of(bucket, "a", other, other.md5()));
             store.awaitSettled();
             Row kept = rows("SELECT complete, dooms FROM ks.contents WHERE sha256 = ?", shared.sha256()).get(0);
             assertTrue(kept.getBoolean("complete"));
@@ -174,7 +173,7 @@ class CassandraPutCostTest {
             assertEquals("shared " + bucket, readAll(store.getObject(bucket, "b")));
 
             trace.clear();
-            store.putObject(bucket, "b", ObjectAttributes.EMPTY, other, other.md5(), 0, Map.of(), false);
+            store.putObject(PutRequest.of(bucket, "b", other, other.md5()));
             store.awaitSettled();
             assertTrue(trace.calls().stream().map(StatementTrace.Call::cql).anyMatch(q -> q.startsWith("BATCH(UNLOGGED")
                     && q.contains("DELETE FROM refs") && q.contains("dooms = dooms +")),
@@ -195,16 +194,15 @@ class CassandraPutCostTest {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             for (int round = 0; round < 5; round++) {
                 ContentSource shared = content("pair " + round + " " + bucket);
-                store.putObject(bucket, "a", ObjectAttributes.EMPTY, shared, shared.md5(), 0, Map.of(), false);
-                store.putObject(bucket, "b", ObjectAttributes.EMPTY, shared, shared.md5(), 0, Map.of(), false);
+                store.putObject(PutRequest.of(bucket, "a", shared, shared.md5()));
+                store.putObject(PutRequest.of(bucket, "b", shared, shared.md5()));
                 store.awaitSettled();
                 ExecutorService pool = Executors.newFixedThreadPool(2);
                 try {
                     List<Future<?>> both = new ArrayList<>();
                     for (String key : List.of("a", "b")) {
                         ContentSource next = content("next " + key + " " + round + " " + bucket);
-                        both.add(pool.submit(() -> store.putObject(bucket, key, ObjectAttributes.EMPTY, next, next.md5(), 0,
-                                Map.of(), false)));
+                        both.add(pool.submit(() -> store.putObject(PutRequest.of(bucket, key, next, next.md5()))));
                     }
                     for (Future<?> f : both) {
                         f.get(60, TimeUnit.SECONDS);
@@ -226,7 +224,7 @@ class CassandraPutCostTest {
         try (CassandraObjectStore store = keyspace.store()) {
             store.createBucket(bucket, BucketAcl.PRIVATE);
             ContentSource current = content("current " + bucket);
-            store.putObject(bucket, "k", ObjectAttributes.EMPTY, current, current.md5(), 0, Map.of(), false);
+            store.putObject(PutRequest.of(bucket, "k", current, current.md5()));
             store.awaitSettled();
             // What a process killed right after the release's one write leaves of a superseded write:
             // its reference gone, its generation doomed, its chunks and its record still there.
@@ -276,7 +274,7 @@ class CassandraPutCostTest {
         List<ContentSource> written = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             ContentSource c = content(key + " " + i + " " + bucket);
-            store.putObject(bucket, key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+            store.putObject(PutRequest.of(bucket, key, c, c.md5()));
             written.add(c);
         }
         return written;

@@ -2,6 +2,7 @@ package dev.cairn.store.cassandra;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
@@ -93,7 +94,7 @@ class CassandraRestoreVersionsTest {
         store.createBucket(b, BucketAcl.PRIVATE);
         if (early) {
             BytesContent c = BytesContent.of("written before versioning".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            store.putObject(b, "k", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+            store.putObject(PutRequest.of(b, "k", c, c.md5()));
         }
         store.setBucketVersioning(b, Versioning.ENABLED);
         return b;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.CompletedPart;
@@ -28,7 +29,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -113,9 +113,9 @@ class CassandraVersioningTest {
         byte[] big = bytes(CassandraSchema.CHUNK_BYTES + 10, System.nanoTime());
         BytesContent c = BytesContent.of(big);
         int versionsBefore = store.audit().versions();
-        ObjectInfo first = store.putObject(bucket, "big", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        ObjectInfo first = store.putObject(PutRequest.of(bucket, "big", c, c.md5()));
         ObjectInfo second = VersionWalk.put(store, bucket, "big", "small now");
-        ObjectInfo third = store.putObject(bucket, "big", ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        ObjectInfo third = store.putObject(PutRequest.of(bucket, "big", c, c.md5()));
         assertEquals(3, Set.of(first.versionId(), second.versionId(), third.versionId()).size());
         assertEquals(first.versionId(), store.objectVersion(bucket, "big", first.versionId()).versionId());
         List<String> found = problems();

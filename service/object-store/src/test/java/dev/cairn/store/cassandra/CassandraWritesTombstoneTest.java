@@ -4,16 +4,15 @@ import static dev.cairn.store.cassandra.TestKeyspace.content;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.store.PutRequest;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.cql.TraceEvent;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ContentSource;
-import dev.cairn.store.ObjectAttributes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -77,7 +76,7 @@ class CassandraWritesTombstoneTest {
                     int written = 0;
                     for (int i = 0; i < OVERWRITES / WRITERS && System.nanoTime() < deadline; i++) {
                         ContentSource c = contents.get(i % 2);
-                        store.putObject(bucket, key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+                        store.putObject(PutRequest.of(bucket, key, c, c.md5()));
                         written++;
                     }
                     return written;
@@ -90,7 +89,7 @@ class CassandraWritesTombstoneTest {
             writers.shutdown();
             store.awaitSettled();
             ContentSource last = contents.get(0);
-            store.putObject(bucket, key, ObjectAttributes.EMPTY, last, last.md5(), 0, Map.of(), false);
+            store.putObject(PutRequest.of(bucket, key, last, last.md5()));
             store.awaitSettled();
 
             int[] scanned = scannedByOneRead(bucket, key);

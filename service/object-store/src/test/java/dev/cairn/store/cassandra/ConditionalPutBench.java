@@ -1,15 +1,14 @@
 package dev.cairn.store.cassandra;
 
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
-import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -101,8 +100,8 @@ public final class ConditionalPutBench {
         ThreadLocalRandom.current().nextBytes(data);
         ContentSource c = BytesContent.of(data);
         return ifMatch == null
-                ? store.putObject(bucket, key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), onlyIfAbsent)
-                : store.putObjectIfMatch(bucket, key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), ifMatch);
+                ? store.putObject(PutRequest.of(bucket, key, c, c.md5()).withOnlyIfAbsent(onlyIfAbsent))
+                : store.putObject(PutRequest.of(bucket, key, c, c.md5()).withIfMatch(ifMatch));
     }
 
     private static long[] phase(int threads, int seconds, Put put) throws Exception {

@@ -1,12 +1,12 @@
 package dev.cairn.store.cassandra;
 
+import dev.cairn.store.PutRequest;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
-import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.Versioning;
 import java.io.InputStream;
@@ -99,7 +99,7 @@ public final class PutTrace {
     private static dev.cairn.store.ObjectInfo put(CassandraObjectStore store, String bucket, String key, byte[] data)
             throws Exception {
         ContentSource c = BytesContent.of(data);
-        return store.putObject(bucket, key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+        return store.putObject(PutRequest.of(bucket, key, c, c.md5()));
     }
 
     /** Runs the operation n times, one at a time, and prints what the last one issued. */

@@ -1,11 +1,11 @@
 package dev.cairn.store.cassandra;
 
+import dev.cairn.store.PutRequest;
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
-import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.embedded.EmbeddedObjectStore;
@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -58,7 +57,7 @@ public final class StoreThroughput {
             ThreadLocalRandom.current().nextBytes(data);
             String key = "photos/" + t + "/" + System.nanoTime();
             ContentSource c = content(data);
-            store.putObject(bucket, key, ObjectAttributes.EMPTY, c, c.md5(), 0, Map.of(), false);
+            store.putObject(PutRequest.of(bucket, key, c, c.md5()));
             keys.add(key);
         });
         report(name, "PUT", put, seconds);

@@ -3,6 +3,7 @@ package dev.cairn.store.embedded;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.store.PutRequest;
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.fs.MemFileSystem;
@@ -17,7 +18,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The audit finds exact counts exact, and names a count that is off, freed content and leaked content. */
@@ -33,17 +33,17 @@ class EmbeddedAuditTest {
         store.createBucket("b", BucketAcl.PRIVATE);
         BytesContent shared = BytesContent.of("shared".getBytes(StandardCharsets.UTF_8));
         for (String bucket : new String[] {"a", "b"}) {
-            store.putObject(bucket, "x", ObjectAttributes.EMPTY, shared, shared.md5(), 0, Map.of(), false);
-            store.putObject(bucket, "y", ObjectAttributes.EMPTY, shared, shared.md5(), 0, Map.of(), false);
+            store.putObject(PutRequest.of(bucket, "x", shared, shared.md5()));
+            store.putObject(PutRequest.of(bucket, "y", shared, shared.md5()));
         }
         BytesContent big = BytesContent.of(new byte[EmbeddedObjectStore.CHUNK_BYTES + 5]);
-        store.putObject("a", "big", ObjectAttributes.EMPTY, big, big.md5(), 0, Map.of(), false);
+        store.putObject(PutRequest.of("a", "big", big, big.md5()));
         UploadInfo open = store.createUpload("a", "open", ObjectAttributes.EMPTY);
         store.putPart("a", "open", open.uploadId(), 1, shared);
         UploadInfo done = store.createUpload("b", "done", ObjectAttributes.EMPTY);
         PartInfo part = store.putPart("b", "done", done.uploadId(), 1, BytesContent.of("whole".getBytes(StandardCharsets.UTF_8)));
         store.completeUpload("b", "done", done.uploadId(), List.of(new CompletedPart(1, part.etag())), 0);
-        store.putObject("b", "gone", ObjectAttributes.EMPTY, big, big.md5(), 0, Map.of(), false);
+        store.putObject(PutRequest.of("b", "gone", big, big.md5()));
         store.deleteObject("b", "gone");
         return shared.sha256();
     }
