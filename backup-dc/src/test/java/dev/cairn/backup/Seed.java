@@ -1,12 +1,12 @@
 package dev.cairn.backup;
 
-import dev.cairn.store.PutRequest;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectStore;
+import dev.cairn.store.PutRequest;
 import java.io.IOException;
 import java.security.MessageDigest;
 import java.util.Map;

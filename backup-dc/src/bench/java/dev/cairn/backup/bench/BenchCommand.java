@@ -1,6 +1,5 @@
 package dev.cairn.backup.bench;
 
-import dev.cairn.store.PutRequest;
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.cli.ExitCode;
 import dev.cairn.backup.report.Progress;
@@ -18,6 +17,7 @@ import dev.cairn.store.embedded.EmbeddedObjectStore;
 import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectAttributes;
+import dev.cairn.store.PutRequest;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,5 @@
 package dev.cairn.backup.restore;
 
-import dev.cairn.store.PutRequest;
 import dev.cairn.backup.archive.BackupRow;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ContentSource;
@@ -8,6 +7,7 @@ import dev.cairn.store.ListQuery;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.ObjectVersion;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.VersionQuery;
 import dev.cairn.store.VersionRecord;

@@ -32,7 +32,7 @@ public interface ContentSource {
         if (content.md5() != null) {
             return content.md5();
         }
-        java.security.MessageDigest md5 = MultipartAssembly.digest("MD5");
+        java.security.MessageDigest md5 = Digests.of("MD5");
         try (InputStream in = content.open()) {
             byte[] buf = new byte[64 * 1024];
             int n;

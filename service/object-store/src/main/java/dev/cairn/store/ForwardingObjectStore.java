@@ -210,24 +210,8 @@ abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
-    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
-                                     long minPartSize) throws IOException {
-        return objectWrite(bucket, key, () -> delegate.completeUpload(bucket, key, uploadId, parts, minPartSize));
-    }
-
-    @Override
-    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
-                                     long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
-        return objectWrite(bucket, key, () -> delegate.completeUpload(bucket, key, uploadId, parts, minPartSize,
-                onlyIfAbsent, ifMatch));
-    }
-
-    @Override
-    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
-                                     long minPartSize, boolean onlyIfAbsent, String ifMatch,
-                                     ObjectAttributes attributes, Map<String, String> checksums) throws IOException {
-        return objectWrite(bucket, key, () -> delegate.completeUpload(bucket, key, uploadId, parts, minPartSize,
-                onlyIfAbsent, ifMatch, attributes, checksums));
+    public ObjectInfo completeUpload(CompleteRequest request) throws IOException {
+        return objectWrite(request.bucket(), request.key(), () -> delegate.completeUpload(request));
     }
 
     @Override

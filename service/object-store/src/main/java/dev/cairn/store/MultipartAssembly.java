@@ -55,7 +55,7 @@ public final class MultipartAssembly {
 
     /** S3's multipart ETag: hex MD5 of the concatenated binary part MD5s, then {@code -N}. */
     public static String etag(List<PartInfo> parts) {
-        MessageDigest md5 = digest("MD5");
+        MessageDigest md5 = Digests.of("MD5");
         for (PartInfo p : parts) {
             md5.update(Hex.decode(p.etag()));
         }
@@ -69,7 +69,7 @@ public final class MultipartAssembly {
             size += p.size();
         }
         Concatenation c = new Concatenation(List.copyOf(parts), opener, size);
-        MessageDigest sha = digest("SHA-256");
+        MessageDigest sha = Digests.of("SHA-256");
         try (InputStream in = c.open()) {
             byte[] buf = new byte[64 * 1024];
             int n;
@@ -87,14 +87,6 @@ public final class MultipartAssembly {
             return e.substring(1, e.length() - 1);
         }
         return e;
-    }
-
-    static MessageDigest digest(String algorithm) {
-        try {
-            return MessageDigest.getInstance(algorithm);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(algorithm + " is missing from this JDK", e);
-        }
     }
 
     private static final class Concatenation implements ContentSource {

@@ -228,10 +228,11 @@ public interface ObjectStore extends AutoCloseable {
         return removed == null ? null : ObjectVersion.of(removed, true);
     }
 
-    /** One page of a bucket's versions and delete markers. NO_SUCH_BUCKET. */
-    default VersionPage listObjectVersions(String bucket, VersionQuery query) throws IOException {
-        return VersionListing.ofCurrentObjects(this, bucket, query);
-    }
+    /**
+     * One page of a bucket's versions and delete markers. NO_SUCH_BUCKET. A store without versions
+     * lists each current object as its version {@code null}, as {@code VersionListing.ofCurrentObjects} does.
+     */
+    VersionPage listObjectVersions(String bucket, VersionQuery query) throws IOException;
 
     /**
      * Writes one version of a key exactly as a backup recorded it — version id, place, time,
@@ -297,41 +298,13 @@ public interface ObjectStore extends AutoCloseable {
     /**
      * Assembles the named parts into the object and ends the upload. NO_SUCH_UPLOAD, INVALID_PART
      * (unknown part or ETag mismatch), INVALID_PART_ORDER, ENTITY_TOO_SMALL (a part other than
-     * the last smaller than {@code minPartSize}).
-     */
-    ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
-                              long minPartSize) throws IOException;
-
-    /**
-     * {@link #completeUpload(String, String, String, List, long)} only if the object it replaces
-     * satisfies {@code ifMatch} (an ETag, or {@code *} for any) or, with {@code onlyIfAbsent},
-     * there is none; checked and written atomically, as {@link #putObjectIfMatch}. The upload
-     * stays when the condition fails.
+     * the last smaller than {@link CompleteRequest#minPartSize}). A condition is checked and the
+     * object written atomically, as {@link #putObject}'s; the upload stays when it fails.
      *
-     * @throws UnsupportedOperationException when a condition is given and the store cannot check
-     *                                       and write atomically
+     * @throws UnsupportedOperationException when the request has a condition, or attributes or
+     *                                       checksums of its own, and the store cannot do that
      */
-    default ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
-                                      long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
-        if (onlyIfAbsent || ifMatch != null) {
-            throw new UnsupportedOperationException("conditional completion");
-        }
-        return completeUpload(bucket, key, uploadId, parts, minPartSize);
-    }
-
-    /**
-     * {@link #completeUpload(String, String, String, List, long, boolean, String)} writing the
-     * object with {@code attributes} in place of the upload's and with the {@code checksums} the
-     * service computed over the parts (as {@link #putObject}'s).
-     *
-     * @throws UnsupportedOperationException when the store cannot (conditions as the method above)
-     */
-    default ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
-                                      long minPartSize, boolean onlyIfAbsent, String ifMatch,
-                                      ObjectAttributes attributes, java.util.Map<String, String> checksums)
-            throws IOException {
-        throw new UnsupportedOperationException("completion with attributes and checksums");
-    }
+    ObjectInfo completeUpload(CompleteRequest request) throws IOException;
 
     /** Ends the upload and releases its parts; NO_SUCH_UPLOAD. */
     void abortUpload(String bucket, String key, String uploadId) throws IOException;

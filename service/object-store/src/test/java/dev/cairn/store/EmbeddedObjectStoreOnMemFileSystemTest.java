@@ -43,7 +43,8 @@ class EmbeddedObjectStoreOnMemFileSystemTest extends ObjectStoreContractTest {
         store.putPart("b", "mp", u.uploadId(), 1, BytesContent.of("p"));
         UploadInfo done = store.createUpload("b", "done", ObjectAttributes.EMPTY);
         PartInfo part = store.putPart("b", "done", done.uploadId(), 1, BytesContent.of("whole"));
-        store.completeUpload("b", "done", done.uploadId(), List.of(new CompletedPart(1, part.etag())), 0);
+        store.completeUpload(CompleteRequest.of("b", "done", done.uploadId(),
+                List.of(new CompletedPart(1, part.etag())), 0));
         assertEquals(1, engine.size("layouts"));
         store.deleteObject("b", "done");
         store.deleteObject("b", "big");
@@ -79,8 +80,8 @@ class EmbeddedObjectStoreOnMemFileSystemTest extends ObjectStoreContractTest {
         UploadInfo u = store.createUpload("p", "k", ObjectAttributes.EMPTY);
         PartInfo a = store.putPart("p", "k", u.uploadId(), 1, BytesContent.of("aaaa"));
         PartInfo b = store.putPart("p", "k", u.uploadId(), 2, BytesContent.of("bb"));
-        ObjectInfo done = store.completeUpload("p", "k", u.uploadId(),
-                List.of(new CompletedPart(1, a.etag()), new CompletedPart(2, b.etag())), 0);
+        ObjectInfo done = store.completeUpload(CompleteRequest.of("p", "k", u.uploadId(),
+                List.of(new CompletedPart(1, a.etag()), new CompletedPart(2, b.etag())), 0));
         org.junit.jupiter.api.Assertions.assertArrayEquals(new long[] {4, 2}, store.partSizes("p", "k", done));
         ObjectInfo plain = store.putObject(PutRequest.of("p", "k", BytesContent.of("x"), "x"));
         org.junit.jupiter.api.Assertions.assertNull(store.partSizes("p", "k", plain));

@@ -241,7 +241,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     public PartInfo putPart(String bucket, String key, String uploadId, int partNumber, ContentSource content)
             throws IOException {
         byte[] bytes = contentBytes(content);
-        String etag = Hex.encode(MultipartAssembly.digest("MD5").digest(bytes));
+        String etag = Hex.encode(Digests.of("MD5").digest(bytes));
         synchronized (this) {
             upload(bucket, key, uploadId);
             addRef(content.sha256(), bucket, bytes);
@@ -285,8 +285,23 @@ public final class InMemoryObjectStore implements ObjectStore {
     }
 
     @Override
-    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
-                                     long minPartSize) throws IOException {
+    public VersionPage listObjectVersions(String bucket, VersionQuery query) throws IOException {
+        return VersionListing.ofCurrentObjects(this, bucket, query);
+    }
+
+    @Override
+    public ObjectInfo completeUpload(CompleteRequest request) throws IOException {
+        if (request.conditional()) {
+            throw new UnsupportedOperationException("conditional completion");
+        }
+        if (request.rewritesAttributes()) {
+            throw new UnsupportedOperationException("completion with attributes and checksums");
+        }
+        String bucket = request.bucket();
+        String key = request.key();
+        String uploadId = request.uploadId();
+        List<CompletedPart> requested = request.parts();
+        long minPartSize = request.minPartSize();
         List<PartInfo> chosen;
         UploadInfo u;
         synchronized (this) {

@@ -339,15 +339,18 @@ abstract class ObjectStoreContractTest {
         assertEquals(List.of(2), store.listParts("b", "mp", u.uploadId(), 1, 1).stream().map(PartInfo::partNumber).toList());
         assertEquals(List.of(u.uploadId()), store.listUploads("b", "", null, null, 10).stream().map(UploadInfo::uploadId).toList());
 
-        assertEquals(StoreException.Reason.INVALID_PART, reason(() -> store.completeUpload("b", "mp", u.uploadId(),
-                List.of(new CompletedPart(1, "\"" + p2.md5() + "\"")), 0)));
-        assertEquals(StoreException.Reason.INVALID_PART_ORDER, reason(() -> store.completeUpload("b", "mp", u.uploadId(),
-                List.of(new CompletedPart(2, p2.md5()), new CompletedPart(1, p1.md5())), 0)));
-        assertEquals(StoreException.Reason.ENTITY_TOO_SMALL, reason(() -> store.completeUpload("b", "mp", u.uploadId(),
-                List.of(new CompletedPart(1, p1.md5()), new CompletedPart(3, p3.md5())), 100)));
+        assertEquals(StoreException.Reason.INVALID_PART, reason(() -> store.completeUpload(
+                CompleteRequest.of("b", "mp", u.uploadId(),
+                        List.of(new CompletedPart(1, "\"" + p2.md5() + "\"")), 0))));
+        assertEquals(StoreException.Reason.INVALID_PART_ORDER, reason(() -> store.completeUpload(
+                CompleteRequest.of("b", "mp", u.uploadId(),
+                        List.of(new CompletedPart(2, p2.md5()), new CompletedPart(1, p1.md5())), 0))));
+        assertEquals(StoreException.Reason.ENTITY_TOO_SMALL, reason(() -> store.completeUpload(
+                CompleteRequest.of("b", "mp", u.uploadId(),
+                        List.of(new CompletedPart(1, p1.md5()), new CompletedPart(3, p3.md5())), 100))));
 
-        ObjectInfo done = store.completeUpload("b", "mp", u.uploadId(),
-                List.of(new CompletedPart(1, "\"" + p1.md5() + "\""), new CompletedPart(3, p3.md5())), 5);
+        ObjectInfo done = store.completeUpload(CompleteRequest.of("b", "mp", u.uploadId(),
+                List.of(new CompletedPart(1, "\"" + p1.md5() + "\""), new CompletedPart(3, p3.md5())), 5));
         assertEquals("part-one|three", new String(read("b", "mp")));
         assertEquals(2, done.partCount());
         assertTrue(done.etag().endsWith("-2"), done.etag());

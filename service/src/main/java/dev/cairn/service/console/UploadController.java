@@ -1,6 +1,5 @@
 package dev.cairn.service.console;
 
-import dev.cairn.store.PutRequest;
 import dev.cairn.service.auth.CredentialsProvider;
 import dev.cairn.service.auth.UriEncoding;
 import dev.cairn.service.config.CairnProperties;
@@ -10,12 +9,14 @@ import dev.cairn.service.s3.S3Exception;
 import dev.cairn.service.s3.SpooledBody;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
+import dev.cairn.store.CompleteRequest;
 import dev.cairn.store.CompletedPart;
 import dev.cairn.store.LimitedInputStream;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.PartInfo;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.UploadInfo;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
@@ -120,7 +121,8 @@ class UploadController {
                     }
                 }
             }
-            ObjectInfo o = store.completeUpload(bucket, key, upload.uploadId(), parts, props.getLimits().getMinPartSize().toBytes());
+            ObjectInfo o = store.completeUpload(CompleteRequest.of(bucket, key, upload.uploadId(),
+                    parts, props.getLimits().getMinPartSize().toBytes()));
             done = true;
             return o;
         } finally {

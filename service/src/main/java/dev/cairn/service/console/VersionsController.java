@@ -1,10 +1,10 @@
 package dev.cairn.service.console;
 
-import dev.cairn.store.PutRequest;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.ObjectVersion;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.StoredCopy;
 import dev.cairn.store.VersionId;

@@ -1,6 +1,7 @@
 package dev.cairn.service.s3;
 
 import dev.cairn.service.auth.ChecksumAlgorithm;
+import dev.cairn.store.CompleteRequest;
 import dev.cairn.store.CompletedPart;
 import dev.cairn.store.ContentRead;
 import dev.cairn.store.BucketAcl;
@@ -134,17 +135,14 @@ final class MultipartHandler {
                 objectChecksums = Map.of(checksum.algorithm().s3Name(), computed.object());
             }
         }
-        UploadChecksum recorded = checksum;
-        Map<String, String> checksums = objectChecksums;
         long minPartSize = ctx.properties().getLimits().getMinPartSize().toBytes();
+        CompleteRequest plain = CompleteRequest.of(r.bucket(), r.key(), uploadId, request.parts(), minPartSize);
+        CompleteRequest completion = checksum == null && !UploadAcl.isStamped(upload.attributes()) ? plain
+                : plain.withAttributes(UploadAcl.strip(UploadChecksum.strip(upload.attributes())))
+                        .withChecksums(objectChecksums);
         ObjectInfo info = condition.run(ctx, r.bucket(), r.key(), c -> {
             try {
-                if (recorded == null && !UploadAcl.isStamped(upload.attributes())) {
-                    return ctx.store().completeUpload(r.bucket(), r.key(), uploadId, request.parts(), minPartSize,
-                            c.onlyIfAbsent(), c.etag());
-                }
-                return ctx.store().completeUpload(r.bucket(), r.key(), uploadId, request.parts(), minPartSize,
-                        c.onlyIfAbsent(), c.etag(), UploadAcl.strip(UploadChecksum.strip(upload.attributes())), checksums);
+                return ctx.store().completeUpload(completion.withOnlyIfAbsent(c.onlyIfAbsent()).withIfMatch(c.etag()));
             } catch (UnsupportedOperationException e) {
                 throw new S3Exception(S3Error.NOT_IMPLEMENTED, "conditional writes are not supported by this store");
             }

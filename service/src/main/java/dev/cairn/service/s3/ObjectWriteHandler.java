@@ -1,11 +1,11 @@
 package dev.cairn.service.s3;
 
-import dev.cairn.store.PutRequest;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectVersion;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.VersionId;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.StoreLimits;

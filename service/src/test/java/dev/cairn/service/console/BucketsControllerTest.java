@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
-import dev.cairn.store.PutRequest;
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.service.auth.CredentialsProvider;
@@ -13,6 +12,7 @@ import dev.cairn.service.config.ConsoleProperties;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.ObjectAttributes;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.Versioning;
 import dev.cairn.store.embedded.EmbeddedObjectStore;
 import jakarta.servlet.http.Cookie;

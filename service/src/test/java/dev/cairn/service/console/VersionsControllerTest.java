@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
-import dev.cairn.store.PutRequest;
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.service.auth.CredentialsProvider;
@@ -19,6 +18,7 @@ import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.ObjectVersion;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.VersionQuery;
 import dev.cairn.store.Versioning;
 import dev.cairn.store.embedded.EmbeddedObjectStore;

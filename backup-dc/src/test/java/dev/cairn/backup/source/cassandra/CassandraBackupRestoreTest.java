@@ -1,6 +1,5 @@
 package dev.cairn.backup.source.cassandra;
 
-import dev.cairn.store.PutRequest;
 import dev.cairn.backup.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,9 +15,11 @@ import dev.cairn.backup.source.SourceTestContent;
 import dev.cairn.store.embedded.EmbeddedStoreDir;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
+import dev.cairn.store.CompleteRequest;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.cassandra.CassandraObjectStore;
 import dev.cairn.store.cassandra.CassandraSessions;
 import dev.cairn.store.cassandra.CassandraSettings;
@@ -93,7 +94,7 @@ class CassandraBackupRestoreTest {
                     parts.add(new dev.cairn.store.CompletedPart(n,
                             store.putPart("photos", "multipart.jpg", upload, n, SourceTestContent.of(b)).etag()));
                 }
-                store.completeUpload("photos", "multipart.jpg", upload, parts, 0);
+                store.completeUpload(CompleteRequest.of("photos", "multipart.jpg", upload, parts, 0));
                 expected.put("photos/multipart.jpg", SourceTestContent.sha256(whole.toByteArray())
                         + " image/jpeg max-age=60 ad=multipart");
                 ObjectInfo head = store.headObject("photos", "multipart.jpg");

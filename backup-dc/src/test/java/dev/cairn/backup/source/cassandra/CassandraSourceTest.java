@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.store.PutRequest;
 import com.datastax.oss.driver.api.core.CqlSession;
 import dev.cairn.backup.report.SplitRead;
 import dev.cairn.backup.source.BackupSource;
@@ -16,6 +15,7 @@ import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.cassandra.CassandraObjectStore;
 import dev.cairn.store.cassandra.CassandraSessions;
 import dev.cairn.store.cassandra.CassandraSettings;

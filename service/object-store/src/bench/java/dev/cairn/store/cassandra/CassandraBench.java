@@ -1,6 +1,5 @@
 package dev.cairn.store.cassandra;
 
-import dev.cairn.store.PutRequest;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
@@ -10,6 +9,7 @@ import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectRead;
+import dev.cairn.store.PutRequest;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

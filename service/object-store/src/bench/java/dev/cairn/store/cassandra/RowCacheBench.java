@@ -1,6 +1,5 @@
 package dev.cairn.store.cassandra;
 
-import dev.cairn.store.PutRequest;
 import dev.cairn.engine.TieredCache;
 import dev.cairn.engine.TieredCacheOptions;
 import dev.cairn.store.BenchPhase;
@@ -9,6 +8,7 @@ import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.ObjectStore;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.RowCachingObjectStore;
 import dev.cairn.store.Versioning;
 import java.io.InputStream;

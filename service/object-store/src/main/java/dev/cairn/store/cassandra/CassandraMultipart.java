@@ -5,7 +5,7 @@ import static dev.cairn.store.cassandra.CassandraKeys.partSlot;
 
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cairn.store.PutRequest;
+import dev.cairn.store.CompleteRequest;
 import dev.cairn.store.CompletedPart;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
@@ -13,6 +13,7 @@ import dev.cairn.store.MultipartAssembly;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.PartInfo;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.UploadInfo;
 import dev.cairn.store.Utf8Order;
@@ -145,9 +146,16 @@ final class CassandraMultipart {
      * the parts; {@code onlyIfAbsent}, {@code ifMatch}: the condition on the object replaced (the
      * upload stays when it fails).
      */
-    ObjectInfo complete(String bucket, String key, String uploadId, List<CompletedPart> requested, long minPartSize,
-                        ObjectAttributes attributes, Map<String, String> checksums, boolean onlyIfAbsent,
-                        String ifMatch) throws IOException {
+    ObjectInfo complete(CompleteRequest request) throws IOException {
+        String bucket = request.bucket();
+        String key = request.key();
+        String uploadId = request.uploadId();
+        List<CompletedPart> requested = request.parts();
+        long minPartSize = request.minPartSize();
+        ObjectAttributes attributes = request.attributes();
+        Map<String, String> checksums = request.checksums();
+        boolean onlyIfAbsent = request.onlyIfAbsent();
+        String ifMatch = request.ifMatch();
         UploadInfo u = upload(bucket, key, uploadId);
         Map<Integer, PartInfo> parts = new TreeMap<>();
         Map<String, UUID> generations = new HashMap<>();

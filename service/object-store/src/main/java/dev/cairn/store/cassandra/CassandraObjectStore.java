@@ -2,10 +2,9 @@ package dev.cairn.store.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DriverException;
-import dev.cairn.store.PutRequest;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
-import dev.cairn.store.CompletedPart;
+import dev.cairn.store.CompleteRequest;
 import dev.cairn.store.ContentRead;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ListPage;
@@ -16,6 +15,7 @@ import dev.cairn.store.ObjectRead;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.ObjectVersion;
 import dev.cairn.store.PartInfo;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.StoreStats;
 import dev.cairn.store.StoreUnavailableException;
 import dev.cairn.store.UploadInfo;
@@ -375,25 +375,8 @@ public final class CassandraObjectStore implements ObjectStore {
     }
 
     @Override
-    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
-                                     long minPartSize) throws IOException {
-        return CassandraTables.guard(() -> multipart.complete(bucket, key, uploadId, requested, minPartSize, null, Map.of(),
-                false, null));
-    }
-
-    @Override
-    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
-                                     long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
-        return CassandraTables.guard(() -> multipart.complete(bucket, key, uploadId, requested, minPartSize, null, Map.of(),
-                onlyIfAbsent, ifMatch));
-    }
-
-    @Override
-    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
-                                     long minPartSize, boolean onlyIfAbsent, String ifMatch,
-                                     ObjectAttributes attributes, Map<String, String> checksums) throws IOException {
-        return CassandraTables.guard(() -> multipart.complete(bucket, key, uploadId, requested, minPartSize,
-                attributes, checksums, onlyIfAbsent, ifMatch));
+    public ObjectInfo completeUpload(CompleteRequest request) throws IOException {
+        return CassandraTables.guard(() -> multipart.complete(request));
     }
 
     @Override

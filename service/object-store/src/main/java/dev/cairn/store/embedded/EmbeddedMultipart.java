@@ -14,6 +14,7 @@ import dev.cairn.engine.Entry;
 import dev.cairn.engine.EntryIterator;
 import dev.cairn.engine.KeyRange;
 import dev.cairn.engine.WriteBatch;
+import dev.cairn.store.CompleteRequest;
 import dev.cairn.store.CompletedPart;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
@@ -180,9 +181,16 @@ final class EmbeddedMultipart {
     }
 
     /** {@code attributes} null: the upload's own; {@code checksums}: those the service computed over the parts. */
-    ObjectInfo complete(String bucket, String key, String uploadId, List<CompletedPart> requested,
-                        long minPartSize, boolean onlyIfAbsent, String ifMatch,
-                        ObjectAttributes attributes, Map<String, String> checksums) throws IOException {
+    ObjectInfo complete(CompleteRequest request) throws IOException {
+        String bucket = request.bucket();
+        String key = request.key();
+        String uploadId = request.uploadId();
+        List<CompletedPart> requested = request.parts();
+        long minPartSize = request.minPartSize();
+        ObjectAttributes attributes = request.attributes();
+        Map<String, String> checksums = request.checksums();
+        boolean onlyIfAbsent = request.onlyIfAbsent();
+        String ifMatch = request.ifMatch();
         ReadWriteLock bucketLock = buckets.lock(bucket);
         bucketLock.readLock().lock();
         try (StripedLocks.Held u = uploadLocks.lock(uploadId)) {

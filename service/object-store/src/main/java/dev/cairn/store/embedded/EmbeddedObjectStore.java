@@ -4,7 +4,7 @@ import dev.cairn.engine.Engine;
 import dev.cairn.engine.Row;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
-import dev.cairn.store.CompletedPart;
+import dev.cairn.store.CompleteRequest;
 import dev.cairn.store.ContentRead;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ListPage;
@@ -290,22 +290,8 @@ public final class EmbeddedObjectStore implements ObjectStore {
     }
 
     @Override
-    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
-                                     long minPartSize) throws IOException {
-        return translated(() -> multipart.complete(bucket, key, uploadId, requested, minPartSize, false, null, null, Map.of()));
-    }
-
-    @Override
-    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
-                                     long minPartSize, boolean onlyIfAbsent, String ifMatch) throws IOException {
-        return translated(() -> multipart.complete(bucket, key, uploadId, requested, minPartSize, onlyIfAbsent, ifMatch, null, Map.of()));
-    }
-
-    @Override
-    public ObjectInfo completeUpload(String bucket, String key, String uploadId, List<CompletedPart> requested,
-                                     long minPartSize, boolean onlyIfAbsent, String ifMatch,
-                                     ObjectAttributes attributes, Map<String, String> checksums) throws IOException {
-        return translated(() -> multipart.complete(bucket, key, uploadId, requested, minPartSize, onlyIfAbsent, ifMatch, attributes, checksums));
+    public ObjectInfo completeUpload(CompleteRequest request) throws IOException {
+        return translated(() -> multipart.complete(request));
     }
 
     @Override

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.store.PutRequest;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import dev.cairn.store.BucketAcl;
@@ -16,6 +15,7 @@ import dev.cairn.store.ContentSource;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.StoreUnavailableException;
 import java.io.InputStream;

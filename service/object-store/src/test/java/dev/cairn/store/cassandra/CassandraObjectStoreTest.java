@@ -8,16 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.store.PutRequest;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import dev.cairn.store.BucketAcl;
+import dev.cairn.store.CompleteRequest;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.CompletedPart;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.PartInfo;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.UploadInfo;
 import dev.cairn.store.StoreException;
 import java.util.List;
@@ -173,8 +174,8 @@ class CassandraObjectStoreTest {
             UploadInfo u = store.createUpload(bucket, "k", ObjectAttributes.EMPTY);
             PartInfo a = store.putPart(bucket, "k", u.uploadId(), 1, content("aaaa"));
             PartInfo b = store.putPart(bucket, "k", u.uploadId(), 2, content("bb"));
-            ObjectInfo done = store.completeUpload(bucket, "k", u.uploadId(),
-                    List.of(new CompletedPart(1, a.etag()), new CompletedPart(2, b.etag())), 0);
+            ObjectInfo done = store.completeUpload(CompleteRequest.of(bucket, "k", u.uploadId(),
+                    List.of(new CompletedPart(1, a.etag()), new CompletedPart(2, b.etag())), 0));
             assertArrayEquals(new long[] {4, 2}, store.partSizes(bucket, "k", done));
             assertArrayEquals(new long[] {4, 2}, store.partSizes(bucket, "k", store.headObject(bucket, "k")));
             ContentSource x = content("x");

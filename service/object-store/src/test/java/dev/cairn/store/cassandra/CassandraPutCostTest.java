@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.store.PutRequest;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
@@ -15,6 +14,7 @@ import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectRead;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.Versioning;
 import java.io.InputStream;

@@ -2,13 +2,13 @@ package dev.cairn.store.cassandra;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.cairn.store.PutRequest;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectVersion;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.VersionId;
 import dev.cairn.store.VersionPage;
 import dev.cairn.store.VersionQuery;

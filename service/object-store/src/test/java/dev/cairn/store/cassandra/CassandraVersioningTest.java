@@ -8,15 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.store.PutRequest;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
+import dev.cairn.store.CompleteRequest;
 import dev.cairn.store.CompletedPart;
 import dev.cairn.store.ContentRead;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.ObjectVersion;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.VersionId;
 import dev.cairn.store.VersionPage;
@@ -177,8 +178,8 @@ class CassandraVersioningTest {
         String uploadId = store.createUpload(bucket, "m", ObjectAttributes.EMPTY).uploadId();
         String e1 = store.putPart(bucket, "m", uploadId, 1, p1).etag();
         String e2 = store.putPart(bucket, "m", uploadId, 2, p2).etag();
-        ObjectInfo multipart = store.completeUpload(bucket, "m", uploadId,
-                List.of(new CompletedPart(1, e1), new CompletedPart(2, e2)), 5 * 1024 * 1024);
+        ObjectInfo multipart = store.completeUpload(CompleteRequest.of(bucket, "m", uploadId,
+                List.of(new CompletedPart(1, e1), new CompletedPart(2, e2)), 5 * 1024 * 1024));
         VersionWalk.put(store, bucket, "m", "plain now");
         ObjectVersion old = store.objectVersion(bucket, "m", multipart.versionId());
         assertFalse(old.latest());

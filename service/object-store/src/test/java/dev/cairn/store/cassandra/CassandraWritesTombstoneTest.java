@@ -4,13 +4,13 @@ import static dev.cairn.store.cassandra.TestKeyspace.content;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.store.PutRequest;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.cql.TraceEvent;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.ContentSource;
+import dev.cairn.store.PutRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;

@@ -1,10 +1,10 @@
 package dev.cairn.store.cassandra;
 
-import dev.cairn.store.PutRequest;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.PutRequest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

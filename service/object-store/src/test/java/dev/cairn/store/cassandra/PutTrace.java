@@ -1,6 +1,5 @@
 package dev.cairn.store.cassandra;
 
-import dev.cairn.store.PutRequest;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
@@ -8,6 +7,7 @@ import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectRead;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.Versioning;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

@@ -1,6 +1,5 @@
 package dev.cairn.store.cassandra;
 
-import dev.cairn.store.PutRequest;
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.store.BucketAcl;
@@ -8,6 +7,7 @@ import dev.cairn.store.BytesContent;
 import dev.cairn.store.ContentSource;
 import dev.cairn.store.ObjectRead;
 import dev.cairn.store.ObjectStore;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.embedded.EmbeddedObjectStore;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -3,16 +3,17 @@ package dev.cairn.store.embedded;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.store.PutRequest;
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
 import dev.cairn.engine.fs.MemFileSystem;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
+import dev.cairn.store.CompleteRequest;
 import dev.cairn.store.CompletedPart;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.PartInfo;
+import dev.cairn.store.PutRequest;
 import dev.cairn.store.UploadInfo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +43,8 @@ class EmbeddedAuditTest {
         store.putPart("a", "open", open.uploadId(), 1, shared);
         UploadInfo done = store.createUpload("b", "done", ObjectAttributes.EMPTY);
         PartInfo part = store.putPart("b", "done", done.uploadId(), 1, BytesContent.of("whole".getBytes(StandardCharsets.UTF_8)));
-        store.completeUpload("b", "done", done.uploadId(), List.of(new CompletedPart(1, part.etag())), 0);
+        store.completeUpload(CompleteRequest.of("b", "done", done.uploadId(),
+                List.of(new CompletedPart(1, part.etag())), 0));
         store.putObject(PutRequest.of("b", "gone", big, big.md5()));
         store.deleteObject("b", "gone");
         return shared.sha256();
