@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BytesContent;
+import dev.cairn.store.CompleteRequest;
 import dev.cairn.store.CompletedPart;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectStore;
@@ -84,6 +85,6 @@ class CheckpointScanTest {
             random.nextBytes(b);
             parts.add(new CompletedPart(n, store.putPart(bucket, key, upload, n, BytesContent.of(b)).etag()));
         }
-        store.completeUpload(bucket, key, upload, parts, 0);
+        store.completeUpload(CompleteRequest.of(bucket, key, upload, parts, 0));
     }
 }
