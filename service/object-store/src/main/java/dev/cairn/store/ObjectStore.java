@@ -311,9 +311,9 @@ public interface ObjectStore extends AutoCloseable {
 
     StoreStats stats();
 
-    /** What this store keeps at most, checked by its callers before they write. This default: no limit of its own. */
+    /** What this store keeps at most, checked by its callers before they write. */
     default StoreLimits limits() {
-        return StoreLimits.NONE;
+        return StoreLimits.PORTABLE;
     }
 
     @Override

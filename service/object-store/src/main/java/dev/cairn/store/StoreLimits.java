@@ -8,6 +8,9 @@ package dev.cairn.store;
  */
 public record StoreLimits(int maxMetadataNameBytes) {
 
-    /** A store that puts no limit of its own on these. */
-    public static final StoreLimits NONE = new StoreLimits(Integer.MAX_VALUE);
+    /**
+     * What every store keeps: an object moves between stores by backup and restore, so each keeps
+     * at least what the embedded engine keeps in a column name.
+     */
+    public static final StoreLimits PORTABLE = new StoreLimits(1024);
 }

@@ -1,7 +1,6 @@
 package dev.cairn.store.embedded;
 
 import dev.cairn.engine.Engine;
-import dev.cairn.engine.Row;
 import dev.cairn.store.BucketAcl;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.CompleteRequest;
@@ -15,7 +14,6 @@ import dev.cairn.store.ObjectRead;
 import dev.cairn.store.ObjectStore;
 import dev.cairn.store.PartInfo;
 import dev.cairn.store.PutRequest;
-import dev.cairn.store.StoreLimits;
 import dev.cairn.store.StoreStats;
 import dev.cairn.store.UploadInfo;
 import dev.cairn.store.ObjectVersion;
@@ -62,9 +60,6 @@ public final class EmbeddedObjectStore implements ObjectStore {
 
     /** Content is stored in chunks of this size, so no read or write holds an object whole. */
     public static final int CHUNK_BYTES = 1 << 20;
-
-    /** A metadata header's name is the name of the object row's column (docs/service.md, "Object rows"). */
-    private static final StoreLimits LIMITS = new StoreLimits(Row.MAX_COLUMN_NAME_BYTES);
 
     private final EmbeddedTables tables;
     private final EmbeddedBuckets buckets;
@@ -297,11 +292,6 @@ public final class EmbeddedObjectStore implements ObjectStore {
     @Override
     public void abortUpload(String bucket, String key, String uploadId) throws IOException {
         translated(() -> multipart.abort(bucket, key, uploadId));
-    }
-
-    @Override
-    public StoreLimits limits() {
-        return LIMITS;
     }
 
     @Override

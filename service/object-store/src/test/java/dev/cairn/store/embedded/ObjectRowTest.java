@@ -10,6 +10,7 @@ import dev.cairn.engine.Row;
 import dev.cairn.store.Hex;
 import dev.cairn.store.ObjectAttributes;
 import dev.cairn.store.ObjectInfo;
+import dev.cairn.store.StoreLimits;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Map;
@@ -52,6 +53,15 @@ class ObjectRowTest {
                 random.nextBoolean() ? dev.cairn.store.BucketAcl.PUBLIC_READ : dev.cairn.store.BucketAcl.PRIVATE);
         return new ObjectInfo("key", Hex.encode(sha), random.nextLong() & Long.MAX_VALUE, etag, attrs,
                 random.nextLong() & Long.MAX_VALUE, parts, checksums);
+    }
+
+    @Test
+    void aMetadataNameAtThePortableLimitFitsAColumnName() throws CorruptionException {
+        String name = "m".repeat(StoreLimits.PORTABLE.maxMetadataNameBytes() - ObjectRow.USER_METADATA_PREFIX.length());
+        ObjectAttributes attrs = new ObjectAttributes(null, null, null, null, null, null, Map.of(name, "v"),
+                dev.cairn.store.BucketAcl.PRIVATE);
+        ObjectInfo info = new ObjectInfo("key", "00".repeat(32), 1, "etag", attrs, 1, 0, Map.of());
+        assertEquals(info, ObjectRow.fromRow("key", ObjectRow.toRow(info)));
     }
 
     @Test
