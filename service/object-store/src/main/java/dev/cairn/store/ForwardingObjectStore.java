@@ -52,6 +52,11 @@ abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public void setBucketDocument(BucketDocument document) throws IOException {
+        delegate.setBucketDocument(document);
+    }
+
+    @Override
     public void deleteBucket(String bucket) throws IOException {
         delegate.deleteBucket(bucket);
     }

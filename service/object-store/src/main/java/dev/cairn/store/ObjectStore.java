@@ -46,6 +46,18 @@ public interface ObjectStore extends AutoCloseable {
     void setBucketAcl(String bucket, BucketAcl acl) throws IOException;
 
     /**
+     * Sets or removes one configuration document of a bucket ({@link BucketDocument}; a null
+     * text removes it, and removing one that is absent changes nothing); the bucket's other
+     * settings and documents stay. Read back through {@link #bucket}'s
+     * {@link BucketInfo#document}. NO_SUCH_BUCKET.
+     *
+     * @throws UnsupportedOperationException when the store keeps no bucket documents
+     */
+    default void setBucketDocument(BucketDocument document) throws IOException {
+        throw new UnsupportedOperationException("bucket documents");
+    }
+
+    /**
      * Deletes an empty bucket, aborting its multipart uploads in progress; NO_SUCH_BUCKET,
      * BUCKET_NOT_EMPTY when it holds an object.
      */
@@ -165,7 +177,7 @@ public interface ObjectStore extends AutoCloseable {
     }
 
     /**
-     * Another node changed the bucket's settings (its versioning): a store that keeps a copy of
+     * Another node changed the bucket's settings (its versioning, its documents): a store that keeps a copy of
      * the bucket forgets it, so that its next look reads the bucket. This default keeps none.
      */
     default void forgetBucket(String bucket) {

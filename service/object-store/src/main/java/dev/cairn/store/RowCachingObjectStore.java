@@ -284,6 +284,18 @@ public final class RowCachingObjectStore extends ForwardingObjectStore implement
         }
     }
 
+    /** Every node forgets its copy of the bucket, so its next request reads the document; announced as versioning is. */
+    @Override
+    public void setBucketDocument(BucketDocument document) throws IOException {
+        delegate.setBucketDocument(document);
+        try {
+            publisher.publish(document.bucket(), "");
+        } catch (IOException | RuntimeException e) {
+            throw new StoreUnavailableException("the bucket's " + document.kind()
+                    + " was set but other nodes could not be told: " + e.getMessage(), e);
+        }
+    }
+
     @Override
     public void deleteBucket(String bucket) throws IOException {
         delegate.deleteBucket(bucket);

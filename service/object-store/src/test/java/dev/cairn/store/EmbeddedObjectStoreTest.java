@@ -47,6 +47,10 @@ class EmbeddedObjectStoreTest extends ObjectStoreContractTest {
     @Test
     void everythingSurvivesReopeningTheEngine() throws IOException {
         store.createBucket("kept", BucketAcl.PUBLIC_READ);
+        store.setBucketDocument(BucketDocument.of("kept", BucketDocument.CORS, "<CORSConfiguration/>"));
+        store.createBucket("versioned", BucketAcl.PRIVATE);
+        store.setBucketVersioning("versioned", Versioning.ENABLED);
+        store.setBucketDocument(BucketDocument.of("versioned", BucketDocument.CORS, "<a/>"));
         byte[] big = new byte[EmbeddedObjectStore.CHUNK_BYTES + 5];
         big[7] = 7;
         BytesContent c = BytesContent.of(big);
@@ -58,6 +62,10 @@ class EmbeddedObjectStoreTest extends ObjectStoreContractTest {
         engine = Engine.open(options());
         store = new EmbeddedObjectStore(engine);
         assertEquals(BucketAcl.PUBLIC_READ, store.bucket("kept").acl());
+        assertEquals(Map.of(BucketDocument.CORS, "<CORSConfiguration/>"), store.bucket("kept").documents());
+        assertEquals(Versioning.UNVERSIONED, store.bucket("kept").versioning());
+        assertEquals(new BucketInfo("versioned", store.bucket("versioned").createdMillis(), BucketAcl.PRIVATE,
+                Versioning.ENABLED, Map.of(BucketDocument.CORS, "<a/>")), store.bucket("versioned"));
         try (ObjectRead r = store.getObject("kept", "big"); InputStream in = r.open(0, r.size())) {
             assertArrayEquals(big, in.readAllBytes());
         }

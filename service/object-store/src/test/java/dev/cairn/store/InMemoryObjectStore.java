@@ -55,7 +55,12 @@ public final class InMemoryObjectStore implements ObjectStore {
     @Override
     public synchronized void setBucketAcl(String bucket, BucketAcl acl) throws StoreException {
         BucketInfo b = requireBucket(bucket);
-        buckets.put(bucket, new BucketInfo(bucket, b.createdMillis(), acl));
+        buckets.put(bucket, b.withAcl(acl));
+    }
+
+    @Override
+    public synchronized void setBucketDocument(BucketDocument document) throws StoreException {
+        buckets.put(document.bucket(), requireBucket(document.bucket()).with(document));
     }
 
     @Override

@@ -102,6 +102,29 @@ abstract class ObjectStoreContractTest {
     }
 
     @Test
+    void bucketDocumentsAreSetReplacedAndRemovedByKindBesideTheOtherSettings() throws IOException {
+        store.createBucket("docs", BucketAcl.PRIVATE);
+        assertNull(store.bucket("docs").document(BucketDocument.CORS));
+        store.setBucketDocument(BucketDocument.of("docs", BucketDocument.CORS, "<CORSConfiguration>1</CORSConfiguration>"));
+        store.setBucketDocument(BucketDocument.of("docs", "other", "ünï"));
+        store.setBucketDocument(BucketDocument.of("docs", BucketDocument.CORS, "<CORSConfiguration>2</CORSConfiguration>"));
+        store.setBucketAcl("docs", BucketAcl.PUBLIC_READ);
+        BucketInfo b = store.bucket("docs");
+        assertEquals("<CORSConfiguration>2</CORSConfiguration>", b.document(BucketDocument.CORS));
+        assertEquals("ünï", b.document("other"));
+        assertEquals(BucketAcl.PUBLIC_READ, b.acl());
+        assertEquals(b.documents(), store.listBuckets().stream().filter(l -> l.name().equals("docs")).findFirst().orElseThrow().documents());
+
+        store.setBucketDocument(BucketDocument.removed("docs", BucketDocument.CORS));
+        store.setBucketDocument(BucketDocument.removed("docs", BucketDocument.CORS));
+        assertNull(store.bucket("docs").document(BucketDocument.CORS));
+        assertEquals(Map.of("other", "ünï"), store.bucket("docs").documents());
+        assertEquals(StoreException.Reason.NO_SUCH_BUCKET,
+                reason(() -> store.setBucketDocument(BucketDocument.of("absent", BucketDocument.CORS, "x"))));
+        assertNull(store.bucket("absent"));
+    }
+
+    @Test
     void objectRoundTripsWithItsAttributes() throws IOException {
         store.createBucket("b", BucketAcl.PRIVATE);
         ObjectAttributes attrs = new ObjectAttributes("image/png", "max-age=60", "inline", "gzip", "en",

@@ -132,15 +132,30 @@ final class CassandraBuckets {
         return b;
     }
 
-    /** A bucket row; {@code versioning} is null in a row whose versioning was never set. */
+    /** A bucket row; {@code versioning} is null in a row whose versioning was never set, {@code documents} in one without. */
     static BucketInfo of(String bucket, Row r) {
         return new BucketInfo(bucket, r.getLong("created"), BucketAcl.ofCode(r.getInt("acl")),
-                r.isNull("versioning") ? Versioning.UNVERSIONED : Versioning.ofCode(r.getInt("versioning")));
+                r.isNull("versioning") ? Versioning.UNVERSIONED : Versioning.ofCode(r.getInt("versioning")),
+                r.getMap("documents", String.class, String.class));
     }
 
     void setVersioning(String bucket, Versioning versioning) throws StoreException {
         cache.remove(bucket);
         boolean applied = t.session.execute(t.write(t.q.updateBucketVersioning.bind(versioning.code(), bucket))).wasApplied();
+        cache.remove(bucket);
+        if (!applied) {
+            throw new StoreException(StoreException.Reason.NO_SUCH_BUCKET, bucket);
+        }
+    }
+
+    /** Sets or removes one document: one map entry of the row, the rest untouched. */
+    void setDocument(dev.cairn.store.BucketDocument document) throws StoreException {
+        String bucket = document.bucket();
+        cache.remove(bucket);
+        var statement = document.text() == null
+                ? t.q.deleteBucketDocument.bind(document.kind(), bucket)
+                : t.q.updateBucketDocument.bind(document.kind(), document.text(), bucket);
+        boolean applied = t.session.execute(t.write(statement)).wasApplied();
         cache.remove(bucket);
         if (!applied) {
             throw new StoreException(StoreException.Reason.NO_SUCH_BUCKET, bucket);

@@ -145,6 +145,14 @@ public final class CassandraObjectStore implements ObjectStore {
     }
 
     @Override
+    public void setBucketDocument(dev.cairn.store.BucketDocument document) throws IOException {
+        CassandraTables.guard(() -> {
+            buckets.setDocument(document);
+            return null;
+        });
+    }
+
+    @Override
     public void setBucketAcl(String bucket, BucketAcl acl) throws IOException {
         CassandraTables.guard(() -> {
             buckets.setAcl(bucket, acl);

@@ -74,7 +74,7 @@ public final class CassandraScanner {
         this.consistency = consistency;
         this.pageSize = pageSize;
         String objects = keyspace + ".objects";
-        selectBuckets = session.prepare("SELECT name, created, acl, versioning FROM " + keyspace + ".buckets");
+        selectBuckets = session.prepare("SELECT name, created, acl, versioning, documents FROM " + keyspace + ".buckets");
         selectRange = session.prepare("SELECT token(bucket, key) AS t, bucket, key, row FROM " + objects
                 + " WHERE token(bucket, key) > ? AND token(bucket, key) <= ?");
         selectToken = session.prepare("SELECT token(bucket, key) AS t, bucket, key, row FROM " + objects

@@ -44,7 +44,8 @@ final class CassandraSchema {
                     + " PRIMARY KEY ((bucket, dir, shard), name))");
 
     /** Columns added to tables after they were first created: table, column, CQL type. */
-    private static final List<String[]> ADDED_COLUMNS = List.<String[]>of(new String[] {"buckets", "versioning", "int"});
+    private static final List<String[]> ADDED_COLUMNS = List.<String[]>of(new String[] {"buckets", "versioning", "int"},
+            new String[] {"buckets", "documents", "map<text, text>"});
 
     static final List<String> TABLE_NAMES = List.of(
             "buckets", "objects", "directory", "writes", "refs", "contents", "chunks", "uploads", "parts", "layouts",

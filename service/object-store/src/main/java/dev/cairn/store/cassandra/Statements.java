@@ -14,6 +14,8 @@ final class Statements {
     final PreparedStatement updateBucketAcl;
     final PreparedStatement deleteBucket;
     final PreparedStatement updateBucketVersioning;
+    final PreparedStatement updateBucketDocument;
+    final PreparedStatement deleteBucketDocument;
 
     final PreparedStatement insertObject;
     final PreparedStatement selectObject;
@@ -86,9 +88,11 @@ final class Statements {
 
     Statements(CqlSession s, String ks) {
         insertBucket = s.prepare("INSERT INTO " + ks + ".buckets (name, created, acl) VALUES (?, ?, ?) IF NOT EXISTS");
-        selectBucket = s.prepare("SELECT created, acl, versioning FROM " + ks + ".buckets WHERE name = ?");
-        selectBuckets = s.prepare("SELECT name, created, acl, versioning FROM " + ks + ".buckets");
+        selectBucket = s.prepare("SELECT created, acl, versioning, documents FROM " + ks + ".buckets WHERE name = ?");
+        selectBuckets = s.prepare("SELECT name, created, acl, versioning, documents FROM " + ks + ".buckets");
         updateBucketVersioning = s.prepare("UPDATE " + ks + ".buckets SET versioning = ? WHERE name = ? IF EXISTS");
+        updateBucketDocument = s.prepare("UPDATE " + ks + ".buckets SET documents[?] = ? WHERE name = ? IF EXISTS");
+        deleteBucketDocument = s.prepare("DELETE documents[?] FROM " + ks + ".buckets WHERE name = ? IF EXISTS");
         updateBucketAcl = s.prepare("UPDATE " + ks + ".buckets SET acl = ? WHERE name = ? IF EXISTS");
         deleteBucket = s.prepare("DELETE FROM " + ks + ".buckets WHERE name = ? IF EXISTS");
 

@@ -21,7 +21,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *
  * <p>Locks: a bucket's read/write lock (striped) is the first lock of every operation that
  * changes a bucket's contents — writers take its read lock, so a bucket is never deleted under
- * a write; creating, deleting a bucket or changing its ACL takes its write lock. Reads of the
+ * a write; creating, deleting a bucket or changing its ACL, versioning or documents takes its write lock. Reads of the
  * mirror take no lock. Thread-safe.
  */
 final class EmbeddedBuckets {
@@ -77,7 +77,7 @@ final class EmbeddedBuckets {
         lock.writeLock().lock();
         try {
             BucketInfo b = require(bucket);
-            BucketInfo info = new BucketInfo(bucket, b.createdMillis(), acl, b.versioning());
+            BucketInfo info = b.withAcl(acl);
             t.buckets.put(bytes(bucket), EmbeddedRows.encodeBucket(info));
             cache.put(bucket, info);
         } finally {
@@ -93,7 +93,20 @@ final class EmbeddedBuckets {
         lock.writeLock().lock();
         try {
             BucketInfo b = require(bucket);
-            BucketInfo info = new BucketInfo(bucket, b.createdMillis(), b.acl(), versioning);
+            BucketInfo info = b.withVersioning(versioning);
+            t.buckets.put(bytes(bucket), EmbeddedRows.encodeBucket(info));
+            cache.put(bucket, info);
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    void setDocument(dev.cairn.store.BucketDocument document) throws IOException {
+        String bucket = document.bucket();
+        ReadWriteLock lock = lock(bucket);
+        lock.writeLock().lock();
+        try {
+            BucketInfo info = require(bucket).with(document);
             t.buckets.put(bytes(bucket), EmbeddedRows.encodeBucket(info));
             cache.put(bucket, info);
         } finally {

@@ -144,6 +144,11 @@ public final class EmbeddedObjectStore implements ObjectStore {
     }
 
     @Override
+    public void setBucketDocument(dev.cairn.store.BucketDocument document) throws IOException {
+        translated(() -> buckets.setDocument(document));
+    }
+
+    @Override
     public void deleteBucket(String bucket) throws IOException {
         translated(() -> buckets.delete(bucket, b -> {
             objects.requireNone(b);

@@ -27,9 +27,13 @@ final class EmbeddedRows {
 
     static byte[] encodeBucket(BucketInfo b) {
         RowBytes.Writer w = new RowBytes.Writer().u8(FORMAT_VERSION).varint(b.createdMillis()).u8(b.acl().code());
-        // A bucket whose versioning was never configured keeps the row written before versioning existed.
-        if (b.versioning() != Versioning.UNVERSIONED) {
+        // A bucket whose versioning was never configured and that has no documents keeps the row
+        // written before versioning existed; documents follow the versioning code, 0 included.
+        if (b.versioning() != Versioning.UNVERSIONED || !b.documents().isEmpty()) {
             w.u8(b.versioning().code());
+        }
+        if (!b.documents().isEmpty()) {
+            w.map(b.documents());
         }
         return w.bytes();
     }
@@ -45,15 +49,24 @@ final class EmbeddedRows {
             throw new CorruptionException("buckets/" + name + ": " + e.getMessage());
         }
         Versioning versioning = Versioning.UNVERSIONED;
+        java.util.Map<String, String> documents = java.util.Map.of();
         if (r.remaining() > 0) {
             int code = r.u8();
-            if (code != Versioning.ENABLED.code() && code != Versioning.SUSPENDED.code()) {
+            boolean withDocuments = r.remaining() > 0;
+            if (code != Versioning.ENABLED.code() && code != Versioning.SUSPENDED.code()
+                    && !(withDocuments && code == Versioning.UNVERSIONED.code())) {
                 throw new CorruptionException("buckets/" + name + ": unknown versioning code " + code);
             }
             versioning = Versioning.ofCode(code);
+            if (withDocuments) {
+                documents = r.map();
+                if (documents.isEmpty()) {
+                    throw new CorruptionException("buckets/" + name + ": an empty document map");
+                }
+            }
         }
         r.end();
-        return new BucketInfo(name, created, acl, versioning);
+        return new BucketInfo(name, created, acl, versioning, documents);
     }
 
     static byte[] encodeUpload(UploadInfo u) {
