@@ -90,8 +90,9 @@ final class Authorizer {
     /** What an operation on a bucket needs, for those not decided in {@link #check}. */
     static Access accessOf(Operation op) {
         return switch (op) {
-            case CREATE_BUCKET, DELETE_BUCKET, PUT_BUCKET_ACL, PUT_BUCKET_VERSIONING, DELETE_BUCKET_CONFIGURATION -> Access.MANAGE;
-            case GET_BUCKET_ACL, LIST_OBJECTS, LIST_OBJECTS_V2, LIST_OBJECT_VERSIONS, GET_OBJECT, HEAD_OBJECT,
+            case CREATE_BUCKET, DELETE_BUCKET, PUT_BUCKET_ACL, PUT_BUCKET_VERSIONING, DELETE_BUCKET_CONFIGURATION,
+                    PUT_BUCKET_CORS, DELETE_BUCKET_CORS -> Access.MANAGE;
+            case GET_BUCKET_CORS, GET_BUCKET_ACL, LIST_OBJECTS, LIST_OBJECTS_V2, LIST_OBJECT_VERSIONS, GET_OBJECT, HEAD_OBJECT,
                     GET_OBJECT_ACL, GET_BUCKET_CONFIGURATION, GET_OBJECT_ATTRIBUTES, GET_OBJECT_TAGGING -> Access.READ;
             default -> Access.WRITE;
         };
@@ -112,7 +113,7 @@ final class Authorizer {
         if (op == Operation.GET_CONTENT) {
             return true;
         }
-        BucketInfo b = r.bucket == null ? null : ctx.store().bucket(r.bucket);
+        BucketInfo b = r.bucket == null ? null : r.bucketKnown ? r.bucketInfo : ctx.store().bucket(r.bucket);
         if (b != null && b.acl() == BucketAcl.PUBLIC_READ) {
             return false;
         }

@@ -29,10 +29,15 @@ public enum Operation {
     ABORT_MULTIPART_UPLOAD("AbortMultipartUpload", false),
     LIST_PARTS("ListParts", false),
     LIST_MULTIPART_UPLOADS("ListMultipartUploads", false),
-    /** A read of bucket configuration Cairn never holds (GetBucketPolicy, GetBucketCors, …): its "none" answer. */
+    /** A read of bucket configuration Cairn never holds (GetBucketPolicy, GetBucketLifecycle, …): its "none" answer. */
     GET_BUCKET_CONFIGURATION("GetBucketConfiguration", false),
-    /** A delete of bucket configuration Cairn never holds (DeleteBucketPolicy, DeleteBucketCors, …): nothing to delete. */
+    /** A delete of bucket configuration Cairn never holds (DeleteBucketPolicy, DeleteBucketLifecycle, …): nothing to delete. */
     DELETE_BUCKET_CONFIGURATION("DeleteBucketConfiguration", false),
+    PUT_BUCKET_CORS("PutBucketCors", false),
+    GET_BUCKET_CORS("GetBucketCors", false),
+    DELETE_BUCKET_CORS("DeleteBucketCors", false),
+    /** A browser's CORS preflight ({@code OPTIONS}), answered from the bucket's rules without credentials. */
+    PREFLIGHT("PreflightRequest", false),
     GET_OBJECT_ATTRIBUTES("GetObjectAttributes", false),
     GET_OBJECT_TAGGING("GetObjectTagging", false),
     DELETE_OBJECT_TAGGING("DeleteObjectTagging", false),

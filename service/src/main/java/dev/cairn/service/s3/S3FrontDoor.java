@@ -24,7 +24,10 @@ public final class S3FrontDoor {
     private static final Logger ACCESS = LoggerFactory.getLogger("dev.cairn.service.access");
     private static final String ACTUATOR = "/actuator";
 
-    /** Sub-resources S3 has and Cairn does not: answered NotImplemented, never a wrong success. */
+    /**
+     * Sub-resources S3 has and Cairn does not: answered NotImplemented, never a wrong success
+     * (a bucket's {@code cors} is routed before, so only an object's is refused).
+     */
     private static final Set<String> UNSUPPORTED = Set.of("accelerate", "analytics", "attributes", "cors",
             "encryption", "intelligent-tiering", "inventory", "legal-hold", "lifecycle", "logging", "metrics",
             "notification", "object-lock", "ownershipControls", "policy", "policyStatus", "publicAccessBlock",
@@ -40,6 +43,7 @@ public final class S3FrontDoor {
     private final MultipartHandler multipart;
     private final UnsetConfigurationHandler unset;
     private final ObjectAttributesHandler attributes;
+    private final CorsHandler cors;
     private final String idPrefix;
     private final AtomicLong ids = new AtomicLong();
     private final AdminRoute admin;
@@ -67,6 +71,7 @@ public final class S3FrontDoor {
         this.multipart = new MultipartHandler(ctx, buckets);
         this.unset = new UnsetConfigurationHandler(ctx);
         this.attributes = new ObjectAttributesHandler(ctx);
+        this.cors = new CorsHandler(ctx);
         this.idPrefix = String.format("%06X", new SecureRandom().nextInt(1 << 24));
     }
 
@@ -123,6 +128,17 @@ public final class S3FrontDoor {
             }
             if (!http.mayBlock() && (routing != null || !reads.inMemory(r))) {
                 throw WouldBlock.INSTANCE;
+            }
+            if (r.bucket != null) {
+                // The one bucket lookup of a request: its CORS headers here, an anonymous request's ACL later.
+                r.bucketInfo = ctx.store().bucket(r.bucket);
+                r.bucketKnown = true;
+                r.cors = CorsHandler.headersFor(r, r.bucketInfo);
+                CorsHandler.setHeaders(http, r.cors);
+            }
+            if (routing == null && r.operation == Operation.PREFLIGHT) {
+                cors.preflight(r);
+                return;
             }
             r.auth = ctx.authenticator().authenticate(http);
             if (routing != null) {
@@ -207,11 +223,26 @@ public final class S3FrontDoor {
 
     private Operation route(S3Request r) throws S3Exception {
         String m = r.method();
+        if (m.equals("OPTIONS")) {
+            return Operation.PREFLIGHT;
+        }
         if (r.cas) {
             if (m.equals("GET") || m.equals("HEAD")) {
                 return Operation.GET_CONTENT;
             }
             throw new S3Exception(S3Error.METHOD_NOT_ALLOWED);
+        }
+        if (r.bucket != null && r.key == null && r.hasParam("cors")) {
+            switch (m) {
+                case "GET":
+                    return Operation.GET_BUCKET_CORS;
+                case "PUT":
+                    return Operation.PUT_BUCKET_CORS;
+                case "DELETE":
+                    return Operation.DELETE_BUCKET_CORS;
+                default:
+                    throw new S3Exception(S3Error.METHOD_NOT_ALLOWED);
+            }
         }
         Operation unset = readOfUnsetConfiguration(r);
         if (unset != null) {
@@ -367,6 +398,10 @@ public final class S3FrontDoor {
             case GET_OBJECT_TAGGING -> unset.getObjectTagging(r);
             case DELETE_OBJECT_TAGGING -> unset.deleteObjectTagging(r);
             case GET_OBJECT_ATTRIBUTES -> attributes.getObjectAttributes(r);
+            case PUT_BUCKET_CORS -> cors.putBucketCors(r);
+            case GET_BUCKET_CORS -> cors.getBucketCors(r);
+            case DELETE_BUCKET_CORS -> cors.deleteBucketCors(r);
+            case PREFLIGHT -> cors.preflight(r);
             case UNSUPPORTED -> throw new S3Exception(S3Error.NOT_IMPLEMENTED);
         }
     }
@@ -436,6 +471,9 @@ public final class S3FrontDoor {
         }
         http.reset();
         kept.forEach(http::setHeader);
+        if (r != null) {
+            CorsHandler.setHeaders(http, r.cors);
+        }
         http.setHeader("x-amz-request-id", requestId);
         http.setHeader("x-amz-id-2", requestId);
         http.setStatus(status);

@@ -28,6 +28,11 @@ public final class S3Request {
     ObjectRead inMemory;
     long bytesIn;
     long bytesOut;
+    /** The request's bucket as looked up once for every request that names one ({@link #bucketKnown}); null when absent. */
+    dev.cairn.store.BucketInfo bucketInfo;
+    boolean bucketKnown;
+    /** The CORS headers of its answer, errors included, as name, value pairs; null for none ({@link CorsHandler#headersFor}). */
+    String[] cors;
 
     S3Request(HttpExchange http, String requestId, List<String> virtualHostDomains) throws S3Exception {
         this.http = http;

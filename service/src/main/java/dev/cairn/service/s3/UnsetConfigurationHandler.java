@@ -8,10 +8,10 @@ import java.util.Map;
 /**
  * Reads of bucket and object configuration that Cairn never holds, answered as S3 answers them
  * for a bucket or object that has none: the configuration's own "not found" error (GetBucketPolicy,
- * GetBucketCors, …) or its empty document (GetBucketLogging, GetObjectTagging, …). Clients such as
+ * GetBucketLifecycle, …) or its empty document (GetBucketLogging, GetObjectTagging, …). Clients such as
  * s3cmd {@code info}, rclone, Terraform and audit tools read these and take "none" for an answer,
  * whereas NotImplemented stops them. Writing such configuration stays NotImplemented
- * ({@code S3FrontDoor}); deleting it (DeleteBucketPolicy, DeleteBucketCors, …, DeleteObjectTagging)
+ * ({@code S3FrontDoor}); deleting it (DeleteBucketPolicy, …, DeleteObjectTagging)
  * answers 204 as S3 does when there is nothing to delete. Stateless; thread-safe.
  */
 final class UnsetConfigurationHandler {
@@ -22,7 +22,6 @@ final class UnsetConfigurationHandler {
     private static final Map<String, Absent> ABSENT = Map.ofEntries(
             Map.entry("policy", new Absent("NoSuchBucketPolicy", "The bucket policy does not exist")),
             Map.entry("policyStatus", new Absent("NoSuchBucketPolicy", "The bucket policy does not exist")),
-            Map.entry("cors", new Absent("NoSuchCORSConfiguration", "The CORS configuration does not exist")),
             Map.entry("lifecycle", new Absent("NoSuchLifecycleConfiguration", "The lifecycle configuration does not exist")),
             Map.entry("encryption", new Absent("ServerSideEncryptionConfigurationNotFoundError",
                     "The server side encryption configuration was not found")),
@@ -45,7 +44,7 @@ final class UnsetConfigurationHandler {
             "requestPayment", "RequestPaymentConfiguration");
 
     /** The bucket sub-resources S3 has a DELETE for, answered 204 when none is set. */
-    private static final java.util.Set<String> DELETABLE = java.util.Set.of("policy", "cors", "lifecycle",
+    private static final java.util.Set<String> DELETABLE = java.util.Set.of("policy", "lifecycle",
             "encryption", "tagging", "website", "replication", "publicAccessBlock", "ownershipControls");
 
     private final S3Context ctx;
