@@ -21,6 +21,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.Bucket;
 import software.amazon.awssdk.services.s3.model.BucketCannedACL;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
+import software.amazon.awssdk.services.s3.model.CORSRule;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.DeleteMarkerEntry;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -28,13 +29,14 @@ import software.amazon.awssdk.services.s3.model.Grant;
 import software.amazon.awssdk.services.s3.model.ListObjectVersionsResponse;
 import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
 import software.amazon.awssdk.services.s3.model.ObjectVersion;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * The path an operator walks: a running service (embedded store) is backed up with {@code backup
  * run --source embedded}, the backup is restored into a new data directory as docs/backup.md
  * says ({@code restore --into embedded:DIR}), the service jar is started on it as
  * {@code CAIRN_DATA_DIR=DIR bin/cairn serve} starts it, and everything S3 shows of the original
- * (buckets with creation dates, ACLs and versioning; every version's bytes, metadata, content
+ * (buckets with creation dates, ACLs, versioning and CORS rules; every version's bytes, metadata, content
  * type, ETag and times; multipart objects by part) is what it shows of the restored one.
  */
 @Tag("integration")
@@ -57,6 +59,10 @@ class BackupRestoreServeJourneyTest {
                     .contentType("image/jpeg").cacheControl("max-age=" + n).metadata(Map.of("shot", "n" + n))
                     .acl(n % 5 == 0 ? ObjectCannedACL.PUBLIC_READ : ObjectCannedACL.PRIVATE), RequestBody.fromBytes(b));
         }
+        s3.putBucketCors(r -> r.bucket("photos").corsConfiguration(c -> c.corsRules(
+                CORSRule.builder().id("gallery").allowedOrigins("https://*.example.com").allowedMethods("GET", "PUT")
+                        .allowedHeaders("content-type").exposeHeaders("ETag").maxAgeSeconds(600).build(),
+                CORSRule.builder().allowedOrigins("*").allowedMethods("GET").build())));
         multipart(s3, "photos", "raw/big.tif", random, 70_000, 66_000, 900);
         multipart(s3, "photos", "raw/two.tif", random, 65_536, 10);
         // Each bucket created in a second of its own, so a restore that dated buckets anew could not match them by chance.
@@ -108,7 +114,7 @@ class BackupRestoreServeJourneyTest {
             String name = bucket.name();
             out.add("bucket " + name + " created=" + bucket.creationDate()
                     + " versioning=" + s3.getBucketVersioning(r -> r.bucket(name)).statusAsString()
-                    + " acl=" + grants(s3.getBucketAcl(r -> r.bucket(name)).grants()));
+                    + " acl=" + grants(s3.getBucketAcl(r -> r.bucket(name)).grants()) + " cors=" + cors(s3, name));
             String keyMarker = null;
             String versionMarker = null;
             ListObjectVersionsResponse page;
@@ -140,6 +146,15 @@ class BackupRestoreServeJourneyTest {
         return out;
     }
 
+    /** The bucket's CORS rules, or "none". */
+    private static String cors(S3Client s3, String bucket) {
+        try {
+            return s3.getBucketCors(r -> r.bucket(bucket)).corsRules().toString();
+        } catch (S3Exception e) {
+            return e.statusCode() == 404 ? "none" : e.awsErrorDetails().errorCode();
+        }
+    }
+
     private static String sha256(byte[] bytes) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
     }
@@ -161,6 +176,7 @@ class BackupRestoreServeJourneyTest {
         assertEquals(3 + 22 + 7 + 5 + 1, before.size(), "3 buckets, their objects and versions, a delete marker: "
                 + String.join("\n", before));
         assertTrue(before.stream().anyMatch(l -> l.startsWith("photos/raw/big.tif ") && l.contains(" parts=3 ")), before.toString());
+        assertTrue(before.stream().anyMatch(l -> l.startsWith("bucket photos ") && l.contains("ID=gallery")), before.toString());
 
         Path restored = dir.resolve("restored");
         assertEquals(0, Main.commandLine(BackupSources::open).execute("restore", "--target", "dir:" + dir.resolve("archive"),

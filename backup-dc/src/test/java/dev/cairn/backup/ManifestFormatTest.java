@@ -65,6 +65,31 @@ class ManifestFormatTest {
     }
 
     @Test
+    void bucketDocumentsMakeAVersion5ManifestAndABackupWithoutThemStaysVersion4() throws IOException {
+        List<BackupRow> rows = List.of(row("a", "x", 1), row("b", "y", 2));
+        byte[] plain = manifest(rows);
+        assertEquals(ManifestWriter.VERSION_WITH_PART_SIZES, plain[9], "no documents: the bytes of version 4");
+
+        BucketInfo withCors = new BucketInfo("b", 6, BucketAcl.PUBLIC_READ, dev.cairn.store.Versioning.UNVERSIONED,
+                Map.of("cors", "<C/>"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (ManifestWriter w = new ManifestWriter(out, new ManifestHeader("id-2", "id-1", 1, 2, "test source",
+                List.of(new BucketInfo("a", 5, BucketAcl.PRIVATE), withCors)))) {
+            for (BackupRow r : rows) {
+                w.add(r);
+            }
+            w.finish(1, 2);
+        }
+        byte[] bytes = out.toByteArray();
+        assertEquals(ManifestWriter.VERSION_WITH_DOCUMENTS, bytes[9]);
+        assertEquals(plain.length + 2 * 4 + 4 + 4 + 4 + 4, bytes.length,
+                "two document counts, and one document: its kind and text, each a length and 4 bytes");
+        ManifestReader reader = new ManifestReader("m", new ByteArrayInputStream(bytes));
+        assertEquals(List.of(new BucketInfo("a", 5, BucketAcl.PRIVATE), withCors), reader.header().buckets());
+        assertEquals(rows, read(bytes));
+    }
+
+    @Test
     void aPrivateRowKeepsTheFirstLayoutAndAPublicOneCarriesItsAcl() throws IOException {
         byte[] privateOnly = manifest(List.of(row("a", "x", 1)));
         byte[] withPublic = manifest(List.of(row("a", "x", 3)));

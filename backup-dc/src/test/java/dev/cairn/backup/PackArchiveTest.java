@@ -398,7 +398,8 @@ class PackArchiveTest {
         assertEquals(0, backup());
         assertEquals(1, lastReport().copiedBlobs(), "the version-1 archive's blobs are found, not copied again");
         String newer = lastReport().backupId();
-        assertEquals(ManifestWriter.VERSION, target.read(ArchiveLayout.manifest(newer))[9], "new manifests are of this build's version");
+        assertEquals(ManifestWriter.VERSION_WITH_PART_SIZES, target.read(ArchiveLayout.manifest(newer))[9],
+                "new manifests without bucket documents are of version 4");
         assertTrue(BlobLocations.load(target).find(sha(added)).packed());
         assertEquals(after, restore("mixed"));
         assertEquals(0, cli("verify", "--target", "dir:" + target.root(), "--restore-drill", "--backup", old));

@@ -97,7 +97,7 @@ public final class ManifestReader implements AutoCloseable {
             if (in.readUnsignedByte() != RowCodec.TAG_BUCKET) {
                 throw new IOException(name + ": corrupt manifest: bucket " + i + " has no bucket tag");
             }
-            buckets.add(RowCodec.readBucket(in, withVersioning));
+            buckets.add(RowCodec.readBucket(in, withVersioning, version >= ManifestWriter.VERSION_WITH_DOCUMENTS));
         }
         return new ManifestHeader(id, parent, started, finished, source, buckets);
     }

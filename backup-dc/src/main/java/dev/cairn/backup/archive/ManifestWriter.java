@@ -30,12 +30,19 @@ public final class ManifestWriter implements AutoCloseable {
     /**
      * 4: a multipart object's row may carry its part sizes ({@link RowCodec#TAG_ROW_WITH_PARTS},
      * {@link RowCodec#FLAG_PART_SIZES}), so a restore serves it by part number again; buckets carry
-     * their versioning state as in 3. Always written by this build; a job that reads only up to 3
+     * their versioning state as in 3. Written by this build when no bucket has a document; a job that reads only up to 3
      * refuses it by its number rather than failing on an unknown tag.
      */
     public static final int VERSION_WITH_PART_SIZES = 4;
-    /** The version this build writes. */
-    public static final int VERSION = VERSION_WITH_PART_SIZES;
+    /**
+     * 5: buckets carry their configuration documents (CORS, …) after their versioning state; rows
+     * as in 4. Written when some bucket has a document; otherwise this build writes 4, byte for
+     * byte as before, so a job that reads only up to 4 still reads every backup without documents
+     * and refuses one with them by its number rather than restoring a bucket without them.
+     */
+    public static final int VERSION_WITH_DOCUMENTS = 5;
+    /** The newest version this build writes and reads. */
+    public static final int VERSION = VERSION_WITH_DOCUMENTS;
     /** The oldest version this build reads. */
     public static final int OLDEST_VERSION = 1;
     public static final int TAG_HEADER = 'H';
@@ -54,7 +61,8 @@ public final class ManifestWriter implements AutoCloseable {
         digest = sha256();
         out = new BufferedDataOutput(raw, 1 << 16, digest);
         out.write(MAGIC);
-        out.writeShort(VERSION);
+        boolean withDocuments = header.buckets().stream().anyMatch(b -> !b.documents().isEmpty());
+        out.writeShort(withDocuments ? VERSION_WITH_DOCUMENTS : VERSION_WITH_PART_SIZES);
         out.writeByte(TAG_HEADER);
         RowCodec.writeString(out, header.backupId());
         RowCodec.writeString(out, header.parentId());
@@ -63,7 +71,7 @@ public final class ManifestWriter implements AutoCloseable {
         RowCodec.writeString(out, header.source());
         out.writeInt(header.buckets().size());
         for (BucketInfo b : header.buckets()) {
-            RowCodec.writeBucket(out, b, true);
+            RowCodec.writeBucket(out, b, true, withDocuments);
             buckets.put(b.name(), b);
         }
     }

@@ -52,6 +52,12 @@ public final class RowCodec {
 
     /** A bucket; {@code withVersioning}: manifest version 3, which adds the versioning state. */
     public static void writeBucket(DataOutput out, BucketInfo b, boolean withVersioning) throws IOException {
+        writeBucket(out, b, withVersioning, false);
+    }
+
+    /** A bucket; {@code withDocuments}: manifest version 5, which adds its configuration documents. */
+    public static void writeBucket(DataOutput out, BucketInfo b, boolean withVersioning, boolean withDocuments)
+            throws IOException {
         out.writeByte(TAG_BUCKET);
         writeString(out, b.name());
         out.writeLong(b.createdMillis());
@@ -61,15 +67,26 @@ public final class RowCodec {
         } else if (b.versioning() != Versioning.UNVERSIONED) {
             throw new IllegalArgumentException("bucket " + b.name() + " has versioning: needs manifest version 3");
         }
+        if (withDocuments) {
+            writeMap(out, b.documents());
+        } else if (!b.documents().isEmpty()) {
+            throw new IllegalArgumentException("bucket " + b.name() + " has configuration documents: needs manifest version 5");
+        }
     }
 
     /** A bucket whose tag byte was already read. */
     public static BucketInfo readBucket(DataInput in, boolean withVersioning) throws IOException {
+        return readBucket(in, withVersioning, false);
+    }
+
+    /** A bucket whose tag byte was already read; {@code withDocuments}: of manifest version 5. */
+    public static BucketInfo readBucket(DataInput in, boolean withVersioning, boolean withDocuments) throws IOException {
         String name = readString(in);
         long created = in.readLong();
         BucketAcl acl = BucketAcl.ofCode(in.readUnsignedByte());
         Versioning versioning = withVersioning ? Versioning.ofCode(in.readUnsignedByte()) : Versioning.UNVERSIONED;
-        return new BucketInfo(name, created, acl, versioning);
+        Map<String, String> documents = withDocuments ? readMap(in) : Map.of();
+        return new BucketInfo(name, created, acl, versioning, documents);
     }
 
     /** Whether {@code tag} starts a row (an object row or a version row). */

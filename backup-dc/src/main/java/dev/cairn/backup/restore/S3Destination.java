@@ -76,6 +76,15 @@ public final class S3Destination implements RestoreDestination {
     @Override
     public void ensureBucket(BucketInfo bucket) throws IOException {
         createIfAbsent(bucket);
+        String cors = bucket.document(dev.cairn.store.BucketDocument.CORS);
+        if (cors != null) {
+            List<software.amazon.awssdk.services.s3.model.CORSRule> rules = CorsDocuments.rules(cors);
+            try {
+                s3.putBucketCors(b -> b.bucket(bucket.name()).corsConfiguration(c -> c.corsRules(rules)));
+            } catch (SdkException e) {
+                throw fail("cannot set the CORS configuration of bucket " + bucket.name(), e);
+            }
+        }
         if (replayVersions && bucket.versioning() != Versioning.UNVERSIONED) {
             try {
                 s3.putBucketVersioning(b -> b.bucket(bucket.name())

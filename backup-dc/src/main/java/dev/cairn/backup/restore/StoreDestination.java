@@ -80,6 +80,12 @@ public final class StoreDestination implements RestoreDestination {
                 && (existing == null || existing.versioning() != bucket.versioning())) {
             store.setBucketVersioning(bucket.name(), bucket.versioning());
         }
+        for (var document : bucket.documents().entrySet()) {
+            if (existing == null || !document.getValue().equals(existing.document(document.getKey()))) {
+                store.setBucketDocument(dev.cairn.store.BucketDocument.of(bucket.name(), document.getKey(),
+                        document.getValue()));
+            }
+        }
     }
 
     @Override
