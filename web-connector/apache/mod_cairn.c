@@ -222,8 +222,9 @@ static int cairn_translate(request_rec *r)
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     int put_allowed = c->upload > 0 && c->cas <= 0;
-    if (r->method_number != M_GET && !(r->method_number == M_PUT && put_allowed)) {
-        r->allowed = (AP_METHOD_BIT << M_GET) | (put_allowed ? AP_METHOD_BIT << M_PUT : 0);
+    /* OPTIONS: a browser's CORS preflight, answered by Cairn from the bucket's rules */
+    if (r->method_number != M_GET && r->method_number != M_OPTIONS && !(r->method_number == M_PUT && put_allowed)) {
+        r->allowed = (AP_METHOD_BIT << M_GET) | (AP_METHOD_BIT << M_OPTIONS) | (put_allowed ? AP_METHOD_BIT << M_PUT : 0);
         return HTTP_METHOD_NOT_ALLOWED;
     }
     if (r->method_number == M_PUT) {

@@ -223,7 +223,8 @@ ngx_int_t ngx_http_cairn_handler(ngx_http_request_t *r)
     if (lcf->target.len == 0 || ngx_http_get_module_ctx(r, ngx_http_cairn_module) != NULL) {
         return NGX_DECLINED;
     }
-    ngx_uint_t allowed = NGX_HTTP_GET | NGX_HTTP_HEAD | (lcf->upload && !lcf->cas ? NGX_HTTP_PUT : 0);
+    /* OPTIONS: a browser's CORS preflight, answered by Cairn from the bucket's rules */
+    ngx_uint_t allowed = NGX_HTTP_GET | NGX_HTTP_HEAD | NGX_HTTP_OPTIONS | (lcf->upload && !lcf->cas ? NGX_HTTP_PUT : 0);
     if (!(r->method & allowed)) {
         return NGX_HTTP_NOT_ALLOWED;
     }

@@ -70,6 +70,9 @@ def load_data(s3):
                       "lm": head["ResponseMetadata"]["HTTPHeaders"]["last-modified"],
                       "sha": hashlib.sha256(body).hexdigest()}
     s3.put_object(Bucket="pub", Key="p.txt", Body=b"public body")
+    s3.put_bucket_cors(Bucket="priv", CORSConfiguration={"CORSRules": [
+        {"AllowedOrigins": ["https://app.example"], "AllowedMethods": ["GET", "PUT"],
+         "AllowedHeaders": ["content-type"], "ExposeHeaders": ["ETag"], "MaxAgeSeconds": 60}]})
     return facts
 
 
