@@ -48,6 +48,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.BucketCannedACL;
+import software.amazon.awssdk.services.s3.model.CORSRule;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.ObjectAttributes;
@@ -85,8 +86,12 @@ class RolesJourneyTest {
             | GetBucketAcl | yes | yes | yes | no | no | no | no | no |
             | PutBucketAcl | yes | no | no | no | no | no | no | no |
             | GetBucketPolicy, GetBucketLogging, … (reads of configuration Cairn does not hold) | yes | yes | yes | no | no | no | no | no |
-            | DeleteBucketPolicy, DeleteBucketCors, … | yes | no | no | no | no | no | no | no |
-            | PutBucketPolicy, PutBucketCors, … | 501 | 501 | 501 | 501 | 501 | 501 | 501 | 501 |
+            | DeleteBucketPolicy, DeleteBucketLifecycle, … | yes | no | no | no | no | no | no | no |
+            | PutBucketPolicy, PutBucketLifecycle, … | 501 | 501 | 501 | 501 | 501 | 501 | 501 | 501 |
+            | PutBucketCors | yes | no | no | no | no | no | no | no |
+            | GetBucketCors | yes | yes | yes | no | no | no | no | no |
+            | DeleteBucketCors | yes | no | no | no | no | no | no | no |
+            | CORS preflight (`OPTIONS`, never signed) | yes | yes | yes | yes | yes | yes | yes | yes |
             | ListObjects | yes | yes | yes | no | no | no | no | no |
             | ListObjectsV2 | yes | yes | yes | no | no | no | no | no |
             | ListObjectVersions | yes | yes | yes | no | no | no | no | no |
@@ -403,10 +408,39 @@ class RolesJourneyTest {
             assertEquals(logging.ok(), "NoSuchBucketPolicy".equals(policy.code()), policy.toString());
             return logging.ok() ? logging : policy;
         });
-        op("DeleteBucketPolicy, DeleteBucketCors, …", false,
+        op("DeleteBucketPolicy, DeleteBucketLifecycle, …", false,
                 (a, c, e) -> sdk(() -> a.s3().deleteBucketPolicy(b -> b.bucket(BUCKET))));
-        op("PutBucketPolicy, PutBucketCors, …", false,
+        op("PutBucketPolicy, PutBucketLifecycle, …", false,
                 (a, c, e) -> sdk(() -> a.s3().putBucketPolicy(b -> b.bucket(BUCKET).policy("{}"))));
+        op("PutBucketCors", false, (a, c, e) -> {
+            String bucket = freshBucket(c);
+            Outcome o = sdk(() -> a.s3().putBucketCors(b -> b.bucket(bucket).corsConfiguration(r -> r.corsRules(
+                    CORSRule.builder().allowedOrigins("*").allowedMethods("GET").build()))));
+            assertEquals(o.ok(), sdk(() -> root.getBucketCors(b -> b.bucket(bucket))).ok(), "set when allowed only");
+            return o;
+        });
+        op("GetBucketCors", false, (a, c, e) -> {
+            String bucket = freshBucket(c);
+            root.putBucketCors(b -> b.bucket(bucket).corsConfiguration(r -> r.corsRules(
+                    CORSRule.builder().allowedOrigins("*").allowedMethods("GET").build())));
+            return sdk(() -> a.s3().getBucketCors(b -> b.bucket(bucket)));
+        });
+        op("DeleteBucketCors", false, (a, c, e) -> {
+            String bucket = freshBucket(c);
+            root.putBucketCors(b -> b.bucket(bucket).corsConfiguration(r -> r.corsRules(
+                    CORSRule.builder().allowedOrigins("*").allowedMethods("GET").build())));
+            Outcome o = sdk(() -> a.s3().deleteBucketCors(b -> b.bucket(bucket)));
+            assertEquals(o.ok(), !sdk(() -> root.getBucketCors(b -> b.bucket(bucket))).ok(), "gone when allowed only");
+            return o;
+        });
+        op("CORS preflight (`OPTIONS`, never signed)", false, (a, c, e) -> {
+            String bucket = freshBucket(c);
+            root.putBucketCors(b -> b.bucket(bucket).corsConfiguration(r -> r.corsRules(
+                    CORSRule.builder().allowedOrigins("https://app.example").allowedMethods("PUT").build())));
+            return http(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/" + bucket + "/k"))
+                    .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).header("Origin", "https://app.example")
+                    .header("Access-Control-Request-Method", "PUT").build());
+        });
         op("ListObjects", false, (a, c, e) -> sdk(() -> a.s3().listObjects(b -> b.bucket(BUCKET))));
         op("ListObjectsV2", false, (a, c, e) -> sdk(() -> a.s3().listObjectsV2(b -> b.bucket(BUCKET))));
         op("ListObjectVersions", false, (a, c, e) -> sdk(() -> a.s3().listObjectVersions(b -> b.bucket(BUCKET))));
