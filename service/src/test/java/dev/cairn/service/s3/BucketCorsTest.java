@@ -142,6 +142,20 @@ class BucketCorsTest extends ServiceTestSupport {
     }
 
     @Test
+    void aVirtualHostedPreflightIsAnsweredAsAPathStyleOne() throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(("OPTIONS /img.png HTTP/1.1\r\nHost: " + bucket + ".localhost:" + port
+                    + "\r\nOrigin: https://www.example.com\r\nAccess-Control-Request-Method: PUT\r\n"
+                    + "Connection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            RawS3.Response r = RawS3.read(socket.getInputStream());
+            assertEquals(200, r.status(), r.body());
+            assertEquals("https://www.example.com", r.headers().get("access-control-allow-origin"));
+            assertEquals("PUT, GET", r.headers().get("access-control-allow-methods"));
+        }
+    }
+
+    @Test
     void answersCarryTheHeadersOfTheRuleTheirOriginMatches() throws Exception {
         HttpResponse<String> get = send("GET", "/" + bucket + "/img.png", "Origin", "https://www.example.com");
         assertEquals(200, get.statusCode());
