@@ -43,6 +43,25 @@ class CassandraObjectStoreContractTest extends ObjectStoreContractTest {
         return settledFirst(new CassandraObjectStore(session, false, settings));
     }
 
+    /** A bucket's documents are in its row: a store opened later (a restarted service, another node) reads them. */
+    @org.junit.jupiter.api.Test
+    void bucketDocumentsAreReadByAStoreOpenedAfterwards() throws IOException {
+        store.createBucket("kept", BucketAcl.PUBLIC_READ);
+        store.setBucketVersioning("kept", Versioning.ENABLED);
+        store.setBucketDocument(BucketDocument.of("kept", BucketDocument.CORS, "<CORSConfiguration/>"));
+        CassandraSettings settings = LocalCassandraCluster.settings(KEYSPACE);
+        try (CassandraObjectStore restarted = new CassandraObjectStore(LocalCassandraCluster.sharedSession(), false, settings)) {
+            BucketInfo b = restarted.bucket("kept");
+            org.junit.jupiter.api.Assertions.assertEquals("<CORSConfiguration/>", b.document(BucketDocument.CORS));
+            org.junit.jupiter.api.Assertions.assertEquals(Versioning.ENABLED, b.versioning());
+            org.junit.jupiter.api.Assertions.assertEquals(BucketAcl.PUBLIC_READ, b.acl());
+            restarted.setBucketDocument(BucketDocument.removed("kept", BucketDocument.CORS));
+        }
+        try (CassandraObjectStore again = new CassandraObjectStore(LocalCassandraCluster.sharedSession(), false, settings)) {
+            org.junit.jupiter.api.Assertions.assertNull(again.bucket("kept").document(BucketDocument.CORS));
+        }
+    }
+
     /**
      * The store, looking at content only once the bookkeeping of every answered write is done:
      * the contract's "reclaimed with its last reference" holds once that settles, not the moment
