@@ -94,12 +94,18 @@ class CassandraVersionedBackupTest {
     }
 
     /** The seed of the embedded test, and a bucket whose keys were written before its versioning. */
+    /** The CORS rules of bucket {@code late}, as GetBucketCors answers them. */
+    private static final String LATE_CORS = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<CORSConfiguration"
+            + " xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><CORSRule><ID>late</ID><AllowedMethod>GET</AllowedMethod>"
+            + "<AllowedOrigin>https://*.example.com</AllowedOrigin><MaxAgeSeconds>60</MaxAgeSeconds></CORSRule></CORSConfiguration>";
+
     private static void seed(ObjectStore s) throws IOException {
         VersionedBackupTest.seed(s);
         s.createBucket("late", BucketAcl.PRIVATE);
         Seed.put(s, "late", "untouched", Seed.bytes(500, 90), VersionedBackupTest.attrs(20));
         Seed.put(s, "late", "changed", Seed.bytes(501, 91), VersionedBackupTest.attrs(21));
         s.setBucketVersioning("late", Versioning.ENABLED);
+        s.setBucketDocument(dev.cairn.store.BucketDocument.of("late", dev.cairn.store.BucketDocument.CORS, LATE_CORS));
         Seed.put(s, "late", "changed", Seed.bytes(502, 92), VersionedBackupTest.attrs(22));
         String oldest = null;
         for (ObjectVersion v : s.listObjectVersions("docs", new VersionQuery("a", null, null, null, 10)).versions()) {
@@ -138,7 +144,8 @@ class CassandraVersionedBackupTest {
         DirectoryTarget target = new DirectoryTarget(dir.resolve("archive"));
         List<BackupRow> rows = StoreFixture.rows(target, r.backupId());
         assertEquals(before.stream().filter(l -> !l.startsWith("bucket ")).count(), rows.size(), "one row per version");
-        assertEquals(4, target.read(ArchiveLayout.manifest(r.backupId()))[9], "a backup holding versions is manifest version 4");
+        assertEquals(5, target.read(ArchiveLayout.manifest(r.backupId()))[9], "a backup holding a CORS document is manifest version 5");
+        assertTrue(before.contains("bucket late PRIVATE ENABLED documents={cors=" + LATE_CORS + "}"), before.toString());
 
         Path embedded = dir.resolve("embedded");
         assertEquals(0, cli("restore", "--target", archive(), "--into", "embedded:" + embedded));
@@ -249,6 +256,9 @@ class CassandraVersionedBackupTest {
             assertEquals(0, cli(concat(into, "--replay-versions")));
             assertEquals(expected, contentOrder(s3), "every key's versions in the same order with the same content");
             assertEquals("Suspended", s3.getBucketVersioning(b -> b.bucket("susp")).statusAsString(), "left Suspended");
+            var cors = s3.getBucketCors(b -> b.bucket("late")).corsRules();
+            assertEquals(List.of("late", "https://*.example.com", 60), List.of(cors.get(0).id(),
+                    cors.get(0).allowedOrigins().get(0), cors.get(0).maxAgeSeconds()), "the CORS rules sent as PutBucketCors");
             assertEquals(List.of("null"), s3.listObjectVersions(b -> b.bucket("susp").prefix("y")).deleteMarkers().stream()
                     .map(DeleteMarkerEntry::versionId).toList(), "the null delete marker stays null");
         }

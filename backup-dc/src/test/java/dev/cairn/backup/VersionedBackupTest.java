@@ -111,7 +111,8 @@ class VersionedBackupTest {
     static List<String> versions(ObjectStore s) throws IOException {
         List<String> out = new ArrayList<>();
         for (BucketInfo b : s.listBuckets()) {
-            out.add("bucket " + b.name() + " " + b.acl() + " " + b.versioning());
+            out.add("bucket " + b.name() + " " + b.acl() + " " + b.versioning()
+                    + (b.documents().isEmpty() ? "" : " documents=" + b.documents()));
             String keyMarker = null;
             String versionMarker = null;
             VersionPage page;
