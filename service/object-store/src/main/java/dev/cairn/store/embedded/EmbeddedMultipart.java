@@ -25,6 +25,7 @@ import dev.cairn.store.PartInfo;
 import dev.cairn.store.PutRequest;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.UploadInfo;
+import java.time.Clock;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -53,10 +54,12 @@ final class EmbeddedMultipart {
     private final EmbeddedObjects objects;
     private final StripedLocks uploadLocks = new StripedLocks(256);
     private final SecureRandom random = new SecureRandom();
+    private final Clock clock;
 
     EmbeddedMultipart(EmbeddedTables t, EmbeddedBuckets buckets, EmbeddedContent content, EmbeddedReaders readers,
-                      EmbeddedObjects objects) {
+                      EmbeddedObjects objects, Clock clock) {
         this.t = t;
+        this.clock = clock;
         this.buckets = buckets;
         this.content = content;
         this.readers = readers;
@@ -70,7 +73,7 @@ final class EmbeddedMultipart {
             buckets.require(bucket);
             byte[] id = new byte[UPLOAD_ID_CHARS / 2];
             random.nextBytes(id);
-            UploadInfo u = new UploadInfo(bucket, key, Hex.encode(id), attributes, System.currentTimeMillis());
+            UploadInfo u = new UploadInfo(bucket, key, Hex.encode(id), attributes, clock.millis());
             t.uploads.put(uploadKey(bucket, key, u.uploadId()), EmbeddedRows.encodeUpload(u));
             return u;
         } finally {
@@ -110,7 +113,7 @@ final class EmbeddedMultipart {
                 upload(bucket, key, uploadId);
                 byte[] rowKey = partKey(uploadId, partNumber);
                 byte[] oldRow = t.parts.get(rowKey);
-                PartInfo part = new PartInfo(partNumber, source.sha256(), source.size(), etag, System.currentTimeMillis());
+                PartInfo part = new PartInfo(partNumber, source.sha256(), source.size(), etag, clock.millis());
                 PartInfo old = oldRow == null ? null : EmbeddedRows.decodePart(partNumber, oldRow, "parts/" + uploadId);
                 try (StripedLocks.Held c = content.lock(old == null ? null : old.sha256())) {
                     WriteBatch batch = new WriteBatch();

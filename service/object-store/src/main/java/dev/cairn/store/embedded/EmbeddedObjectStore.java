@@ -23,6 +23,7 @@ import dev.cairn.store.VersionRecord;
 import dev.cairn.store.Versioning;
 import static dev.cairn.store.embedded.EngineErrors.translated;
 
+import java.time.Clock;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -69,16 +70,23 @@ public final class EmbeddedObjectStore implements ObjectStore {
     private final EmbeddedMultipart multipart;
     private final EmbeddedVersionedObjects versioned;
     private final EmbeddedRestore restore;
+    private final Clock clock;
 
     /** Opens the store's tables in {@code engine} and sweeps what writers that died left. */
     public EmbeddedObjectStore(Engine engine) throws IOException {
+        this(engine, Clock.systemUTC());
+    }
+
+    /** As {@link #EmbeddedObjectStore(Engine)}, dating objects, versions, uploads and parts by {@code clock}. */
+    public EmbeddedObjectStore(Engine engine, Clock clock) throws IOException {
+        this.clock = clock;
         tables = new EmbeddedTables(engine);
         buckets = new EmbeddedBuckets(tables);
         content = new EmbeddedContent(tables, buckets);
         readers = new EmbeddedReaders(tables);
-        objects = new EmbeddedObjects(tables, buckets, content, readers);
-        multipart = new EmbeddedMultipart(tables, buckets, content, readers, objects);
-        versioned = new EmbeddedVersionedObjects(tables, buckets, content, readers, objects);
+        objects = new EmbeddedObjects(tables, buckets, content, readers, clock);
+        multipart = new EmbeddedMultipart(tables, buckets, content, readers, objects, clock);
+        versioned = new EmbeddedVersionedObjects(tables, buckets, content, readers, objects, clock);
         restore = new EmbeddedRestore(tables, buckets, content, objects);
         sweep();
     }
@@ -122,6 +130,11 @@ public final class EmbeddedObjectStore implements ObjectStore {
     }
 
     // ---- buckets
+
+    @Override
+    public BucketInfo createBucket(String bucket, BucketAcl acl) throws IOException {
+        return createBucket(bucket, acl, clock.millis());
+    }
 
     @Override
     public BucketInfo createBucket(String bucket, BucketAcl acl, long createdMillis) throws IOException {

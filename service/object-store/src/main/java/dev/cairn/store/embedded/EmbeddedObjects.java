@@ -28,6 +28,7 @@ import dev.cairn.store.StoreStats;
 import dev.cairn.store.VersionId;
 import dev.cairn.store.Versioning;
 import dev.cairn.store.WriteConditions;
+import java.time.Clock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -56,12 +57,15 @@ final class EmbeddedObjects {
     private final EmbeddedContent content;
     private final EmbeddedReaders readers;
     private final EmbeddedVersions versions;
+    private final Clock clock;
     private final StripedLocks keyLocks = new StripedLocks(1024);
     private final AtomicLong logicalBytes = new AtomicLong();
     private final AtomicLong physicalBytes = new AtomicLong();
 
-    EmbeddedObjects(EmbeddedTables t, EmbeddedBuckets buckets, EmbeddedContent content, EmbeddedReaders readers) {
+    EmbeddedObjects(EmbeddedTables t, EmbeddedBuckets buckets, EmbeddedContent content, EmbeddedReaders readers,
+                    Clock clock) {
         this.t = t;
+        this.clock = clock;
         this.buckets = buckets;
         this.content = content;
         this.readers = readers;
@@ -98,10 +102,11 @@ final class EmbeddedObjects {
                     byte[] oldRow = t.objects.get(rowKey);
                     ObjectInfo old = decodeOrNull(key, oldRow);
                     WriteConditions.check(key, old, request.onlyIfAbsent(), request.ifMatch());
+                    long now = clock.millis();
                     ObjectInfo info = new ObjectInfo(key, sha, source.size(), etag, request.attributes(),
-                            System.currentTimeMillis(), request.partCount(), request.checksums());
+                            now, request.partCount(), request.checksums());
                     EmbeddedVersions.Plan plan = versioning == Versioning.UNVERSIONED ? null
-                            : versions.plan(bucket, key, versioning, old, sortOf(oldRow));
+                            : versions.plan(bucket, key, versioning, old, sortOf(oldRow), now);
                     boolean replacesOld = old != null && (plan == null || plan.replacesOld());
                     if (plan != null) {
                         info = info.withVersionId(plan.newId());

@@ -24,6 +24,7 @@ import dev.cairn.store.VersionListing;
 import dev.cairn.store.VersionPage;
 import dev.cairn.store.VersionQuery;
 import dev.cairn.store.Versioning;
+import java.time.Clock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -48,10 +49,12 @@ final class EmbeddedVersionedObjects {
     private final EmbeddedReaders readers;
     private final EmbeddedObjects objects;
     private final EmbeddedVersions versions;
+    private final Clock clock;
 
     EmbeddedVersionedObjects(EmbeddedTables t, EmbeddedBuckets buckets, EmbeddedContent content,
-                             EmbeddedReaders readers, EmbeddedObjects objects) {
+                             EmbeddedReaders readers, EmbeddedObjects objects, Clock clock) {
         this.t = t;
+        this.clock = clock;
         this.buckets = buckets;
         this.content = content;
         this.readers = readers;
@@ -91,8 +94,9 @@ final class EmbeddedVersionedObjects {
 
     private ObjectVersion addMarker(String bucket, String key, Versioning versioning, byte[] rowKey, ObjectInfo old,
                                     byte[] oldSort) throws IOException {
-        EmbeddedVersions.Plan plan = versions.plan(bucket, key, versioning, old, oldSort);
-        ObjectVersion marker = ObjectVersion.marker(key, plan.newId(), System.currentTimeMillis(), true);
+        long now = clock.millis();
+        EmbeddedVersions.Plan plan = versions.plan(bucket, key, versioning, old, oldSort, now);
+        ObjectVersion marker = ObjectVersion.marker(key, plan.newId(), now, true);
         boolean replacesOld = old != null && plan.replacesOld();
         try (StripedLocks.Held c = content.lock(replacesOld ? old.sha256() : null, plan.droppedSha())) {
             WriteBatch batch = new WriteBatch();

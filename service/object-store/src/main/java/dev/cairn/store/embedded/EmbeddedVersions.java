@@ -174,7 +174,8 @@ final class EmbeddedVersions {
      * REQUIRES: the key's lock. {@code old}: the current row as read, {@code oldSort} its sort id
      * (null when written before versioning was configured).
      */
-    Plan plan(String bucket, String key, Versioning versioning, ObjectInfo old, byte[] oldSort) throws IOException {
+    Plan plan(String bucket, String key, Versioning versioning, ObjectInfo old, byte[] oldSort, long nowMillis)
+            throws IOException {
         Stored newest = newest(bucket, key, ReadOptions.DEFAULT);
         long floor = newest == null ? Long.MIN_VALUE : VersionId.micros(newest.sort());
         boolean oldIsNull = old != null && (old.versionId() == null || VersionId.NULL.equals(old.versionId()));
@@ -198,7 +199,7 @@ final class EmbeddedVersions {
         if (versioning == Versioning.SUSPENDED) {
             droppedNull = find(bucket, key, VersionId.NULL, ReadOptions.DEFAULT);
         }
-        long now = System.currentTimeMillis() * 1000;
+        long now = nowMillis * 1000;
         byte[] newSort = VersionId.sortAt(floor == Long.MIN_VALUE ? now : Math.max(now, floor + 1));
         String newId = versioning == Versioning.SUSPENDED ? VersionId.NULL : VersionId.encode(newSort);
         return new Plan(newSort, newId, demote, replacesOld, droppedNull);
