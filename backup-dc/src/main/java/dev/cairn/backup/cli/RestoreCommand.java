@@ -15,12 +15,16 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
 /** {@code backup restore}: a backup into a store or an S3 endpoint. */
 @Command(name = "restore", mixinStandardHelpOptions = true,
         description = "Restore a backup (the newest by default) into an embedded store directory, a Cassandra keyspace "
                 + "or an S3 endpoint. Resumes an interrupted restore of the same backup into the same destination.")
 public final class RestoreCommand implements Callable<Integer> {
+    @ParentCommand
+    JobEnvironment environment;
+
     @Mixin
     TargetOptions target;
 
@@ -61,6 +65,7 @@ public final class RestoreCommand implements Callable<Integer> {
                 System.err.println("restoring backup " + backup.id() + " from " + archive.describe() + " into " + dest.describe());
                 Restore restore = new Restore(archive, backup.id(), dest, new HashSet<>(buckets), prefix, allowNonEmpty,
                         threads, System.err, stateDir != null ? stateDir : destination.defaultStateDir());
+                restore.clock(environment.clock());
                 Restore.Result r = (skipDamaged ? restore.skipDamaged() : restore).run(progress);
                 for (String warning : dest.warnings()) {
                     System.err.println("warning: " + warning);

@@ -3,11 +3,13 @@ package dev.cairn.backup.cli;
 import dev.cairn.backup.archive.Catalog;
 import dev.cairn.backup.target.Target;
 import dev.cairn.backup.target.TargetOptions;
+import dev.cairn.backup.time.JobClock;
 import dev.cairn.backup.verify.Verifier;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
 /** {@code backup verify}: checks manifests and blobs; exit 1 on any problem. */
 @Command(name = "verify", mixinStandardHelpOptions = true,
@@ -15,6 +17,9 @@ import picocli.CommandLine.Option;
                 + "re-hashes to its name; --restore-drill also restores a backup into a scratch store and compares "
                 + "every object. Exit 0 when no problem was found, 1 otherwise.")
 public final class VerifyCommand implements Callable<Integer> {
+    @ParentCommand
+    JobEnvironment environment;
+
     @Mixin
     TargetOptions target;
 
@@ -36,11 +41,12 @@ public final class VerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         try (Target t = deleteCorrupt ? target.open() : target.openForReading()) {
-            long t0 = System.nanoTime();
+            JobClock clock = environment.clock();
+            long t0 = clock.nanos();
             Verifier v = new Verifier(t, System.err, threads);
             v.verifyManifests(backupId);
             v.verifyBlobs(deleteCorrupt);
-            double s = (System.nanoTime() - t0) / 1e9;
+            double s = (clock.nanos() - t0) / 1e9;
             System.err.printf("verify: %,d manifest rows resolved, %,d blobs (%,d bytes; %,d packs) re-hashed in %.1f s (%.1f MB/s)%n",
                     v.rowsChecked.get(), v.blobsChecked.get(), v.blobBytesChecked.get(), v.packsChecked.get(), s,
                     v.blobBytesChecked.get() / Math.max(s, 1e-3) / 1e6);

@@ -97,7 +97,7 @@ final class MultipartUploads implements AutoCloseable {
             throw new IOException(bucket + "/" + key + ": its part sizes add up to " + Arrays.stream(partSizes).sum()
                     + " bytes, not its size " + row.size() + " (damaged manifest row)");
         }
-        PendingUpload intent = PendingUpload.intent(bucket, key);
+        PendingUpload intent = journal.intent(bucket, key);
         journal.started(intent);
         String uploadId;
         try {

@@ -8,9 +8,9 @@ package dev.cairn.backup.restore;
  * written before intents existed, which hold ids only).
  */
 public record PendingUpload(String bucket, String key, String uploadId, Long intendedAtMillis) {
-    /** An upload about to be started now. */
-    static PendingUpload intent(String bucket, String key) {
-        return new PendingUpload(bucket, key, null, System.currentTimeMillis());
+    /** An upload about to be started at {@code nowMillis}, the job's clock. */
+    static PendingUpload intent(String bucket, String key, long nowMillis) {
+        return new PendingUpload(bucket, key, null, nowMillis);
     }
 
     PendingUpload withId(String id) {

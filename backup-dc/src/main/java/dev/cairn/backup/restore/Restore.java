@@ -9,6 +9,7 @@ import dev.cairn.backup.report.Progress;
 import dev.cairn.backup.run.Json;
 import dev.cairn.backup.target.DirectoryTarget;
 import dev.cairn.backup.target.Target;
+import dev.cairn.backup.time.JobClock;
 import dev.cairn.store.BucketInfo;
 import dev.cairn.store.Hex;
 import dev.cairn.store.Versioning;
@@ -94,6 +95,7 @@ public final class Restore {
     private RestoreStateFile stateFile;
     private final DamagedBlobs damaged = new DamagedBlobs();
     private boolean skipDamaged;
+    private JobClock clock = JobClock.SYSTEM;
     private SkippedObjects skipped;
     private DamageSkippingWrites writes;
 
@@ -129,6 +131,12 @@ public final class Restore {
         return this;
     }
 
+    /** Goes by {@code clock} (the system's by default): the run's duration, the dates of its upload intents. */
+    public Restore clock(JobClock clock) {
+        this.clock = clock;
+        return this;
+    }
+
     /** This restore's state file. */
     public Path statePath() {
         return stateDirectory.root().resolve(stateName());
@@ -150,7 +158,7 @@ public final class Restore {
     }
 
     public Result run(Progress progress) throws IOException, InterruptedException {
-        long t0 = System.nanoTime();
+        long t0 = clock.nanos();
         String manifestName = ArchiveLayout.manifest(backupId);
         String stateName = stateName();
         byte[] saved = stateDirectory.read(stateName);
@@ -197,7 +205,7 @@ public final class Restore {
                 log.println("aborting " + state.uploads().size() + " multipart upload(s) the interrupted restore left");
                 destination.abortUploads(state.uploads());
             }
-            stateFile = new RestoreStateFile(stateDirectory, stateName, state);
+            stateFile = new RestoreStateFile(stateDirectory, stateName, state, clock);
             destination.recordUploads(stateFile);
             stateFile.save(state);
             boolean interruptedBatch = resumed;
@@ -224,7 +232,7 @@ public final class Restore {
                         state.objects(), state.bytes(), last, last ? pass : pass + 1);
                 stateFile.save(state);
             }
-            return new Result(state.objects(), state.bytes(), resumed, false, (System.nanoTime() - t0) / 1e9, skipped.all());
+            return new Result(state.objects(), state.bytes(), resumed, false, (clock.nanos() - t0) / 1e9, skipped.all());
         } finally {
             pool.shutdownNow();
         }

@@ -2,6 +2,7 @@ package dev.cairn.backup.restore;
 
 import dev.cairn.backup.run.Json;
 import dev.cairn.backup.target.Target;
+import dev.cairn.backup.time.JobClock;
 import java.io.IOException;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,9 +25,11 @@ final class RestoreStateFile implements UploadJournal {
     private long changes;
     private final Object writing = new Object();
     private long written;
+    private final JobClock clock;
 
-    RestoreStateFile(Target directory, String name, Restore.State state) {
+    RestoreStateFile(Target directory, String name, Restore.State state, JobClock clock) {
         this.directory = directory;
+        this.clock = clock;
         this.name = name;
         this.state = state;
     }
@@ -39,6 +42,11 @@ final class RestoreStateFile implements UploadJournal {
             ticket = ++changes;
         }
         writeThrough(ticket);
+    }
+
+    @Override
+    public PendingUpload intent(String bucket, String key) {
+        return PendingUpload.intent(bucket, key, clock.millis());
     }
 
     @Override

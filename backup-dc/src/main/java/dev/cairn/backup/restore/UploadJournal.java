@@ -1,5 +1,6 @@
 package dev.cairn.backup.restore;
 
+import dev.cairn.backup.time.JobClock;
 import java.io.IOException;
 
 /**
@@ -7,6 +8,9 @@ import java.io.IOException;
  * ({@code kill -9}: nothing runs to abort it) can abort them when it resumes. Thread-safe.
  */
 public interface UploadJournal {
+    /** An intent to start an upload of {@code key}, dated by the job's clock. */
+    PendingUpload intent(String bucket, String key);
+
     /**
      * Records the intent ({@link PendingUpload#isIntent}) durably before it returns;
      * CreateMultipartUpload is sent after.
@@ -23,6 +27,11 @@ public interface UploadJournal {
     void ended(PendingUpload upload);
 
     UploadJournal NONE = new UploadJournal() {
+        @Override
+        public PendingUpload intent(String bucket, String key) {
+            return PendingUpload.intent(bucket, key, JobClock.SYSTEM.millis());
+        }
+
         @Override
         public void started(PendingUpload intent) {
         }
