@@ -2,6 +2,7 @@ package dev.cairn.store;
 
 import dev.cairn.store.embedded.EmbeddedObjectStore;
 import java.io.IOException;
+import java.time.Clock;
 import org.junit.jupiter.api.AfterEach;
 
 /** The store contract on the service's embedded stack: the hot object cache over the embedded store on the real engine. */
@@ -12,6 +13,12 @@ class CachingEmbeddedObjectStoreContractTest extends ObjectStoreContractTest {
     protected ObjectStore open() throws IOException {
         engine = new EngineProcess();
         return new CachingObjectStore(new EmbeddedObjectStore(engine.engine()), 1 << 20, 64 << 10);
+    }
+
+    @Override
+    protected ObjectStore reopenedWith(Clock clock) throws IOException {
+        store.close();
+        return new CachingObjectStore(new EmbeddedObjectStore(engine.engine(), clock), 1 << 20, 64 << 10);
     }
 
     @AfterEach

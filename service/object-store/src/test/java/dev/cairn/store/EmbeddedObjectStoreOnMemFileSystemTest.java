@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cairn.store.embedded.EmbeddedObjectStore;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,12 @@ class EmbeddedObjectStoreOnMemFileSystemTest extends ObjectStoreContractTest {
     protected ObjectStore open() throws IOException {
         engine = new EngineProcess();
         return new EmbeddedObjectStore(engine.engine());
+    }
+
+    @Override
+    protected ObjectStore reopenedWith(Clock clock) throws IOException {
+        store.close();
+        return new EmbeddedObjectStore(engine.engine(), clock);
     }
 
     @AfterEach

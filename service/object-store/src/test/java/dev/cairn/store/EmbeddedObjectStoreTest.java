@@ -3,7 +3,6 @@ package dev.cairn.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.engine.Engine;
 import dev.cairn.engine.EngineOptions;
@@ -15,10 +14,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -125,61 +120,9 @@ class EmbeddedObjectStoreTest extends ObjectStoreContractTest {
         assertEquals(info, read);
     }
 
-    /** A clock a test sets. */
-    private static final class SetClock extends Clock {
-        volatile Instant now;
-
-        SetClock(Instant now) {
-            this.now = now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
-    @Test
-    void everyTimeTheStoreRecordsIsItsClocksAndVersionsKeepTheirOrderWhenTheClockGoesBack() throws IOException {
-        Instant t1 = Instant.parse("2031-05-01T10:00:00Z");
-        SetClock clock = new SetClock(t1);
+    @Override
+    protected ObjectStore reopenedWith(Clock clock) throws IOException {
         store.close();
-        store = new EmbeddedObjectStore(engine, clock);
-        assertEquals(t1.toEpochMilli(), store.createBucket("timed", BucketAcl.PRIVATE).createdMillis());
-        BytesContent c = BytesContent.of("x");
-        assertEquals(t1.toEpochMilli(), store.putObject(PutRequest.of("timed", "plain", c, c.md5())).lastModified());
-
-        Instant t2 = t1.plusSeconds(60);
-        clock.now = t2;
-        UploadInfo u = store.createUpload("timed", "mp", ObjectAttributes.EMPTY);
-        assertEquals(t2.toEpochMilli(), u.initiatedMillis());
-        store.putPart("timed", "mp", u.uploadId(), 1, BytesContent.of("part"));
-        assertEquals(t2.toEpochMilli(), store.listParts("timed", "mp", u.uploadId(), 0, 10).get(0).lastModified());
-
-        store.setBucketVersioning("timed", Versioning.ENABLED);
-        Instant t3 = t2.plusSeconds(60);
-        clock.now = t3;
-        ObjectInfo first = store.putObject(PutRequest.of("timed", "v", c, c.md5()));
-        assertEquals(t3.toEpochMilli(), first.lastModified());
-        clock.now = t1;
-        ObjectInfo second = store.putObject(PutRequest.of("timed", "v", c, c.md5()));
-        assertEquals(t1.toEpochMilli(), second.lastModified());
-        store.deleteObject("timed", "v");
-        List<ObjectVersion> versions = store.listObjectVersions("timed", new VersionQuery("v", null, null, null, 10)).versions();
-        assertEquals(3, versions.size());
-        assertTrue(versions.get(0).deleteMarker(), "the marker, written last, is the latest though the clock went back");
-        assertEquals(t1.toEpochMilli(), versions.get(0).lastModified());
-        assertEquals(second.versionId(), versions.get(1).versionId());
-        assertEquals(first.versionId(), versions.get(2).versionId());
+        return new EmbeddedObjectStore(engine, clock);
     }
 }

@@ -7,10 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cairn.store.embedded.EmbeddedObjectStore;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -33,6 +38,15 @@ abstract class ObjectStoreContractTest {
     protected ObjectStore store;
 
     protected abstract ObjectStore open() throws IOException;
+
+    /**
+     * The store's data, opened again going by {@code clock}, the current store closed; null where
+     * the fixture cannot (the Cassandra fixture: rows written at another time than the cluster's
+     * would outlive its cleanup between tests).
+     */
+    protected ObjectStore reopenedWith(Clock clock) throws IOException {
+        return null;
+    }
 
     @BeforeEach
     void setUp() throws IOException {
@@ -471,5 +485,62 @@ abstract class ObjectStoreContractTest {
             assertNull(store.getContent(c.sha256()), "seed=" + seed);
         }
         store.deleteBucket("b");
+    }
+
+    /** A clock a test sets. */
+    private static final class SetClock extends Clock {
+        volatile Instant now;
+
+        SetClock(Instant now) {
+            this.now = now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    @Test
+    void everyTimeTheStoreRecordsIsItsClocksAndVersionsKeepTheirOrderWhenTheClockGoesBack() throws IOException {
+        Instant t1 = Instant.parse("2031-05-01T10:00:00Z");
+        SetClock clock = new SetClock(t1);
+        ObjectStore reopened = reopenedWith(clock);
+        assumeTrue(reopened != null, "this fixture cannot set the store's clock");
+        store = reopened;
+        assertEquals(t1.toEpochMilli(), store.createBucket("timed", BucketAcl.PRIVATE).createdMillis());
+        BytesContent c = BytesContent.of("x");
+        assertEquals(t1.toEpochMilli(), store.putObject(PutRequest.of("timed", "plain", c, c.md5())).lastModified());
+
+        Instant t2 = t1.plusSeconds(60);
+        clock.now = t2;
+        UploadInfo u = store.createUpload("timed", "mp", ObjectAttributes.EMPTY);
+        assertEquals(t2.toEpochMilli(), u.initiatedMillis());
+        store.putPart("timed", "mp", u.uploadId(), 1, BytesContent.of("part"));
+        assertEquals(t2.toEpochMilli(), store.listParts("timed", "mp", u.uploadId(), 0, 10).get(0).lastModified());
+
+        store.setBucketVersioning("timed", Versioning.ENABLED);
+        Instant t3 = t2.plusSeconds(60);
+        clock.now = t3;
+        ObjectInfo first = store.putObject(PutRequest.of("timed", "v", c, c.md5()));
+        assertEquals(t3.toEpochMilli(), first.lastModified());
+        clock.now = t1;
+        ObjectInfo second = store.putObject(PutRequest.of("timed", "v", c, c.md5()));
+        store.deleteObject("timed", "v");
+        List<ObjectVersion> versions = store.listObjectVersions("timed", new VersionQuery("v", null, null, null, 10)).versions();
+        assertEquals(3, versions.size());
+        assertTrue(versions.get(0).deleteMarker(), "the marker, written last, is the latest though the clock went back");
+        assertEquals(second.versionId(), versions.get(1).versionId());
+        assertEquals(first.versionId(), versions.get(2).versionId());
     }
 }

@@ -188,7 +188,7 @@ final class CassandraAudit {
      */
     CassandraObjectStore.SweepReport sweep(Duration grace) {
         Snapshot s = new Snapshot();
-        long cutoffMicros = (System.currentTimeMillis() - grace.toMillis()) * 1000;
+        long cutoffMicros = (t.clock.millis() - grace.toMillis()) * 1000;
         int parts = 0;
         for (Map.Entry<String, Holder> e : s.orphanParts.entrySet()) {
             if (e.getValue().wid().timestampMicros() < cutoffMicros) {

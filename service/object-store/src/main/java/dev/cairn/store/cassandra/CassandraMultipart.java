@@ -57,7 +57,7 @@ final class CassandraMultipart {
         buckets.require(bucket);
         byte[] id = new byte[16];
         random.nextBytes(id);
-        UploadInfo u = new UploadInfo(bucket, key, Hex.encode(id), attributes, System.currentTimeMillis());
+        UploadInfo u = new UploadInfo(bucket, key, Hex.encode(id), attributes, t.clock.millis());
         t.session.execute(t.write(t.q.insertUpload.bind(bucket, key, u.uploadId(),
                 RowFormat.encodeUpload(attributes, u.initiatedMillis()))));
         return u;

@@ -26,6 +26,7 @@ import dev.cairn.store.VersionQuery;
 import dev.cairn.store.VersionRecord;
 import dev.cairn.store.Versioning;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -83,8 +84,13 @@ public final class CassandraObjectStore implements ObjectStore {
      * The keyspace must exist ({@link #open} creates it).
      */
     public CassandraObjectStore(CqlSession session, boolean ownsSession, CassandraSettings settings) {
+        this(session, ownsSession, settings, Clock.systemUTC());
+    }
+
+    /** As {@link #CassandraObjectStore(CqlSession, boolean, CassandraSettings)}, dating writes, uploads and buckets by {@code clock}. */
+    public CassandraObjectStore(CqlSession session, boolean ownsSession, CassandraSettings settings, Clock clock) {
         this.ownsSession = ownsSession;
-        tables = new CassandraTables(session, settings);
+        tables = new CassandraTables(session, settings, clock);
         buckets = new CassandraBuckets(tables, settings.getBucketCacheTtl());
         content = new CassandraContent(tables, buckets);
         readers = new CassandraReaders(tables, content);
@@ -128,6 +134,11 @@ public final class CassandraObjectStore implements ObjectStore {
     }
 
     // ---- buckets
+
+    @Override
+    public BucketInfo createBucket(String bucket, BucketAcl acl) throws IOException {
+        return createBucket(bucket, acl, tables.clock.millis());
+    }
 
     @Override
     public BucketInfo createBucket(String bucket, BucketAcl acl, long createdMillis) throws IOException {

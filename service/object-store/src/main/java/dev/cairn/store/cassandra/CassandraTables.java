@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -26,15 +27,19 @@ import java.util.concurrent.CompletionException;
 final class CassandraTables {
     final CqlSession session;
     final Statements q;
-    final WriteId.Generator ids = new WriteId.Generator();
+    final WriteId.Generator ids;
+    /** What the store dates writes, uploads and buckets by. */
+    final Clock clock;
     final ConsistencyLevel writeCl;
     final ConsistencyLevel readCl;
     final String keyspace;
     /** Reads that the reference protocol relies on always see every acknowledged write. */
     final ConsistencyLevel protocolCl = DefaultConsistencyLevel.LOCAL_QUORUM;
 
-    CassandraTables(CqlSession session, CassandraSettings settings) {
+    CassandraTables(CqlSession session, CassandraSettings settings, Clock clock) {
         this.session = session;
+        this.clock = clock;
+        this.ids = new WriteId.Generator(clock);
         this.keyspace = settings.getKeyspace();
         this.writeCl = DefaultConsistencyLevel.valueOf(settings.getWriteConsistency().name());
         this.readCl = DefaultConsistencyLevel.valueOf(settings.getReadConsistency().name());

@@ -2,6 +2,7 @@ package dev.cairn.store.cassandra;
 
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -65,9 +66,14 @@ record WriteId(byte[] bytes) implements Comparable<WriteId> {
     static final class Generator {
         private final AtomicLong last = new AtomicLong();
         private final SecureRandom random = new SecureRandom();
+        private final Clock clock;
+
+        Generator(Clock clock) {
+            this.clock = clock;
+        }
 
         long nextMicros() {
-            long now = System.currentTimeMillis() * 1000;
+            long now = clock.millis() * 1000;
             return last.updateAndGet(prev -> Math.max(prev + 1, now));
         }
 
@@ -78,7 +84,7 @@ record WriteId(byte[] bytes) implements Comparable<WriteId> {
         /** A write id ordered after {@code floor}, even when floor's clock runs ahead of this one. */
         WriteId nextAfter(WriteId floor) {
             long after = floor.timestampMicros() + 1;
-            long now = System.currentTimeMillis() * 1000;
+            long now = clock.millis() * 1000;
             return withRandomSuffix(last.updateAndGet(prev -> Math.max(Math.max(prev + 1, now), after)));
         }
 
