@@ -14,8 +14,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -487,34 +485,11 @@ abstract class ObjectStoreContractTest {
         store.deleteBucket("b");
     }
 
-    /** A clock a test sets. */
-    private static final class SetClock extends Clock {
-        volatile Instant now;
-
-        SetClock(Instant now) {
-            this.now = now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
 
     @Test
     void everyTimeTheStoreRecordsIsItsClocksAndVersionsKeepTheirOrderWhenTheClockGoesBack() throws IOException {
         Instant t1 = Instant.parse("2031-05-01T10:00:00Z");
-        SetClock clock = new SetClock(t1);
+        MovableClock clock = new MovableClock(t1);
         ObjectStore reopened = reopenedWith(clock);
         assumeTrue(reopened != null, "this fixture cannot set the store's clock");
         store = reopened;
@@ -523,7 +498,7 @@ abstract class ObjectStoreContractTest {
         assertEquals(t1.toEpochMilli(), store.putObject(PutRequest.of("timed", "plain", c, c.md5())).lastModified());
 
         Instant t2 = t1.plusSeconds(60);
-        clock.now = t2;
+        clock.set(t2);
         UploadInfo u = store.createUpload("timed", "mp", ObjectAttributes.EMPTY);
         assertEquals(t2.toEpochMilli(), u.initiatedMillis());
         store.putPart("timed", "mp", u.uploadId(), 1, BytesContent.of("part"));
@@ -531,10 +506,10 @@ abstract class ObjectStoreContractTest {
 
         store.setBucketVersioning("timed", Versioning.ENABLED);
         Instant t3 = t2.plusSeconds(60);
-        clock.now = t3;
+        clock.set(t3);
         ObjectInfo first = store.putObject(PutRequest.of("timed", "v", c, c.md5()));
         assertEquals(t3.toEpochMilli(), first.lastModified());
-        clock.now = t1;
+        clock.set(t1);
         ObjectInfo second = store.putObject(PutRequest.of("timed", "v", c, c.md5()));
         store.deleteObject("timed", "v");
         List<ObjectVersion> versions = store.listObjectVersions("timed", new VersionQuery("v", null, null, null, 10)).versions();

@@ -15,11 +15,10 @@ import dev.cairn.service.keys.Grant;
 import dev.cairn.service.keys.KeyFile;
 import dev.cairn.service.keys.KeyRing;
 import dev.cairn.service.keys.Role;
+import dev.cairn.store.MovableClock;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,28 +38,6 @@ class SigV4RepeatedRequestTest {
     @TempDir
     Path dir;
 
-    private static final class MovableClock extends Clock {
-        private volatile Instant now;
-
-        MovableClock(Instant now) {
-            this.now = now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
 
     private static SigV4Verifier verifier(CredentialsProvider credentials, Clock clock) {
         return new SigV4Verifier(credentials, "us-east-1", clock, SigV4Verifier.DEFAULT_MAX_CLOCK_SKEW);
@@ -109,11 +86,11 @@ class SigV4RepeatedRequestTest {
         for (int i = 0; i < 3; i++) {
             accepted(verifier, url);
         }
-        clock.now = NOW.plus(Duration.ofMinutes(11));
+        clock.set(NOW.plus(Duration.ofMinutes(11)));
         refused(verifier, url, "AccessDenied");
-        clock.now = NOW.minus(Duration.ofMinutes(20));
+        clock.set(NOW.minus(Duration.ofMinutes(20)));
         refused(verifier, url, "AccessDenied");
-        clock.now = NOW.plus(Duration.ofMinutes(5));
+        clock.set(NOW.plus(Duration.ofMinutes(5)));
         accepted(verifier, url);
     }
 
@@ -214,7 +191,7 @@ class SigV4RepeatedRequestTest {
         refusedByBoth(verifier, second.withoutHeader("x-amz-date"), "AccessDenied");
         refusedByBoth(verifier, second.withHeader("x-amz-meta-added", "1"), "AccessDenied");
         accepted(verifier, second);
-        clock.now = NOW.plus(Duration.ofMinutes(16));
+        clock.set(NOW.plus(Duration.ofMinutes(16)));
         refused(verifier, second, "RequestTimeTooSkewed");
     }
 

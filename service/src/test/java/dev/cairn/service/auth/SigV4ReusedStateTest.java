@@ -9,11 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.cairn.service.auth.SdkSigning.Wire;
+import dev.cairn.store.MovableClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,28 +32,6 @@ class SigV4ReusedStateTest {
     private static final Instant AFTER_MIDNIGHT = Instant.parse("2026-03-15T00:00:10Z");
 
     /** A clock the test moves. */
-    private static final class MovableClock extends Clock {
-        private volatile Instant now;
-
-        MovableClock(Instant now) {
-            this.now = now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
 
     private static void refused(SigV4Verifier verifier, Wire wire, String code) {
         AuthException e = assertThrows(AuthException.class, () -> verifier.authenticate(wire.request()));
@@ -68,7 +46,7 @@ class SigV4ReusedStateTest {
         Wire yesterday = spec().signedAt(BEFORE_MIDNIGHT).sign();
         Wire today = spec().signedAt(AFTER_MIDNIGHT).sign();
         assertEquals(ACCESS_KEY, verifier.authenticate(yesterday.request()).accessKey());
-        clock.now = AFTER_MIDNIGHT;
+        clock.set(AFTER_MIDNIGHT);
         // Both dates are within the skew: each is checked under its own day's key, in any order.
         assertEquals(ACCESS_KEY, verifier.authenticate(today.request()).accessKey());
         assertEquals(ACCESS_KEY, verifier.authenticate(yesterday.request()).accessKey());
@@ -80,7 +58,7 @@ class SigV4ReusedStateTest {
         String yesterdaySignature = yesterday.header("authorization").replaceAll(".*Signature=", "");
         String forged = today.header("authorization").replaceAll("Signature=.*", "Signature=" + yesterdaySignature);
         refused(verifier, today.withHeader("Authorization", forged), "SignatureDoesNotMatch");
-        clock.now = AFTER_MIDNIGHT.plus(Duration.ofMinutes(20));
+        clock.set(AFTER_MIDNIGHT.plus(Duration.ofMinutes(20)));
         refused(verifier, yesterday, "RequestTimeTooSkewed");
         refused(verifier, today, "RequestTimeTooSkewed");
     }
