@@ -20,6 +20,9 @@ RUN --mount=type=cache,target=/root/.m2 \
     ./mvnw -B -ntp -DskipTests package -pl service,backup-dc -am
 
 FROM ${JRE_IMAGE} AS runtime
+# libvips renders image variants (docs/variants.md).
+RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libvips42 \
+ && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 cairn \
  && useradd --system --uid 10001 --gid cairn --home-dir /var/lib/cairn --shell /usr/sbin/nologin cairn \
  && mkdir -p /var/lib/cairn/fast /var/lib/cairn/capacity /var/lib/cairn/data /etc/cairn/config \
