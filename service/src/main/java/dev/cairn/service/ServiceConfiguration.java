@@ -66,6 +66,7 @@ public class ServiceConfiguration {
     private static final Logger LOG = LoggerFactory.getLogger(ServiceConfiguration.class);
     static final String SPOOL_DIR = "spool";
     static final String CHECKPOINT_DIR = "checkpoints";
+    static final String VARIANTS_DIR = "variants";
     static final String OWNER_NAME = "cairn";
 
     @Bean(destroyMethod = "close")
@@ -161,9 +162,16 @@ public class ServiceConfiguration {
 
     @Bean
     public S3FrontDoor s3FrontDoor(S3Context ctx, S3Metrics metrics, Authenticator authenticator, KeyRing keys,
-                                   org.springframework.beans.factory.ObjectProvider<dev.cairn.service.admin.Checkpoints> checkpoints) {
+                                   org.springframework.beans.factory.ObjectProvider<dev.cairn.service.admin.Checkpoints> checkpoints,
+                                   dev.cairn.service.variants.VariantService variants) {
         return new S3FrontDoor(ctx, metrics, new dev.cairn.service.admin.AdminEndpoint(authenticator,
-                checkpoints.getIfAvailable(), accessKey -> keys.allows(accessKey, Access.CHECKPOINTS, null)), keys);
+                checkpoints.getIfAvailable(), accessKey -> keys.allows(accessKey, Access.CHECKPOINTS, null)), keys, variants);
+    }
+
+    /** Image variants (docs/variants.md), kept under {@code <data-dir>/variants}. */
+    @Bean
+    public dev.cairn.service.variants.VariantService variantService(CairnProperties props) throws IOException {
+        return new dev.cairn.service.variants.VariantService(props.getVariants(), props.getDataDir().resolve(VARIANTS_DIR));
     }
 
     /**

@@ -9,7 +9,7 @@ import org.springframework.validation.annotation.Validated;
 /**
  * Every Cairn setting, under {@code cairn.*}: the top-level ones here, each group in a class of its
  * own ({@link AuthProperties}, {@link LimitsProperties}, {@link EngineProperties},
- * {@link CacheProperties}, {@link AdminProperties}, {@link TlsProperties}, {@link ConsoleProperties};
+ * {@link CacheProperties}, {@link AdminProperties}, {@link TlsProperties}, {@link ConsoleProperties}, {@link VariantsProperties};
  * the Cassandra store's beside its code, in the object store library). Each default is written once, in the class that holds it;
  * Spring's relaxed binding maps environment variables ({@code CAIRN_DATA_DIR}) and YAML onto them.
  * Invalid values fail at startup with a message naming the setting.
@@ -118,6 +118,13 @@ public class CairnProperties {
         return console;
     }
 
+    /** Image variants ({@code cairn.variants.*}, docs/variants.md). */
+    private final VariantsProperties variants = new VariantsProperties();
+
+    public VariantsProperties getVariants() {
+        return variants;
+    }
+
     /** Checks every setting; called once at startup, by {@code StartupChecks}, before any bean is made. */
     public void validate() {
         require(dataDir != null, "cairn.data-dir must be set");
@@ -128,6 +135,7 @@ public class CairnProperties {
         tls.validate();
         admin.validate();
         cache.validate();
+        variants.validate();
         require(STORE_EMBEDDED.equals(store) || STORE_CASSANDRA.equals(store),
                 "cairn.store must be embedded or cassandra, got '" + store + "'");
         if (STORE_CASSANDRA.equals(store)) {

@@ -34,8 +34,12 @@ final class ObjectReadHandler {
      */
     private final PendingAnswers pendingAnswers;
 
-    ObjectReadHandler(S3Context ctx) {
+    /** Image variants; null: none, and variant parameters are ignored as any unknown parameter is. */
+    private final VariantRoute variants;
+
+    ObjectReadHandler(S3Context ctx, VariantRoute variants) {
         this.ctx = ctx;
+        this.variants = variants;
         this.streams = new java.util.concurrent.Semaphore(ctx.properties().getLimits().getMaxStreamingReads());
         this.pendingAnswers = new PendingAnswers(ctx.properties().getLimits().getPendingAnswerBytes().toBytes());
     }
@@ -52,7 +56,7 @@ final class ObjectReadHandler {
      */
     boolean inMemory(S3Request r) {
         if ((r.operation != Operation.GET_OBJECT && r.operation != Operation.HEAD_OBJECT)
-                || r.param("versionId") != null || r.param("partNumber") != null) {
+                || r.param("versionId") != null || r.param("partNumber") != null || asksForVariant(r)) {
             return false;
         }
         r.inMemory = ctx.store().getObjectIfInMemory(r.bucket(), r.key());
@@ -71,6 +75,10 @@ final class ObjectReadHandler {
                 : readVersion(r, versionId, publicOnly)) {
             if (publicOnly && (read == null || read.info().acl() != dev.cairn.store.BucketAcl.PUBLIC_READ)) {
                 throw new S3Exception(S3Error.ACCESS_DENIED);
+            }
+            if (read != null && asksForVariant(r)) {
+                sendVariant(r, read.info().sha256(), read, withBody, false);
+                return;
             }
             if (read == null) {
                 ObjectVersion marker = ctx.store().currentDeleteMarker(r.bucket(), r.key());
@@ -168,6 +176,10 @@ final class ObjectReadHandler {
             if (read == null) {
                 throw new S3Exception(S3Error.NO_SUCH_KEY);
             }
+            if (asksForVariant(r)) {
+                sendVariant(r, sha, read, withBody, true);
+                return;
+            }
             String etag = "\"" + sha + "\"";
             String inm = r.header("If-None-Match");
             if (inm != null && Conditions.matches(inm, sha)) {
@@ -190,6 +202,50 @@ final class ObjectReadHandler {
             r.setHeader("Content-Type", "application/octet-stream");
             sendBody(r, read, read.size(), range, withBody);
         }
+    }
+
+    private boolean asksForVariant(S3Request r) {
+        return variants != null && r.hasQuery() && variants.asksForVariant(r);
+    }
+
+    /** A variant of the source, whole (no ranges); {@code immutable}: addressed by content, cached forever. */
+    private void sendVariant(S3Request r, String sha, ContentRead source, boolean withBody, boolean immutable)
+            throws IOException, S3Exception {
+        VariantRoute.Variant v = variants.variant(r, sha, source);
+        if (v.varyAccept()) {
+            r.setHeader("Vary", "Accept");
+        }
+        if (immutable) {
+            r.setHeader("Cache-Control", IMMUTABLE);
+        }
+        String etag = "\"" + v.etag() + "\"";
+        r.setHeader("ETag", etag);
+        String inm = r.header("If-None-Match");
+        if (inm != null && Conditions.matches(inm, v.etag())) {
+            throw new S3Exception(S3Error.NOT_MODIFIED);
+        }
+        r.setHeader("Content-Type", v.contentType());
+        byte[] bytes = v.bytes();
+        sendBody(r, new ContentRead() {
+            @Override
+            public long size() {
+                return bytes.length;
+            }
+
+            @Override
+            public InputStream open(long offset, long length) {
+                return new java.io.ByteArrayInputStream(bytes, (int) offset, (int) length);
+            }
+
+            @Override
+            public ByteBuffer inMemory(long offset, long length) {
+                return ByteBuffer.wrap(bytes, (int) offset, (int) length).slice().asReadOnlyBuffer();
+            }
+
+            @Override
+            public void close() {
+            }
+        }, bytes.length, null, withBody);
     }
 
     private void sendBody(S3Request r, ContentRead read, long size, ByteRange range, boolean withBody)

@@ -60,13 +60,19 @@ public final class S3FrontDoor {
      */
     public S3FrontDoor(S3Context ctx, S3Metrics metrics, AdminRoute admin,
                        dev.cairn.service.keys.KeyRing keys) {
+        this(ctx, metrics, admin, keys, null);
+    }
+
+    /** @param variants answers GETs that ask for image variants; null: none */
+    public S3FrontDoor(S3Context ctx, S3Metrics metrics, AdminRoute admin,
+                       dev.cairn.service.keys.KeyRing keys, VariantRoute variants) {
         this.admin = admin;
         this.authorizer = new Authorizer(ctx, keys);
         this.ctx = ctx;
         this.metrics = metrics;
         this.buckets = new BucketHandler(ctx);
         this.listings = new ListingHandler(ctx, buckets);
-        this.reads = new ObjectReadHandler(ctx);
+        this.reads = new ObjectReadHandler(ctx, variants);
         this.writes = new ObjectWriteHandler(ctx);
         this.multipart = new MultipartHandler(ctx, buckets);
         this.unset = new UnsetConfigurationHandler(ctx);

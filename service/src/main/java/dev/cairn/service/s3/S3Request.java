@@ -112,6 +112,21 @@ public final class S3Request {
         return http.header(name);
     }
 
+    /** The path as sent, undecoded. */
+    public String rawPath() {
+        return http.rawPath();
+    }
+
+    /** The query as sent, undecoded; null when there is none. */
+    public String rawQuery() {
+        return http.rawQuery();
+    }
+
+    /** Whether the request has any query parameter. */
+    public boolean hasQuery() {
+        return !query.isEmpty();
+    }
+
     public boolean hasParam(String name) {
         return query.containsKey(name);
     }

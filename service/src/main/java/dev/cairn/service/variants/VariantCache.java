@@ -1,0 +1,128 @@
+package dev.cairn.service.variants;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Rendered variants on disk, one file per variant named by its key and format
+ * ({@code <key>.<fm>}), within a byte budget: past it the least recently used go. Files are
+ * written whole under a temporary name and renamed, so a crash leaves no partial variant; at
+ * start the directory is read back (oldest first), so variants survive a restart. Thread-safe.
+ */
+final class VariantCache {
+    record Entry(OutputFormat format, byte[] bytes) {
+    }
+
+    private record Slot(OutputFormat format, long size) {
+    }
+
+    private final Path dir;
+    private final long budget;
+    private final LinkedHashMap<String, Slot> slots = new LinkedHashMap<>(256, 0.75f, true);
+    private long bytes;
+
+    VariantCache(Path dir, long budget) throws IOException {
+        this.dir = Files.createDirectories(dir);
+        this.budget = budget;
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            for (Path p : ds) {
+                files.add(p);
+            }
+        }
+        files.sort((a, b) -> lastModified(a).compareTo(lastModified(b)));
+        for (Path p : files) {
+            String name = p.getFileName().toString();
+            int dot = name.indexOf('.');
+            OutputFormat f = dot < 0 ? null : OutputFormat.ofParam(name.substring(dot + 1));
+            if (f == null || !name.substring(0, dot).matches("[0-9a-f]{64}")) {
+                Files.deleteIfExists(p); // a temporary file of an interrupted write
+                continue;
+            }
+            long size = Files.size(p);
+            slots.put(name.substring(0, dot), new Slot(f, size));
+            bytes += size;
+        }
+        evict();
+    }
+
+    /** The variant of {@code key}; null when not kept. */
+    Entry get(String key) throws IOException {
+        Slot s;
+        synchronized (this) {
+            s = slots.get(key);
+        }
+        if (s == null) {
+            return null;
+        }
+        try {
+            return new Entry(s.format, Files.readAllBytes(file(key, s.format)));
+        } catch (NoSuchFileException e) {
+            return null; // evicted meanwhile
+        }
+    }
+
+    /** Keeps a variant; a budget of 0 keeps none. */
+    void put(String key, OutputFormat format, byte[] variant) throws IOException {
+        if (variant.length > budget) {
+            return;
+        }
+        Path tmp = dir.resolve(key + ".tmp-" + Thread.currentThread().getId());
+        Files.write(tmp, variant);
+        try {
+            Files.move(tmp, file(key, format), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, file(key, format), StandardCopyOption.REPLACE_EXISTING);
+        }
+        synchronized (this) {
+            Slot old = slots.put(key, new Slot(format, variant.length));
+            bytes += variant.length - (old == null ? 0 : old.size);
+            evict();
+        }
+    }
+
+    synchronized long bytes() {
+        return bytes;
+    }
+
+    synchronized int count() {
+        return slots.size();
+    }
+
+    private synchronized void evict() {
+        Iterator<Map.Entry<String, Slot>> it = slots.entrySet().iterator();
+        while (bytes > budget && it.hasNext()) {
+            Map.Entry<String, Slot> e = it.next();
+            try {
+                Files.deleteIfExists(file(e.getKey(), e.getValue().format));
+            } catch (IOException ex) {
+                throw new UncheckedIOException(ex);
+            }
+            bytes -= e.getValue().size;
+            it.remove();
+        }
+    }
+
+    private Path file(String key, OutputFormat format) {
+        return dir.resolve(key + "." + format.param());
+    }
+
+    private static java.nio.file.attribute.FileTime lastModified(Path p) {
+        try {
+            return Files.getLastModifiedTime(p);
+        } catch (IOException e) {
+            return java.nio.file.attribute.FileTime.fromMillis(0);
+        }
+    }
+}
