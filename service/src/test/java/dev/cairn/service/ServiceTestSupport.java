@@ -37,11 +37,16 @@ import software.amazon.awssdk.services.s3.S3Client;
         "cairn.limits.spool-memory-threshold=32KB",
         "cairn.engine.memtable-size=8MB",
         "cairn.engine.block-cache-size=16MB",
+        "cairn.variants.secure-token=" + ServiceTestSupport.VARIANT_TOKEN,
+        "cairn.variants.unsigned-preset-buckets=" + ServiceTestSupport.PRESET_BUCKET,
         "logging.level.dev.cairn.service.access=WARN"})
 public abstract class ServiceTestSupport {
     public static final String ACCESS_KEY = "AKIDCAIRNTEST0000001";
     public static final String SECRET_KEY = "cairn/test+secret=key0000000000000000000";
     public static final long MAX_OBJECT_SIZE = 8L << 20;
+    /** Image variants' secure token, and the bucket whose presets need no signature (docs/variants.md). */
+    public static final String VARIANT_TOKEN = "variant-test-token";
+    public static final String PRESET_BUCKET = "variants-presets";
     public static final long MIN_PART_SIZE = 64L << 10;
     public static final Path DATA_DIR = createDataDir();
     /** The key file (docs/format/keys.md) the service watches; tests of roles rewrite it. */
