@@ -36,7 +36,8 @@ import javax.imageio.stream.MemoryCacheImageOutputStream;
  * (JPEG and WebP) the same photo-like JPEGs of about 20 KiB and 300 KiB, one thread, with
  * ImageIO (WebP through libwebp, which ImageIO cannot write) and with libvips. Prints
  * {@code library source output renders_per_s p99_ms cpu_ms_per_render} lines (median of ROUNDS).
- * usage: LibraryBench ROUNDS
+ * usage: LibraryBench ROUNDS; {@code LibraryBench write DIR BYTES COUNT} writes COUNT such JPEGs of
+ * about BYTES as DIR/0.jpg, DIR/1.jpg, ...
  */
 public final class LibraryBench {
     private LibraryBench() {
@@ -67,6 +68,14 @@ public final class LibraryBench {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args[0].equals("write")) {
+            java.nio.file.Path dir = java.nio.file.Files.createDirectories(java.nio.file.Path.of(args[1]));
+            List<byte[]> images = sources(Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+            for (int i = 0; i < images.size(); i++) {
+                java.nio.file.Files.write(dir.resolve(i + ".jpg"), images.get(i));
+            }
+            return;
+        }
         int rounds = Integer.parseInt(args[0]);
         Vips vips = Native.load("vips", Vips.class);
         if (vips.vips_init("bench") != 0) {
@@ -193,7 +202,7 @@ public final class LibraryBench {
         for (int i = 0; i < count; i++) {
             out.add(photo(w, w * 3 / 4, i));
         }
-        System.out.printf(Locale.ROOT, "# sources of ~%d KiB: %dx%d, %d bytes%n", bytes / 1024, w, w * 3 / 4, out.get(0).length);
+        System.err.printf(Locale.ROOT, "# sources of ~%d KiB: %dx%d, %d bytes%n", bytes / 1024, w, w * 3 / 4, out.get(0).length);
         return out;
     }
 
