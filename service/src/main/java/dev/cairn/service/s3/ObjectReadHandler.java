@@ -56,10 +56,14 @@ final class ObjectReadHandler {
      */
     boolean inMemory(S3Request r) {
         if ((r.operation != Operation.GET_OBJECT && r.operation != Operation.HEAD_OBJECT)
-                || r.param("versionId") != null || r.param("partNumber") != null || asksForVariant(r)) {
+                || r.param("versionId") != null || r.param("partNumber") != null) {
             return false;
         }
         r.inMemory = ctx.store().getObjectIfInMemory(r.bucket(), r.key());
+        if (r.inMemory != null && asksForVariant(r) && !variants.inMemory(r, r.inMemory.info().sha256())) {
+            r.inMemory.close();
+            r.inMemory = null;
+        }
         return r.inMemory != null;
     }
 
@@ -211,7 +215,10 @@ final class ObjectReadHandler {
     /** A variant of the source, whole (no ranges); {@code immutable}: addressed by content, cached forever. */
     private void sendVariant(S3Request r, String sha, ContentRead source, boolean withBody, boolean immutable)
             throws IOException, S3Exception {
-        VariantRoute.Variant v = variants.variant(r, sha, source);
+        VariantRoute.Variant v = variants.variant(r, sha, source, r.http.mayBlock());
+        if (v == null) {
+            throw WouldBlock.INSTANCE;
+        }
         if (v.varyAccept()) {
             r.setHeader("Vary", "Accept");
         }

@@ -14,10 +14,17 @@ public interface VariantRoute {
     boolean asksForVariant(S3Request r);
 
     /**
-     * The variant of the content whose SHA-256 is {@code sourceSha256}; {@code source} is read only
-     * when the variant is not at hand. May block (a render). Refusals are S3 errors.
+     * Whether the variant the request asks for, of the content whose SHA-256 is {@code sourceSha256},
+     * is in memory, so that a thread that may not block can answer it. Never blocks, never throws.
      */
-    Variant variant(S3Request r, String sourceSha256, ContentRead source) throws IOException, S3Exception;
+    boolean inMemory(S3Request r, String sourceSha256);
+
+    /**
+     * The variant of the content whose SHA-256 is {@code sourceSha256}; {@code source} is read only
+     * when the variant is not at hand. Unless {@code mayBlock}, null when it is not in memory;
+     * otherwise it may block (a disk read, a render). Refusals are S3 errors.
+     */
+    Variant variant(S3Request r, String sourceSha256, ContentRead source, boolean mayBlock) throws IOException, S3Exception;
 
     /** A rendered variant: its bytes, media type and entity tag; {@code varyAccept} when chosen by Accept. */
     record Variant(byte[] bytes, String contentType, String etag, boolean varyAccept) {

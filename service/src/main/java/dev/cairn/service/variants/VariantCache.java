@@ -18,7 +18,9 @@ import java.util.Map;
  * Rendered variants on disk, one file per variant named by its key and format
  * ({@code <key>.<fm>}), within a byte budget: past it the least recently used go. Files are
  * written whole under a temporary name and renamed, so a crash leaves no partial variant; at
- * start the directory is read back (oldest first), so variants survive a restart. Thread-safe.
+ * start the directory is read back (oldest first), so variants survive a restart. The most used
+ * are also kept in memory, within a budget of their own, so that a hot variant costs no disk read.
+ * Thread-safe.
  */
 final class VariantCache {
     record Entry(OutputFormat format, byte[] bytes) {
@@ -29,12 +31,16 @@ final class VariantCache {
 
     private final Path dir;
     private final long budget;
+    private final com.github.benmanes.caffeine.cache.Cache<String, Entry> memory;
     private final LinkedHashMap<String, Slot> slots = new LinkedHashMap<>(256, 0.75f, true);
     private long bytes;
 
-    VariantCache(Path dir, long budget) throws IOException {
+    VariantCache(Path dir, long budget, long memoryBudget) throws IOException {
         this.dir = Files.createDirectories(dir);
         this.budget = budget;
+        this.memory = com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumWeight(memoryBudget)
+                .executor(Runnable::run)
+                .<String, Entry>weigher((k, e) -> e.bytes.length + 128).build();
         List<Path> files = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             for (Path p : ds) {
@@ -57,8 +63,17 @@ final class VariantCache {
         evict();
     }
 
+    /** The variant of {@code key} when it is in memory; null otherwise. Never blocks. */
+    Entry inMemory(String key) {
+        return memory.getIfPresent(key);
+    }
+
     /** The variant of {@code key}; null when not kept. */
     Entry get(String key) throws IOException {
+        Entry m = memory.getIfPresent(key);
+        if (m != null) {
+            return m;
+        }
         Slot s;
         synchronized (this) {
             s = slots.get(key);
@@ -67,7 +82,9 @@ final class VariantCache {
             return null;
         }
         try {
-            return new Entry(s.format, Files.readAllBytes(file(key, s.format)));
+            Entry e = new Entry(s.format, Files.readAllBytes(file(key, s.format)));
+            memory.put(key, e);
+            return e;
         } catch (NoSuchFileException e) {
             return null; // evicted meanwhile
         }
@@ -75,6 +92,7 @@ final class VariantCache {
 
     /** Keeps a variant; a budget of 0 keeps none. */
     void put(String key, OutputFormat format, byte[] variant) throws IOException {
+        memory.put(key, new Entry(format, variant));
         if (variant.length > budget) {
             return;
         }

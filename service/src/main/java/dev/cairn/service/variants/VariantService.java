@@ -43,7 +43,7 @@ public final class VariantService implements VariantRoute {
     public VariantService(VariantsProperties props, Path cacheDir) throws IOException {
         this.props = props;
         this.access = new VariantAccess(props);
-        this.cache = new VariantCache(cacheDir, props.getCacheSize().toBytes());
+        this.cache = new VariantCache(cacheDir, props.getCacheSize().toBytes(), props.getMemoryCacheSize().toBytes());
         this.turns = new Semaphore(props.getMaxConcurrentRenders(), true);
     }
 
@@ -57,8 +57,11 @@ public final class VariantService implements VariantRoute {
         return false;
     }
 
-    @Override
-    public Variant variant(S3Request r, String sourceSha256, ContentRead source) throws IOException, S3Exception {
+    /** A request's options and the name of its variant, the format resolved as far as the request says. */
+    private record Named(VariantOptions options, OutputFormat format, boolean byAccept, String key) {
+    }
+
+    private Named name(S3Request r, String sourceSha256) throws S3Exception {
         VariantOptions o = access.options(r);
         OutputFormat format = o.format();
         boolean byAccept = false;
@@ -66,14 +69,31 @@ public final class VariantService implements VariantRoute {
             format = fromAccept(r.header("Accept"));
             byAccept = true;
         }
-        OutputFormat requested = format;
-        String key = key(sourceSha256, o.normalised(requested));
-        VariantCache.Entry e = cache.get(key);
+        return new Named(o, format, byAccept, key(sourceSha256, o.normalised(format)));
+    }
+
+    @Override
+    public boolean inMemory(S3Request r, String sourceSha256) {
+        try {
+            return cache.inMemory(name(r, sourceSha256).key) != null;
+        } catch (S3Exception e) {
+            return false;
+        }
+    }
+
+    @Override
+    public Variant variant(S3Request r, String sourceSha256, ContentRead source, boolean mayBlock)
+            throws IOException, S3Exception {
+        Named n = name(r, sourceSha256);
+        VariantCache.Entry e = mayBlock ? cache.get(n.key) : cache.inMemory(n.key);
+        if (e == null && !mayBlock) {
+            return null;
+        }
         if (e == null) {
             try {
-                e = flights.run(key, () -> {
-                    VariantCache.Entry again = cache.get(key);
-                    return again != null ? again : render(source, o, requested, key);
+                e = flights.run(n.key, () -> {
+                    VariantCache.Entry again = cache.get(n.key);
+                    return again != null ? again : render(source, n.options, n.format, n.key);
                 });
             } catch (RenderRefused refused) {
                 throw refused.toS3();
@@ -83,7 +103,7 @@ public final class VariantService implements VariantRoute {
                 throw new IllegalStateException(ex);
             }
         }
-        return new Variant(e.bytes(), e.format().contentType, key, byAccept);
+        return new Variant(e.bytes(), e.format().contentType, n.key, n.byAccept);
     }
 
     private VariantCache.Entry render(ContentRead source, VariantOptions o, OutputFormat requested, String key)

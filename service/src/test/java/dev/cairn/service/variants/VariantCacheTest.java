@@ -26,7 +26,7 @@ class VariantCacheTest {
 
     @Test
     void variantsSurviveARestartAndTheBudgetEvictsTheLeastRecentlyUsed() throws Exception {
-        VariantCache cache = new VariantCache(dir, 250);
+        VariantCache cache = new VariantCache(dir, 250, 0);
         cache.put(key(1), OutputFormat.WEBP, new byte[100]);
         cache.put(key(2), OutputFormat.PNG, new byte[100]);
         assertNotNull(cache.get(key(1)));
@@ -35,7 +35,7 @@ class VariantCacheTest {
         assertEquals(200, cache.bytes());
         Files.writeString(dir.resolve(key(9) + ".tmp-1"), "an interrupted write");
 
-        VariantCache reopened = new VariantCache(dir, 250);
+        VariantCache reopened = new VariantCache(dir, 250, 0);
         assertEquals(2, reopened.count());
         assertEquals(OutputFormat.WEBP, reopened.get(key(1)).format());
         assertArrayEquals(new byte[100], reopened.get(key(3)).bytes());
@@ -43,8 +43,19 @@ class VariantCacheTest {
     }
 
     @Test
+    void theMostUsedAreAlsoInMemory() throws Exception {
+        VariantCache cache = new VariantCache(dir, 1000, 1 << 20);
+        assertNull(cache.inMemory(key(1)));
+        cache.put(key(1), OutputFormat.AVIF, new byte[10]);
+        Files.delete(dir.resolve(key(1) + ".avif"));
+        assertEquals(OutputFormat.AVIF, cache.inMemory(key(1)).format());
+        assertNotNull(cache.get(key(1)), "answered from memory, the file not read");
+        assertNull(new VariantCache(dir, 1000, 1 << 20).inMemory(key(1)), "memory starts empty");
+    }
+
+    @Test
     void aZeroBudgetKeepsNothing() throws Exception {
-        VariantCache cache = new VariantCache(dir, 0);
+        VariantCache cache = new VariantCache(dir, 0, 0);
         cache.put(key(1), OutputFormat.WEBP, new byte[10]);
         assertNull(cache.get(key(1)));
     }
