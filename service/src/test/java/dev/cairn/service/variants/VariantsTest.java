@@ -41,6 +41,8 @@ class VariantsTest extends ServiceTestSupport {
         s3.putObject(x -> x.bucket(publicBucket).key("photo.jpg"), RequestBody.fromBytes(jpeg));
         s3.putObject(x -> x.bucket(bucket).key("text.jpg").acl(ObjectCannedACL.PUBLIC_READ),
                 RequestBody.fromString("not an image"));
+        s3.putObject(x -> x.bucket(bucket).key("bomb.png").acl(ObjectCannedACL.PUBLIC_READ),
+                RequestBody.fromBytes(TestImages.pngDeclaring(100_000, 100_000)));
         s3.putObject(x -> x.bucket(bucket).key("anim.gif").acl(ObjectCannedACL.PUBLIC_READ),
                 RequestBody.fromBytes(TestImages.animatedGif(40, 20)));
     }
@@ -137,6 +139,10 @@ class VariantsTest extends ServiceTestSupport {
         HttpResponse<byte[]> animated = get(gif, signed(gif, "w=10"), null);
         assertEquals(400, animated.statusCode());
         assertTrue(new String(animated.body()).contains("animated"));
+        String bomb = "/" + bucket + "/bomb.png";
+        HttpResponse<byte[]> tooLarge = get(bomb, signed(bomb, "w=10"), null);
+        assertEquals(400, tooLarge.statusCode());
+        assertEquals("ImageTooLarge", code(tooLarge), "refused on its header: 10^10 pixels are never decoded");
         String photo = "/" + bucket + "/photo.jpg";
         HttpResponse<byte[]> bad = get(photo, signed(photo, "w=10&fit=scale"), null);
         assertEquals(400, bad.statusCode());
