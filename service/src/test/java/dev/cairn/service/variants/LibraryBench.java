@@ -55,6 +55,10 @@ public final class LibraryBench {
         void g_free(Pointer mem);
 
         String vips_error_buffer();
+
+        void vips_concurrency_set(int concurrency);
+
+        void vips_cache_set_max(int max);
     }
 
     interface WebP extends Library {

@@ -13,7 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Cold variant renders through a running service next to libvips alone in a loop, not a test:
+ * Cold variant renders through a running service next to libvips alone in a loop (set up as the service sets it up: one
+ * thread per render, no operation cache), not a test:
  * the same JPEGs (LibraryBench write), each request a variant not rendered
  * before (320 pixels wide, WebP, at a quality not yet asked of that source: the pairs repeat
  * after 300 requests; run it on an empty data directory), one at a time, rounds
@@ -34,7 +35,10 @@ public final class VariantBench {
         int perRound = Integer.parseInt(args[4]);
         LibraryBench.Vips vips = Native.load("vips", LibraryBench.Vips.class);
         vips.vips_init("bench");
-        HttpClient http = HttpClient.newHttpClient();
+        // As the service sets libvips up (Vips): one thread per render, no operation cache.
+        vips.vips_concurrency_set(1);
+        vips.vips_cache_set_max(0);
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         int q = 1;
         for (int a = 5; a < args.length; a++) {
             Path dir = Path.of(args[a]);
