@@ -169,9 +169,9 @@ public class ServiceConfiguration {
     }
 
     /** Image variants (docs/variants.md), kept under {@code <data-dir>/variants}. */
-    @Bean
-    public dev.cairn.service.variants.VariantService variantService(CairnProperties props) throws IOException {
-        return new dev.cairn.service.variants.VariantService(props.getVariants(), props.getDataDir().resolve(VARIANTS_DIR));
+    @Bean(destroyMethod = "close")
+    public dev.cairn.service.variants.VariantService variantService(CairnProperties props, ObjectStore store) throws IOException {
+        return new dev.cairn.service.variants.VariantService(props.getVariants(), props.getDataDir().resolve(VARIANTS_DIR), store);
     }
 
     /**

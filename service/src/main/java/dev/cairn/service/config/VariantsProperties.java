@@ -31,6 +31,17 @@ public class VariantsProperties {
     private int maxConcurrentRenders = 4;
     /** Disk for rendered variants under {@code <data-dir>/variants}; least recently used go first; 0: none kept. */
     private DataSize cacheSize = DataSize.ofGigabytes(1);
+    /** How often the variants of content no object holds any more are removed; 0: never (they go by eviction). */
+    private java.time.Duration sweepInterval = java.time.Duration.ofHours(1);
+
+    public java.time.Duration getSweepInterval() {
+        return sweepInterval;
+    }
+
+    public void setSweepInterval(java.time.Duration v) {
+        sweepInterval = v;
+    }
+
     /** Memory for the most used variants, in front of the disk; 0: none (every hit reads the disk). */
     private DataSize memoryCacheSize = DataSize.ofMegabytes(64);
 
@@ -114,6 +125,7 @@ public class VariantsProperties {
                 "cairn.variants.max-output-dimension must be in [1, 16384]");
         require(maxConcurrentRenders >= 1, "cairn.variants.max-concurrent-renders must be at least 1");
         require(cacheSize.toBytes() >= 0, "cairn.variants.cache-size must not be negative");
+        require(!sweepInterval.isNegative(), "cairn.variants.sweep-interval must not be negative");
         require(memoryCacheSize.toBytes() >= 0, "cairn.variants.memory-cache-size must not be negative");
         for (Map.Entry<String, String> p : presets.entrySet()) {
             require(p.getKey().matches("[A-Za-z0-9_-]+"), "cairn.variants.presets: bad preset name '" + p.getKey() + "'");

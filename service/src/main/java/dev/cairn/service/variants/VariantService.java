@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * the same moment ({@link SingleFlight}) within the bound on concurrent renders and the limits
  * on sources ({@link VipsRenderer}). Thread-safe.
  */
-public final class VariantService implements VariantRoute {
+public final class VariantService implements VariantRoute, AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(VariantService.class);
     /** The query parameters that make a GET a variant request. */
     static final Set<String> PARAMETERS = Set.of("w", "h", "fit", "crop", "q", "fm", "auto", "dpr", "s", "preset");
     /** How long a render waits for a turn before the request is answered 503 SlowDown. */
@@ -38,13 +39,54 @@ public final class VariantService implements VariantRoute {
     private final SingleFlight<VariantCache.Entry> flights = new SingleFlight<>();
     private final Semaphore turns;
     private volatile VipsRenderer renderer;
+    private final java.util.concurrent.ScheduledExecutorService sweeper;
 
-    /** Variants kept under {@code cacheDir}. */
-    public VariantService(VariantsProperties props, Path cacheDir) throws IOException {
+    /**
+     * Variants kept under {@code cacheDir}; those of content {@code store} no longer holds are
+     * removed every {@code cairn.variants.sweep-interval}, on one daemon thread.
+     */
+    public VariantService(VariantsProperties props, Path cacheDir, dev.cairn.store.ObjectStore store) throws IOException {
         this.props = props;
         this.access = new VariantAccess(props);
         this.cache = new VariantCache(cacheDir, props.getCacheSize().toBytes(), props.getMemoryCacheSize().toBytes());
         this.turns = new Semaphore(props.getMaxConcurrentRenders(), true);
+        long ms = props.getSweepInterval().toMillis();
+        if (ms <= 0) {
+            sweeper = null;
+            return;
+        }
+        sweeper = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "variant-sweep");
+            t.setDaemon(true);
+            return t;
+        });
+        sweeper.scheduleWithFixedDelay(() -> sweep(store), ms, ms, TimeUnit.MILLISECONDS);
+    }
+
+    /** Removes the variants of content no object holds any more; returns how many. */
+    int sweep(dev.cairn.store.ObjectStore store) {
+        try {
+            int removed = cache.sweep(sha -> {
+                try (ContentRead r = store.getContent(sha)) {
+                    return r != null;
+                }
+            });
+            if (removed > 0) {
+                LOG.info("removed {} variants of deleted content", removed);
+            }
+            return removed;
+        } catch (IOException | RuntimeException e) {
+            // The store unreachable for a while: nothing more is removed, the next sweep tries again.
+            LOG.warn("variant sweep stopped: {}", e.toString());
+            return 0;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (sweeper != null) {
+            sweeper.shutdownNow();
+        }
     }
 
     @Override
@@ -93,7 +135,7 @@ public final class VariantService implements VariantRoute {
             try {
                 e = flights.run(n.key, () -> {
                     VariantCache.Entry again = cache.get(n.key);
-                    return again != null ? again : render(source, n.options, n.format, n.key);
+                    return again != null ? again : render(sourceSha256, source, n.options, n.format, n.key);
                 });
             } catch (RenderRefused refused) {
                 throw refused.toS3();
@@ -106,7 +148,7 @@ public final class VariantService implements VariantRoute {
         return new Variant(e.bytes(), e.format().contentType, n.key, n.byAccept);
     }
 
-    private VariantCache.Entry render(ContentRead source, VariantOptions o, OutputFormat requested, String key)
+    private VariantCache.Entry render(String sourceSha256, ContentRead source, VariantOptions o, OutputFormat requested, String key)
             throws IOException, S3Exception, RenderRefused, InterruptedException {
         long size = source.size();
         if (size > props.getMaxSourceSize().toBytes()) {
@@ -144,7 +186,7 @@ public final class VariantService implements VariantRoute {
                 }
                 OutputFormat format = requested != null ? requested : OutputFormat.ofLoader(image.loader());
                 byte[] bytes = vips.render(src, image, o, format);
-                cache.put(key, format, bytes);
+                cache.put(sourceSha256, key, format, bytes);
                 return new VariantCache.Entry(format, bytes);
             } finally {
                 src.close();

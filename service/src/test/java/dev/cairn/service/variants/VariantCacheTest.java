@@ -20,6 +20,8 @@ class VariantCacheTest {
     @TempDir
     Path dir;
 
+    private static final String SOURCE = "a".repeat(64);
+
     private static String key(int i) {
         return VariantService.key("0".repeat(64), "w=" + i);
     }
@@ -27,13 +29,14 @@ class VariantCacheTest {
     @Test
     void variantsSurviveARestartAndTheBudgetEvictsTheLeastRecentlyUsed() throws Exception {
         VariantCache cache = new VariantCache(dir, 250, 0);
-        cache.put(key(1), OutputFormat.WEBP, new byte[100]);
-        cache.put(key(2), OutputFormat.PNG, new byte[100]);
+        cache.put(SOURCE, key(1), OutputFormat.WEBP, new byte[100]);
+        cache.put(SOURCE, key(2), OutputFormat.PNG, new byte[100]);
         assertNotNull(cache.get(key(1)));
-        cache.put(key(3), OutputFormat.JPG, new byte[100]);
+        cache.put(SOURCE, key(3), OutputFormat.JPG, new byte[100]);
         assertNull(cache.get(key(2)), "the least recently used went");
         assertEquals(200, cache.bytes());
         Files.writeString(dir.resolve(key(9) + ".tmp-1"), "an interrupted write");
+        Files.writeString(dir.resolve(key(8) + ".webp"), "a name of no variant");
 
         VariantCache reopened = new VariantCache(dir, 250, 0);
         assertEquals(2, reopened.count());
@@ -46,17 +49,32 @@ class VariantCacheTest {
     void theMostUsedAreAlsoInMemory() throws Exception {
         VariantCache cache = new VariantCache(dir, 1000, 1 << 20);
         assertNull(cache.inMemory(key(1)));
-        cache.put(key(1), OutputFormat.AVIF, new byte[10]);
-        Files.delete(dir.resolve(key(1) + ".avif"));
+        cache.put(SOURCE, key(1), OutputFormat.AVIF, new byte[10]);
+        Files.delete(dir.resolve(SOURCE + "-" + key(1) + ".avif"));
         assertEquals(OutputFormat.AVIF, cache.inMemory(key(1)).format());
         assertNotNull(cache.get(key(1)), "answered from memory, the file not read");
         assertNull(new VariantCache(dir, 1000, 1 << 20).inMemory(key(1)), "memory starts empty");
     }
 
     @Test
+    void theVariantsOfContentNoLongerHeldAreSwept() throws Exception {
+        VariantCache cache = new VariantCache(dir, 1000, 1 << 20);
+        String gone = "b".repeat(64);
+        cache.put(SOURCE, key(1), OutputFormat.WEBP, new byte[10]);
+        cache.put(gone, key(2), OutputFormat.WEBP, new byte[10]);
+        cache.put(gone, key(3), OutputFormat.PNG, new byte[10]);
+        assertEquals(2, cache.sweep(sha -> !sha.equals(gone)));
+        assertNull(cache.get(key(2)));
+        assertNull(cache.inMemory(key(3)));
+        assertNotNull(cache.get(key(1)));
+        assertEquals(10, cache.bytes());
+        assertEquals(1, Files.list(dir).count());
+    }
+
+    @Test
     void aZeroBudgetKeepsNothing() throws Exception {
         VariantCache cache = new VariantCache(dir, 0, 0);
-        cache.put(key(1), OutputFormat.WEBP, new byte[10]);
+        cache.put(SOURCE, key(1), OutputFormat.WEBP, new byte[10]);
         assertNull(cache.get(key(1)));
     }
 

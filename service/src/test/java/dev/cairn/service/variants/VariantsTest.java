@@ -151,12 +151,29 @@ class VariantsTest extends ServiceTestSupport {
 
     @Test
     void aVariantOfADeletedObjectIsGone() throws Exception {
-        s3.putObject(x -> x.bucket(publicBucket).key("gone.jpg"), RequestBody.fromBytes(jpeg));
+        byte[] own = TestImages.jpeg(402, 200);
+        String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(own));
+        s3.putObject(x -> x.bucket(publicBucket).key("gone.jpg"), RequestBody.fromBytes(own));
         String path = "/" + publicBucket + "/gone.jpg";
         assertEquals(200, get(path, signed(path, "w=30"), null).statusCode());
+        java.nio.file.Path dir = DATA_DIR.resolve("variants");
+        assertEquals(1, variantFiles(dir, sha));
         s3.deleteObject(x -> x.bucket(publicBucket).key("gone.jpg"));
         HttpResponse<byte[]> r = get(path, signed(path, "w=30"), null);
         assertEquals(404, r.statusCode());
         assertEquals("NoSuchKey", code(r));
+        variants.sweep(store);
+        assertEquals(0, variantFiles(dir, sha), "the sweep removed the variant of content no object holds");
+    }
+
+    @org.springframework.beans.factory.annotation.Autowired
+    private VariantService variants;
+    @org.springframework.beans.factory.annotation.Autowired
+    private dev.cairn.store.ObjectStore store;
+
+    private static long variantFiles(java.nio.file.Path dir, String sourceSha) throws java.io.IOException {
+        try (var files = java.nio.file.Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith(sourceSha + "-")).count();
+        }
     }
 }
