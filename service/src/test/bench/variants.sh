@@ -9,6 +9,8 @@
 #              WebP), rounds alternated; the service's CPU time per request (all its threads, from
 #              /proc) and requests/s, medians, and the variant ÷ original ratio of requests/s.
 #              BEFORE_JAR=x.jar measures the original GET on that build too (a build without variants).
+#   memory     64 concurrent cold variants (320 px WebP) of 24-megapixel JPEGs (6000x4000): the
+#              service's RSS before and its peak during (sampled every 0.2 s), and the statuses.
 # usage: service/src/test/bench/variants.sh [ROUNDS] [SECONDS]   (from the repository root, after
 #        ./mvnw -pl service -am package -DskipTests; needs libvips42 and wrk)
 set -euo pipefail
@@ -19,7 +21,7 @@ ROOT=$(cd "$HERE/../../../.." && pwd)
 WORK=$(mktemp -d /tmp/cairn-variants-bench.XXXXXX)
 KEY=BENCHKEY SECRET=benchsecretbenchsecretbenchsecret1234 TOKEN=bench-variant-token
 JAR=${JAR:-$ROOT/service/target/cairn-service.jar}
-PARTS=${PARTS:-libraries cold hot}
+PARTS=${PARTS:-libraries cold hot memory}
 PORT=${VARIANTS_PORT:-9141}
 has() { case " $PARTS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 pids=()
@@ -104,5 +106,26 @@ if has hot; then
   o=$(awk '$1 == "original" {print $2}' "$WORK/hot.txt" | median)
   v=$(awk '$1 == "variant" {print $2}' "$WORK/hot.txt" | median)
   echo "variant/original requests/s: $(awk -v v="$v" -v o="$o" 'BEGIN {printf "%.2f", v / o}')"
+fi
+
+if has memory; then
+  start "$JAR" $((PORT + 5)) "$WORK/mem"; mpid=$started
+  s3 -X PUT -H "x-amz-acl: public-read" "http://127.0.0.1:$((PORT + 5))/mem" >/dev/null
+  java -cp "$CP" dev.cairn.service.variants.LibraryBench write "$WORK/big" 6000x4000 4
+  for i in 0 1 2 3; do s3 -X PUT --data-binary "@$WORK/big/$i.jpg" "http://127.0.0.1:$((PORT + 5))/mem/$i.jpg" >/dev/null; done
+  rss() { awk '/VmRSS/ {print $2}' "/proc/$mpid/status"; }
+  idle=$(rss); echo "$idle" >"$WORK/peak"
+  (peak=$idle; while [ ! -e "$WORK/mem.done" ]; do
+     r=$(rss); [ "$r" -gt "$peak" ] && peak=$r && echo "$peak" >"$WORK/peak"; sleep 0.2; done) & sampler=$!
+  curls=()
+  for n in $(seq 64); do
+    p=/mem/$((n % 4)).jpg q="w=320&fm=webp&q=$n"
+    sig=$(printf '%s' "$TOKEN$p?$q" | md5sum | cut -d' ' -f1)
+    curl -s -o /dev/null -w "%{http_code}\n" "http://127.0.0.1:$((PORT + 5))$p?$q&s=$sig" >>"$WORK/mem-status" & curls+=($!)
+  done
+  wait "${curls[@]}" || true
+  touch "$WORK/mem.done"; wait "$sampler" || true
+  echo "## 64 concurrent renders of 24-megapixel JPEGs (6000x4000, $(stat -c %s "$WORK/big/0.jpg") bytes)"
+  echo "rss before $((idle / 1024)) MiB, peak $(( $(cat "$WORK/peak") / 1024 )) MiB; statuses: $(sort "$WORK/mem-status" | uniq -c | tr '\n' ' ')"
 fi
 echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg)"

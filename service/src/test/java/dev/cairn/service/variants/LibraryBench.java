@@ -37,7 +37,7 @@ import javax.imageio.stream.MemoryCacheImageOutputStream;
  * ImageIO (WebP through libwebp, which ImageIO cannot write) and with libvips. Prints
  * {@code library source output renders_per_s p99_ms cpu_ms_per_render} lines (median of ROUNDS).
  * usage: LibraryBench ROUNDS; {@code LibraryBench write DIR BYTES COUNT} writes COUNT such JPEGs of
- * about BYTES as DIR/0.jpg, DIR/1.jpg, ...
+ * about BYTES (or of WxH pixels) as DIR/0.jpg, DIR/1.jpg, ...
  */
 public final class LibraryBench {
     private LibraryBench() {
@@ -74,7 +74,15 @@ public final class LibraryBench {
     public static void main(String[] args) throws Exception {
         if (args[0].equals("write")) {
             java.nio.file.Path dir = java.nio.file.Files.createDirectories(java.nio.file.Path.of(args[1]));
-            List<byte[]> images = sources(Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+            List<byte[]> images = new ArrayList<>();
+            if (args[2].contains("x")) {
+                String[] wh = args[2].split("x");
+                for (int i = 0; i < Integer.parseInt(args[3]); i++) {
+                    images.add(photo(Integer.parseInt(wh[0]), Integer.parseInt(wh[1]), i));
+                }
+            } else {
+                images = sources(Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+            }
             for (int i = 0; i < images.size(); i++) {
                 java.nio.file.Files.write(dir.resolve(i + ".jpg"), images.get(i));
             }
