@@ -34,7 +34,8 @@ final class VariantAccess {
             try {
                 VariantOptions.parse(params::get, maxDimension);
             } catch (S3Exception ex) {
-                throw new IllegalArgumentException("cairn.variants.presets." + e.getKey() + ": " + ex.getMessage());
+                throw new dev.cairn.service.config.InvalidSettingException(
+                        "invalid setting: cairn.variants.presets." + e.getKey() + ": " + ex.getMessage());
             }
             presets.put(e.getKey(), Map.copyOf(params));
         }
