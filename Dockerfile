@@ -20,8 +20,11 @@ RUN --mount=type=cache,target=/root/.m2 \
     ./mvnw -B -ntp -DskipTests package -pl service,backup-dc -am
 
 FROM ${JRE_IMAGE} AS runtime
-# libvips renders image variants (docs/variants.md).
-RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libvips42 \
+# libvips renders image variants (docs/variants.md); Ubuntu 24.04 (the JRE image's base) names
+# its package libvips42t64, Debian 12 libvips42.
+RUN apt-get update -qq \
+ && (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libvips42t64 \
+     || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libvips42) \
  && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 cairn \
  && useradd --system --uid 10001 --gid cairn --home-dir /var/lib/cairn --shell /usr/sbin/nologin cairn \
