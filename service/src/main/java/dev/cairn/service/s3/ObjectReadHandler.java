@@ -220,7 +220,8 @@ final class ObjectReadHandler {
             throw WouldBlock.INSTANCE;
         }
         if (v.varyAccept()) {
-            r.setHeader("Vary", "Accept");
+            // A bucket with CORS already varies by Origin; the variant adds Accept to that.
+            r.setHeader("Vary", r.cors == null ? "Accept" : CorsHandler.VARY + ", Accept");
         }
         if (immutable) {
             r.setHeader("Cache-Control", IMMUTABLE);

@@ -119,6 +119,25 @@ class VariantsTest extends ServiceTestSupport {
     }
 
     @Test
+    void aVariantFromABucketWithCorsVariesByOriginAndAccept() throws Exception {
+        String corsBucket = uniqueBucket("variants-cors");
+        s3.createBucket(x -> x.bucket(corsBucket));
+        s3.putObject(x -> x.bucket(corsBucket).key("photo.jpg").acl(ObjectCannedACL.PUBLIC_READ).contentType("image/jpeg"),
+                RequestBody.fromBytes(jpeg));
+        s3.putBucketCors(x -> x.bucket(corsBucket).corsConfiguration(c -> c.corsRules(
+                rule -> rule.allowedOrigins("https://app.example").allowedMethods("GET"))));
+        String path = "/" + corsBucket + "/photo.jpg";
+        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint() + path + "?" + signed(path, "w=80&auto=format")))
+                .header("Accept", "image/webp,*/*").header("Origin", "https://app.example").build();
+        HttpResponse<byte[]> webp = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, webp.statusCode());
+        assertEquals("image/webp", webp.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals("https://app.example", webp.headers().firstValue("Access-Control-Allow-Origin").orElseThrow());
+        String vary = String.join(", ", webp.headers().allValues("Vary"));
+        assertTrue(vary.contains("Origin") && vary.contains("Accept"), vary);
+    }
+
+    @Test
     void contentAddressedVariantsAreImmutable() throws Exception {
         String path = "/_cas/" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(jpeg));
         HttpResponse<byte[]> r = get(path, signed(path, "w=50&h=50&fit=crop&fm=png"), null);
